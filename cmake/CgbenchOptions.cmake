@@ -1,0 +1,11 @@
+# User-facing build switches. Strict warnings are for development and CI; users building a
+# release get warnings without -Werror.
+option(CGBENCH_BUILD_TESTS "Build the test suite" ON)
+option(CGBENCH_WERROR "Treat compiler warnings as errors" OFF)
+option(CGBENCH_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+option(CGBENCH_CLANG_TIDY "Run clang-tidy while compiling" OFF)
+
+if(CGBENCH_CLANG_TIDY)
+  find_program(CLANG_TIDY_EXE NAMES clang-tidy clang-tidy-14 REQUIRED)
+  set(CMAKE_CXX_CLANG_TIDY "${CLANG_TIDY_EXE}")
+endif()

@@ -1,0 +1,100 @@
+#include "cli/app.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <map>
+
+#include "cli/command.hpp"
+#include "core/errors.hpp"
+#include "core/version.hpp"
+
+namespace cgbench::cli {
+
+namespace {
+
+void print_error(const std::string& message, const std::string& hint) {
+    std::string line = "cgbench: error: " + message;
+    if (!hint.empty()) line += " (" + hint + ")";
+    fmt::print(stderr, "{}\n", line);
+}
+
+void setup_logging(const GlobalOptions& g) {
+    auto logger = spdlog::stderr_color_mt("cgbench");
+    logger->set_pattern("cgbench: %^%l%$: %v");
+    logger->set_level(g.verbose >= 2 ? spdlog::level::trace
+                      : g.verbose == 1 ? spdlog::level::debug
+                      : g.quiet        ? spdlog::level::err
+                                       : spdlog::level::warn);
+    spdlog::set_default_logger(logger);
+}
+
+}  // namespace
+
+bool color_on_stdout() {
+    const char* no_color = std::getenv("NO_COLOR");
+    const char* term = std::getenv("TERM");
+    if (no_color != nullptr && *no_color != '\0') return false;
+    if (term != nullptr && std::string_view(term) == "dumb") return false;
+    return ::isatty(STDOUT_FILENO) == 1;
+}
+
+void warn(const std::string& message) { spdlog::warn("{}", message); }
+
+std::string exit_code_help() {
+    return "Exit codes:\n"
+           "  0  success, no regression\n"
+           "  1  regression over threshold (compare)\n"
+           "  2  usage, configuration or input error\n"
+           "  3  a benchmark failed: non-zero exit, signal, timeout, not repeatable\n"
+           "  4  environment error: valgrind missing or unusable, files cgbench needs\n"
+           "130  interrupted (Ctrl-C); nothing partial is written";
+}
+
+int main(int argc, char** argv) {
+    CLI::App app{"cgbench: deterministic performance numbers for CI, measured under Valgrind's "
+                 "Cachegrind.",
+                 "cgbench"};
+    app.set_version_flag("--version", fmt::format("cgbench {}", kVersion));
+    app.footer(exit_code_help());
+    app.require_subcommand(1);
+    app.fallthrough();  // global flags (-q, -v) may follow the subcommand name
+    GlobalOptions global;
+    app.add_flag("-q,--quiet", global.quiet, "Print only errors")->configurable(false);
+    app.add_flag("-v,--verbose", global.verbose, "More detail (repeat for more)");
+
+    std::map<const CLI::App*, Action> actions;
+    for (auto&& sub : {register_run(app, global)}) actions[sub.app] = sub.action;
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        const auto* sub = app.get_subcommands().empty() ? &app : app.get_subcommands().front();
+        print_error(e.what(), fmt::format("see `{} --help`", sub == &app
+                                                                 ? std::string("cgbench")
+                                                                 : "cgbench " + sub->get_name()));
+        return static_cast<int>(ExitCode::kUsage);
+    }
+    setup_logging(global);
+    try {
+        return actions.at(app.get_subcommands().front())();
+    } catch (const Error& e) {
+        print_error(e.what(), e.hint());
+        return static_cast<int>(e.code());
+    } catch (const std::exception& e) {
+        print_error(fmt::format("internal error: {}", e.what()),
+                    "please report this with the command line that caused it");
+        return static_cast<int>(ExitCode::kEnvironment);
+    }
+}
+
+}  // namespace cgbench::cli

@@ -1,0 +1,68 @@
+#include "core/result.hpp"
+
+#include <fmt/format.h>
+
+#include "util/hash.hpp"
+
+namespace cgbench {
+
+std::string_view to_string(BenchStatus s) {
+    switch (s) {
+        case BenchStatus::Ok: return "ok";
+        case BenchStatus::Failed: return "failed";
+        case BenchStatus::Timeout: return "timeout";
+    }
+    return "failed";
+}
+
+std::optional<BenchStatus> bench_status_from(std::string_view s) {
+    for (const auto st : {BenchStatus::Ok, BenchStatus::Failed, BenchStatus::Timeout}) {
+        if (to_string(st) == s) return st;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+struct KeyField {
+    std::string_view label;
+    std::string value;
+};
+
+std::vector<KeyField> key_fields(const Fingerprint& f) {
+    return {
+        {"tool", f.tool},
+        {"valgrind", f.valgrind_version},
+        {"glibc", f.glibc_version},
+        {"arch", f.arch},
+        {"geometry", f.geometry.describe()},
+        {"cache simulation", f.cache_sim ? "on" : "off"},
+        {"branch simulation", f.branch_sim ? "on" : "off"},
+        {"weights", f.weights.describe()},
+        {"CPU baseline", f.cpu_baseline},
+        {"glibc selection", f.selection.id.empty() ? "unknown" : f.selection.id},
+    };
+}
+
+}  // namespace
+
+std::string Fingerprint::comparison_key() const {
+    std::string all;
+    for (const auto& k : key_fields(*this)) all += fmt::format("{}={};", k.label, k.value);
+    return util::hex64(util::fnv1a64(all));
+}
+
+std::vector<std::string> Fingerprint::differences(const Fingerprint& other) const {
+    std::vector<std::string> out;
+    const auto mine = key_fields(*this);
+    const auto theirs = key_fields(other);
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+        if (mine[i].value != theirs[i].value) {
+            out.push_back(fmt::format("{}: {} vs {}", mine[i].label, mine[i].value,
+                                      theirs[i].value));
+        }
+    }
+    return out;
+}
+
+}  // namespace cgbench

@@ -1,0 +1,89 @@
+#pragma once
+// The result model: what one `cgbench run` produced. Reporters render it, the result file
+// serialises it (core/result_json), the history database stores it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metrics/events.hpp"
+#include "metrics/score.hpp"
+#include "valgrind/cpu_baseline.hpp"
+#include "valgrind/geometry.hpp"
+
+namespace cgbench {
+
+enum class BenchStatus { Ok, Failed, Timeout };
+std::string_view to_string(BenchStatus s);
+std::optional<BenchStatus> bench_status_from(std::string_view s);
+
+// How one event varied across repeated runs of a benchmark (--verify).
+struct EventSpread {
+    metrics::Event event;
+    std::uint64_t min = 0;
+    std::uint64_t max = 0;
+};
+
+struct BenchmarkResult {
+    std::string name;
+    std::vector<std::string> command;   // as the user gave it
+    BenchStatus status = BenchStatus::Ok;
+    std::optional<int> exit_code;       // absent when killed by a signal or timed out
+    std::optional<int> signal;
+    metrics::EventCounts events;        // empty unless status is Ok
+    std::optional<metrics::Derived> derived;  // absent without cache simulation
+    metrics::Weights weights;
+    std::uint64_t cost = 0;
+    double wall_seconds = 0;
+    std::string error;                  // why it failed (empty when Ok)
+    std::string stderr_tail;            // last lines of the program's stderr on failure
+    std::vector<std::string> warnings;
+    std::string raw_file;               // where --keep-raw put the Valgrind output
+    int runs = 1;                       // times measured (--verify N)
+    std::vector<EventSpread> spread;    // events that differed between runs; empty: identical
+};
+
+struct GitInfo {
+    std::optional<std::string> commit;
+    std::optional<std::string> branch;
+    std::optional<bool> dirty;
+};
+
+// Everything that decides whether two results can be compared. Fields that change the
+// numbers go into comparison_key(); the rest is for the record.
+struct Fingerprint {
+    std::string cgbench_version;
+    std::string tool = "cachegrind";
+    std::string valgrind_version;
+    std::string valgrind_launcher;       // the binary executed
+    bool valgrind_wrapper_bypassed = false;
+    std::string glibc_version;
+    std::string arch;
+    valgrind::Geometry geometry;
+    bool cache_sim = true;
+    bool branch_sim = false;
+    metrics::Weights weights;
+    std::string cpu_baseline;            // "portable" | "native"
+    std::string glibc_tunables;
+    valgrind::GlibcSelection selection;
+    std::string aslr;                    // "disabled" or why it could not be
+    std::size_t env_block_bytes = 0;
+    std::vector<std::string> valgrind_options;  // tool options other than geometry/output
+
+    // Hash of the fields that change counts or cost; equal keys mean comparable results.
+    std::string comparison_key() const;
+    // Human-readable list of the comparison fields that differ ("geometry: A vs B").
+    std::vector<std::string> differences(const Fingerprint& other) const;
+};
+
+struct RunResult {
+    std::string id;
+    std::string started;  // ISO-8601 UTC
+    GitInfo git;
+    Fingerprint fingerprint;
+    std::vector<BenchmarkResult> benchmarks;
+    std::vector<std::string> warnings;  // run-wide (e.g. ASLR refused)
+};
+
+}  // namespace cgbench

@@ -1,0 +1,312 @@
+#include "core/result_json.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "core/errors.hpp"
+
+namespace cgbench {
+
+using ojson = nlohmann::ordered_json;
+using json = nlohmann::json;
+
+namespace {
+
+ojson optional_json(const std::optional<std::string>& v) { return v ? ojson(*v) : ojson(nullptr); }
+
+ojson weights_json(const metrics::Weights& w) {
+    ojson j;
+    j["l1"] = w.l1;
+    j["ll"] = w.ll;
+    j["ram"] = w.ram;
+    j["preset"] = w.name;
+    if (w.instructions_only) j["instructions_only"] = true;
+    return j;
+}
+
+ojson geometry_json(const valgrind::Geometry& g) {
+    return ojson{{"name", g.name}, {"I1", g.i1.arg()}, {"D1", g.d1.arg()}, {"LL", g.ll.arg()}};
+}
+
+ojson selection_json(const valgrind::GlibcSelection& s) {
+    if (!s.available) return ojson(nullptr);
+    return ojson{{"id", s.id},           {"platform", s.platform}, {"usable", s.usable},
+                 {"preferred", s.preferred}, {"tuning", s.tuning}};
+}
+
+// Reads a value with a clear message when the key is missing or has the wrong type.
+class Reader {
+public:
+    explicit Reader(std::string source) : source_(std::move(source)) {}
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw UsageError(fmt::format("{}: invalid result file: {}", source_, what),
+                         "pass a file written by `cgbench run --out`");
+    }
+    const json& at(const json& obj, std::string_view key, std::string_view where) const {
+        if (!obj.is_object()) fail(fmt::format("{} is not an object", where));
+        const auto it = obj.find(key);
+        if (it == obj.end()) fail(fmt::format("{} has no \"{}\"", where, key));
+        return *it;
+    }
+    std::string str(const json& obj, std::string_view key, std::string_view where) const {
+        const json& v = at(obj, key, where);
+        if (!v.is_string()) fail(fmt::format("{}.{} is not a string", where, key));
+        return v.get<std::string>();
+    }
+    std::uint64_t u64(const json& v, std::string_view what) const {
+        if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0)) {
+            fail(fmt::format("{} is not a non-negative integer", what));
+        }
+        return v.get<std::uint64_t>();
+    }
+
+private:
+    std::string source_;
+};
+
+std::optional<std::string> opt_str(const json& obj, std::string_view key) {
+    const auto it = obj.find(key);
+    if (it == obj.end() || !it->is_string()) return std::nullopt;
+    return it->get<std::string>();
+}
+
+metrics::Weights read_weights(const Reader& r, const json& j) {
+    metrics::Weights w;
+    w.l1 = r.u64(r.at(j, "l1", "weights"), "weights.l1");
+    w.ll = r.u64(r.at(j, "ll", "weights"), "weights.ll");
+    w.ram = r.u64(r.at(j, "ram", "weights"), "weights.ram");
+    w.name = j.value("preset", std::string("custom"));
+    w.instructions_only = j.value("instructions_only", false);
+    return w;
+}
+
+valgrind::CacheSpec read_cache(const Reader& r, const json& g, std::string_view key) {
+    const std::string text = r.str(g, key, "fingerprint.geometry");
+    try {
+        const auto geo = valgrind::parse_geometry(fmt::format("{}={}", key, text));
+        return key == "I1" ? geo.i1 : key == "D1" ? geo.d1 : geo.ll;
+    } catch (const UsageError&) {
+        r.fail(fmt::format("fingerprint.geometry.{} is not a valid cache", key));
+    }
+}
+
+Fingerprint read_fingerprint(const Reader& r, const json& j) {
+    Fingerprint f;
+    f.cgbench_version = j.value("cgbench", "");
+    f.tool = r.str(j, "tool", "fingerprint");
+    f.valgrind_version = j.value("valgrind", "");
+    f.valgrind_launcher = j.value("valgrind_launcher", "");
+    f.valgrind_wrapper_bypassed = j.value("valgrind_wrapper_bypassed", false);
+    f.glibc_version = j.value("glibc", "");
+    f.arch = j.value("arch", "");
+    const json& g = r.at(j, "geometry", "fingerprint");
+    f.geometry.name = g.value("name", "custom");
+    f.geometry.i1 = read_cache(r, g, "I1");
+    f.geometry.d1 = read_cache(r, g, "D1");
+    f.geometry.ll = read_cache(r, g, "LL");
+    f.cache_sim = j.value("cache_sim", true);
+    f.branch_sim = j.value("branch_sim", false);
+    f.weights = read_weights(r, r.at(j, "weights", "fingerprint"));
+    f.cpu_baseline = j.value("cpu_baseline", "");
+    f.glibc_tunables = j.value("glibc_tunables", "");
+    if (const auto it = j.find("glibc_selection"); it != j.end() && it->is_object()) {
+        f.selection.available = true;
+        f.selection.glibc_version = f.glibc_version;
+        f.selection.id = it->value("id", "");
+        f.selection.platform = it->value("platform", "");
+        f.selection.usable = it->value("usable", "");
+        f.selection.preferred = it->value("preferred", "");
+        f.selection.tuning = it->value("tuning", "");
+    }
+    f.aslr = j.value("aslr", "");
+    f.env_block_bytes = j.value("env_block_bytes", std::size_t{0});
+    if (const auto it = j.find("valgrind_options"); it != j.end() && it->is_array()) {
+        for (const auto& o : *it) {
+            if (o.is_string()) f.valgrind_options.push_back(o.get<std::string>());
+        }
+    }
+    return f;
+}
+
+std::vector<std::string> read_strings(const json& obj, std::string_view key) {
+    std::vector<std::string> out;
+    if (const auto it = obj.find(key); it != obj.end() && it->is_array()) {
+        for (const auto& s : *it) {
+            if (s.is_string()) out.push_back(s.get<std::string>());
+        }
+    }
+    return out;
+}
+
+BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index) {
+    const std::string where = fmt::format("benchmarks[{}]", index);
+    BenchmarkResult b;
+    b.name = r.str(j, "name", where);
+    const json& cmd = r.at(j, "command", where);
+    if (!cmd.is_array()) r.fail(where + ".command is not an array");
+    for (const auto& a : cmd) {
+        if (!a.is_string()) r.fail(where + ".command holds a non-string");
+        b.command.push_back(a.get<std::string>());
+    }
+    const auto status = bench_status_from(r.str(j, "status", where));
+    if (!status) r.fail(where + ".status is not ok, failed or timeout");
+    b.status = *status;
+    if (const auto it = j.find("exit_code"); it != j.end() && it->is_number_integer()) {
+        b.exit_code = it->get<int>();
+    }
+    if (const auto it = j.find("signal"); it != j.end() && it->is_number_integer()) {
+        b.signal = it->get<int>();
+    }
+    const json& events = r.at(j, "events", where);
+    if (!events.is_object()) r.fail(where + ".events is not an object");
+    for (const auto& [key, value] : events.items()) {
+        const auto e = metrics::event_from_name(key);
+        if (!e) r.fail(fmt::format("{}.events has unknown event \"{}\"", where, key));
+        b.events.set(*e, r.u64(value, where + ".events." + key));
+    }
+    b.weights = read_weights(r, r.at(j, "weights", where));
+    b.derived = metrics::derive(b.events);
+    b.cost = r.u64(r.at(j, "cost", where), where + ".cost");
+    const json& wall = r.at(j, "wall_seconds", where);
+    if (!wall.is_number()) r.fail(where + ".wall_seconds is not a number");
+    b.wall_seconds = wall.get<double>();
+    b.error = j.value("error", "");
+    b.stderr_tail = j.value("stderr_tail", "");
+    b.warnings = read_strings(j, "warnings");
+    b.raw_file = j.value("raw_file", "");
+    if (const auto it = j.find("verify"); it != j.end() && it->is_object()) {
+        b.runs = it->value("runs", 1);
+        if (const auto sp = it->find("spread"); sp != it->end() && sp->is_object()) {
+            for (const auto& [key, range] : sp->items()) {
+                const auto e = metrics::event_from_name(key);
+                if (!e || !range.is_object()) r.fail(where + ".verify.spread is malformed");
+                b.spread.push_back({*e, r.u64(r.at(range, "min", key), key + ".min"),
+                                    r.u64(r.at(range, "max", key), key + ".max")});
+            }
+        }
+    }
+    return b;
+}
+
+}  // namespace
+
+ojson to_json(const Fingerprint& f) {
+    ojson j;
+    j["cgbench"] = f.cgbench_version;
+    j["tool"] = f.tool;
+    j["valgrind"] = f.valgrind_version;
+    j["valgrind_launcher"] = f.valgrind_launcher;
+    j["valgrind_wrapper_bypassed"] = f.valgrind_wrapper_bypassed;
+    j["glibc"] = f.glibc_version;
+    j["arch"] = f.arch;
+    j["geometry"] = geometry_json(f.geometry);
+    j["cache_sim"] = f.cache_sim;
+    j["branch_sim"] = f.branch_sim;
+    j["weights"] = weights_json(f.weights);
+    j["cpu_baseline"] = f.cpu_baseline;
+    j["glibc_tunables"] = f.glibc_tunables;
+    j["glibc_selection"] = selection_json(f.selection);
+    j["aslr"] = f.aslr;
+    j["env_block_bytes"] = f.env_block_bytes;
+    j["valgrind_options"] = f.valgrind_options;
+    j["key"] = f.comparison_key();
+    return j;
+}
+
+ojson to_json(const BenchmarkResult& b) {
+    ojson j;
+    j["name"] = b.name;
+    j["command"] = b.command;
+    j["status"] = std::string(to_string(b.status));
+    j["exit_code"] = b.exit_code ? ojson(*b.exit_code) : ojson(nullptr);
+    if (b.signal) j["signal"] = *b.signal;
+    ojson events = ojson::object();
+    for (const auto& e : metrics::kEvents) {
+        if (b.events.has(e.id)) events[std::string(e.name)] = b.events.get(e.id);
+    }
+    j["events"] = std::move(events);
+    j["derived"] = b.derived ? ojson{{"l1_hits", b.derived->l1_hits},
+                                     {"ll_hits", b.derived->ll_hits},
+                                     {"ram_hits", b.derived->ram_hits}}
+                             : ojson(nullptr);
+    j["weights"] = weights_json(b.weights);
+    j["cost"] = b.cost;
+    j["wall_seconds"] = b.wall_seconds;
+    if (!b.error.empty()) j["error"] = b.error;
+    if (!b.stderr_tail.empty()) j["stderr_tail"] = b.stderr_tail;
+    if (!b.warnings.empty()) j["warnings"] = b.warnings;
+    if (!b.raw_file.empty()) j["raw_file"] = b.raw_file;
+    if (b.runs > 1) {
+        ojson spread = ojson::object();
+        for (const auto& s : b.spread) {
+            spread[std::string(metrics::info(s.event).name)] = ojson{{"min", s.min}, {"max", s.max}};
+        }
+        j["verify"] = ojson{{"runs", b.runs}, {"identical", b.spread.empty()}, {"spread", spread}};
+    }
+    return j;
+}
+
+ojson to_json(const RunResult& run) {
+    ojson j;
+    j["schema"] = std::string(kResultSchema);
+    ojson r;
+    r["id"] = run.id;
+    r["started"] = run.started;
+    r["git"] = ojson{{"commit", optional_json(run.git.commit)},
+                     {"branch", optional_json(run.git.branch)},
+                     {"dirty", run.git.dirty ? ojson(*run.git.dirty) : ojson(nullptr)}};
+    r["fingerprint"] = to_json(run.fingerprint);
+    if (!run.warnings.empty()) r["warnings"] = run.warnings;
+    j["run"] = std::move(r);
+    ojson benches = ojson::array();
+    for (const auto& b : run.benchmarks) benches.push_back(to_json(b));
+    j["benchmarks"] = std::move(benches);
+    return j;
+}
+
+RunResult run_from_json(const json& doc, const std::string& source) {
+    const Reader r(source);
+    const std::string schema = r.str(doc, "schema", "the document");
+    if (schema != kResultSchema) {
+        r.fail(fmt::format("schema is \"{}\", this cgbench reads \"{}\"", schema, kResultSchema));
+    }
+    const json& run = r.at(doc, "run", "the document");
+    RunResult out;
+    out.id = r.str(run, "id", "run");
+    out.started = r.str(run, "started", "run");
+    if (const auto it = run.find("git"); it != run.end() && it->is_object()) {
+        out.git.commit = opt_str(*it, "commit");
+        out.git.branch = opt_str(*it, "branch");
+        if (const auto d = it->find("dirty"); d != it->end() && d->is_boolean()) {
+            out.git.dirty = d->get<bool>();
+        }
+    }
+    out.fingerprint = read_fingerprint(r, r.at(run, "fingerprint", "run"));
+    out.warnings = read_strings(run, "warnings");
+    const json& benches = r.at(doc, "benchmarks", "the document");
+    if (!benches.is_array()) r.fail("benchmarks is not an array");
+    for (std::size_t i = 0; i < benches.size(); ++i) {
+        out.benchmarks.push_back(read_benchmark(r, benches[i], i));
+    }
+    return out;
+}
+
+RunResult load_result_file(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) {
+        throw UsageError(fmt::format("cannot read result file {}", path.string()),
+                         "check the path");
+    }
+    json doc;
+    try {
+        doc = json::parse(in);
+    } catch (const json::parse_error& e) {
+        throw UsageError(fmt::format("{}: not valid JSON ({})", path.string(), e.what()),
+                         "pass a file written by `cgbench run --out`");
+    }
+    return run_from_json(doc, path.string());
+}
+
+}  // namespace cgbench

@@ -1,0 +1,28 @@
+#pragma once
+// The versioned result file ("cgbench-result/1", DESIGN §4). The keys written here are a
+// contract: add keys freely, never rename them.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.hpp"
+
+namespace cgbench {
+
+inline constexpr std::string_view kResultSchema = "cgbench-result/1";
+
+nlohmann::ordered_json to_json(const RunResult& run);
+nlohmann::ordered_json to_json(const BenchmarkResult& bench);
+nlohmann::ordered_json to_json(const Fingerprint& fp);
+
+// Reads a result document. Throws UsageError naming the problem (wrong schema, missing
+// key, wrong type); `source` names the file in messages.
+RunResult run_from_json(const nlohmann::json& doc, const std::string& source);
+
+// Reads and parses a result file; UsageError when unreadable or invalid.
+RunResult load_result_file(const std::filesystem::path& path);
+
+}  // namespace cgbench

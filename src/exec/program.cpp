@@ -1,0 +1,82 @@
+#include "exec/program.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "util/strings.hpp"
+#include "valgrind/installation.hpp"
+
+namespace cgbench::exec {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void check_runnable(const std::string& as_given, const fs::path& path) {
+    std::error_code ec;
+    const auto st = fs::status(path, ec);
+    if (!fs::exists(st)) {
+        throw UsageError(fmt::format("program '{}' not found ({} does not exist)",
+                                     util::printable(as_given), path.string()),
+                         "check the path, or build the program first");
+    }
+    if (fs::is_directory(st)) {
+        throw UsageError(fmt::format("program '{}' is a directory", util::printable(as_given)),
+                         "name the executable inside it");
+    }
+    if (!fs::is_regular_file(st)) {
+        throw UsageError(fmt::format("program '{}' is not a regular file",
+                                     util::printable(as_given)),
+                         "name an executable file");
+    }
+    const auto exec_bits = fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
+    if ((st.permissions() & exec_bits) == fs::perms::none || ::access(path.c_str(), X_OK) != 0) {
+        throw UsageError(fmt::format("program '{}' is not executable", util::printable(as_given)),
+                         fmt::format("make it executable: chmod +x {}",
+                                     util::shell_quote(path.string())));
+    }
+}
+
+}  // namespace
+
+ResolvedProgram resolve_program(const std::string& name, const fs::path& cwd,
+                                const EnvMap& caller) {
+    if (name.empty()) throw UsageError("no program given", "usage: cgbench run [OPTIONS] -- PROGRAM [ARGS...]");
+    ResolvedProgram out;
+    out.as_given = name;
+    if (name.find('/') != std::string::npos) {
+        const fs::path p(name);
+        out.path = (p.is_absolute() ? p : cwd / p).lexically_normal();
+    } else {
+        const auto it = caller.find("PATH");
+        out.path = valgrind::search_path(name, it != caller.end() ? it->second : "");
+        if (out.path.empty()) {
+            throw UsageError(fmt::format("program '{}' not found on PATH", util::printable(name)),
+                             "give a path such as ./" + name + ", or add its directory to PATH");
+        }
+        out.path = fs::absolute(out.path).lexically_normal();
+    }
+    check_runnable(name, out.path);
+    return out;
+}
+
+fs::path stage_program(const ResolvedProgram& program, const fs::path& staging) {
+    // Resolve the directory (not the file: its name may select behaviour, e.g. python3).
+    const fs::path dir = fs::canonical(program.path.parent_path());
+    const fs::path parent = dir.has_parent_path() && dir != dir.root_path() ? dir.parent_path()
+                                                                          : dir;
+    const fs::path link = staging / "r";
+    std::error_code ec;
+    fs::create_directory_symlink(parent, link, ec);
+    if (ec) {
+        throw EnvironmentError(fmt::format("cannot create {}: {}", link.string(), ec.message()));
+    }
+    if (parent == dir) return link / program.path.filename();
+    return link / dir.filename() / program.path.filename();
+}
+
+}  // namespace cgbench::exec

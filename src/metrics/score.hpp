@@ -1,0 +1,60 @@
+#pragma once
+// Derived cache-level hits and the weighted cost (DESIGN §2):
+//   ram_hits = ILmr + DLmr + DLmw
+//   ll_hits  = (I1mr + D1mr + D1mw) - ram_hits
+//   l1_hits  = (Ir + Dr + Dw) - ram_hits - ll_hits
+//   cost     = w_l1*l1_hits + w_ll*ll_hits + w_ram*ram_hits
+// With the `ir` preset the cost is the instruction count and no cache simulation runs.
+// All arithmetic is exact 64-bit; overflow and impossible counts raise UsageError instead of
+// wrapping around.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "metrics/events.hpp"
+
+namespace cgbench::metrics {
+
+struct Weights {
+    std::string name;  // "pythonspeed", "kcachegrind", "ir" or "custom"
+    std::uint64_t l1 = 1;
+    std::uint64_t ll = 5;
+    std::uint64_t ram = 35;
+    bool instructions_only = false;  // the `ir` preset: cost = Ir, cache simulation off
+
+    // "1/5/35" or "Ir only": how the weights read in reports.
+    std::string describe() const;
+    friend bool operator==(const Weights&, const Weights&) = default;
+};
+
+struct WeightPreset {
+    std::string_view name;
+    std::string_view description;
+    Weights weights;
+};
+
+// The named presets, for parsing and help text.
+const std::vector<WeightPreset>& weight_presets();
+
+// Parses a preset name or "L1,LL,RAM" non-negative integers (e.g. "1,6,80"). Throws
+// UsageError naming the problem and the accepted forms.
+Weights parse_weights(std::string_view text);
+
+struct Derived {
+    std::uint64_t l1_hits = 0;
+    std::uint64_t ll_hits = 0;
+    std::uint64_t ram_hits = 0;
+    friend bool operator==(const Derived&, const Derived&) = default;
+};
+
+// The derived hits, or nullopt when the counts lack the cache-simulation events. Throws
+// UsageError when the counts are inconsistent (more LL misses than L1 misses, overflow).
+std::optional<Derived> derive(const EventCounts& counts);
+
+// The weighted cost. Throws UsageError when a needed event is missing or the sum overflows.
+std::uint64_t cost(const EventCounts& counts, const Weights& weights);
+
+}  // namespace cgbench::metrics

@@ -1,0 +1,100 @@
+// Console rendering of a run: a summary table, event details for a single benchmark (or
+// with -v), spreads of unrepeatable benchmarks, failures with their stderr, warnings.
+
+#include <fmt/format.h>
+
+#include "report/reporter.hpp"
+#include "report/run_summary.hpp"
+#include "report/text_table.hpp"
+#include "util/strings.hpp"
+
+namespace cgbench::report {
+
+namespace {
+
+std::string paint(const RenderOptions& o, std::string_view code, std::string_view text) {
+    if (!o.color) return std::string(text);
+    return fmt::format("\033[{}m{}\033[0m", code, text);
+}
+
+std::string details(const BenchmarkResult& b) {
+    TextTable t({{"event", Align::Left}, {"count", Align::Right}, {"meaning", Align::Left}});
+    for (const auto& e : metrics::kEvents) {
+        if (b.events.has(e.id)) {
+            t.add_row({std::string(e.name), util::with_commas(b.events.get(e.id)),
+                       std::string(e.description)});
+        }
+    }
+    if (b.derived) {
+        t.add_row({"l1_hits", util::with_commas(b.derived->l1_hits), "references served by L1"});
+        t.add_row({"ll_hits", util::with_commas(b.derived->ll_hits), "L1 misses served by LL"});
+        t.add_row({"ram_hits", util::with_commas(b.derived->ram_hits), "LL misses (RAM)"});
+    }
+    t.add_row({"cost", util::with_commas(b.cost), cost_formula(b.weights)});
+    return fmt::format("\n{}:\n{}", util::printable(b.name), t.render(2));
+}
+
+std::string spread_table(const BenchmarkResult& b) {
+    TextTable t({{"event", Align::Left}, {"min", Align::Right}, {"max", Align::Right},
+                 {"spread", Align::Right}});
+    for (const auto& s : b.spread) {
+        const double rel = s.min == 0 ? 1.0 : static_cast<double>(s.max - s.min) /
+                                                   static_cast<double>(s.min);
+        t.add_row({std::string(metrics::info(s.event).name), util::with_commas(s.min),
+                   util::with_commas(s.max), util::percent(rel)});
+    }
+    return fmt::format("\n{} differed across {} runs:\n{}", util::printable(b.name), b.runs,
+                       t.render(2));
+}
+
+std::string failure(const BenchmarkResult& b, const RenderOptions& o) {
+    std::string out = fmt::format("\n{} {}: {}\n", paint(o, "31;1", "✗"),
+                                  util::printable(b.name), b.error);
+    if (!b.stderr_tail.empty()) {
+        out += "  last lines of its stderr:\n";
+        for (const auto line : util::split(b.stderr_tail, '\n')) {
+            out += "    " + util::printable(line) + "\n";
+        }
+    }
+    return out;
+}
+
+class ConsoleRunReporter final : public RunReporter {
+public:
+    std::string render(const RunResult& run, const RenderOptions& o) const override {
+        std::vector<std::pair<std::string, Align>> cols;
+        for (const auto& title : summary_titles()) {
+            cols.emplace_back(title, cols.size() < 2 ? Align::Left : Align::Right);
+        }
+        cols.emplace_back("wall", Align::Right);
+        TextTable table(std::move(cols));
+        for (const auto& b : run.benchmarks) {
+            auto cells = summary_cells(b);
+            cells[0] = util::printable(cells[0]);
+            cells.push_back(fmt::format("{:.2f}s", b.wall_seconds));
+            table.add_row(std::move(cells));
+        }
+        std::string out = paint(o, "2", provenance(run.fingerprint)) + "\n\n";
+        out += table.render(0, o.color);
+        for (const auto& b : run.benchmarks) {
+            const bool detail = o.verbose || run.benchmarks.size() == 1;
+            if (b.status == BenchStatus::Ok && detail) out += details(b);
+            if (!b.spread.empty()) out += spread_table(b);
+            if (b.status != BenchStatus::Ok) out += failure(b, o);
+            for (const auto& w : b.warnings) {
+                out += fmt::format("{} {}: {}\n", paint(o, "33", "warning:"),
+                                   util::printable(b.name), w);
+            }
+        }
+        for (const auto& w : run.warnings) out += fmt::format("{} {}\n", paint(o, "33", "warning:"), w);
+        return out;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<RunReporter> make_console_run_reporter() {
+    return std::make_unique<ConsoleRunReporter>();
+}
+
+}  // namespace cgbench::report

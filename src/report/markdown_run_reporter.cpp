@@ -1,0 +1,54 @@
+// GitHub-flavoured Markdown rendering of a run (step summaries, PR comments).
+
+#include <fmt/format.h>
+
+#include "report/escape.hpp"
+#include "report/reporter.hpp"
+#include "report/run_summary.hpp"
+
+namespace cgbench::report {
+
+namespace {
+
+std::string row(const std::vector<std::string>& cells) {
+    std::string out = "|";
+    for (const auto& c : cells) out += " " + c + " |";
+    return out + "\n";
+}
+
+class MarkdownRunReporter final : public RunReporter {
+public:
+    std::string render(const RunResult& run, const RenderOptions&) const override {
+        std::size_t failed = 0;
+        for (const auto& b : run.benchmarks) failed += b.status != BenchStatus::Ok;
+        std::string out = "### cgbench results\n\n";
+        out += failed == 0 ? fmt::format("{} benchmark(s) measured.\n\n", run.benchmarks.size())
+                           : fmt::format("**{} of {} benchmark(s) failed.**\n\n", failed,
+                                         run.benchmarks.size());
+        out += row(summary_titles());
+        out += "|:--|:--|--:|--:|--:|--:|--:|\n";
+        for (const auto& b : run.benchmarks) {
+            auto cells = summary_cells(b);
+            cells[0] = markdown_escape(cells[0]);
+            out += row(cells);
+        }
+        for (const auto& b : run.benchmarks) {
+            if (b.status == BenchStatus::Ok) continue;
+            out += fmt::format("\n<details><summary>{}: {}</summary>\n\n```\n{}\n```\n</details>\n",
+                               markdown_escape(b.name), markdown_escape(b.error),
+                               b.stderr_tail.empty() ? "(no stderr)" : b.stderr_tail);
+        }
+        out += fmt::format("\n<sub>{}; cost = {}</sub>\n", markdown_escape(provenance(run.fingerprint)),
+                           cost_formula(run.fingerprint.weights));
+        for (const auto& w : run.warnings) out += "\n> **Warning:** " + markdown_escape(w) + "\n";
+        return out;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<RunReporter> make_markdown_run_reporter() {
+    return std::make_unique<MarkdownRunReporter>();
+}
+
+}  // namespace cgbench::report

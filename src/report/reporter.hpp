@@ -1,0 +1,32 @@
+#pragma once
+// Reporters turn a model into text. One per output format, each a pure serializer: no I/O,
+// no decisions about exit codes.
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+
+namespace cgbench::report {
+
+enum class Format { Console, Json, Markdown, Junit };
+
+// Parses "console", "json", "markdown" or "junit"; throws UsageError otherwise.
+Format parse_format(std::string_view text);
+
+struct RenderOptions {
+    bool color = false;    // ANSI colours (console only; off when NO_COLOR is set)
+    bool verbose = false;  // every event, not just the summary columns
+};
+
+// Renders the result of `cgbench run`.
+class RunReporter {
+public:
+    virtual ~RunReporter() = default;
+    virtual std::string render(const RunResult& run, const RenderOptions& options) const = 0;
+};
+
+std::unique_ptr<RunReporter> make_run_reporter(Format format);
+
+}  // namespace cgbench::report

@@ -1,0 +1,37 @@
+#pragma once
+// What to measure (BenchmarkSpec) and how (MeasureSettings).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exec/environment.hpp"
+#include "metrics/score.hpp"
+#include "valgrind/cpu_baseline.hpp"
+#include "valgrind/geometry.hpp"
+
+namespace cgbench::runner {
+
+struct BenchmarkSpec {
+    std::string name;
+    std::vector<std::string> command;  // program and arguments, as the user wrote them
+    std::filesystem::path cwd;         // empty: the current directory
+    std::vector<exec::EnvRequest> env;
+    std::string stdin_path;            // empty: /dev/null
+    std::optional<double> timeout_seconds;
+};
+
+struct MeasureSettings {
+    valgrind::Geometry geometry = valgrind::ci_default_geometry();
+    metrics::Weights weights = metrics::parse_weights("pythonspeed");
+    valgrind::CpuBaseline cpu_baseline = valgrind::CpuBaseline::Portable;
+    bool branch_sim = false;
+    bool echo_output = false;                 // --show-output
+    std::filesystem::path keep_raw_dir;       // empty: raw files are discarded
+};
+
+// The default name of a benchmark: the program's file name and its arguments.
+std::string default_benchmark_name(const std::vector<std::string>& command);
+
+}  // namespace cgbench::runner

@@ -1,0 +1,39 @@
+#include "runner/fingerprint.hpp"
+
+#include <gnu/libc-version.h>
+#include <sys/utsname.h>
+
+#include <cstring>
+
+#include "core/version.hpp"
+
+namespace cgbench::runner {
+
+Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection& selection) {
+    const auto& s = m.settings();
+    Fingerprint f;
+    f.cgbench_version = std::string(kVersion);
+    f.tool = "cachegrind";
+    f.valgrind_version = m.installation().version;
+    f.valgrind_launcher = m.installation().launcher.string();
+    f.valgrind_wrapper_bypassed = m.installation().bypassed_wrapper;
+    f.glibc_version = selection.available ? selection.glibc_version : gnu_get_libc_version();
+    struct utsname u {};
+    if (::uname(&u) == 0) f.arch = u.machine;
+    f.geometry = s.geometry;
+    f.cache_sim = !s.weights.instructions_only;
+    f.branch_sim = s.branch_sim;
+    f.weights = s.weights;
+    f.cpu_baseline = std::string(valgrind::to_string(s.cpu_baseline));
+    f.glibc_tunables = valgrind::glibc_tunables_for(s.cpu_baseline, s.geometry);
+    f.selection = selection;
+    f.aslr = m.facts().aslr_errno == 0
+                 ? "disabled"
+                 : std::string("enabled (personality() refused: ") +
+                       std::strerror(m.facts().aslr_errno) + ")";
+    f.env_block_bytes = m.facts().env_block_bytes;
+    f.valgrind_options = m.behaviour_args();
+    return f;
+}
+
+}  // namespace cgbench::runner

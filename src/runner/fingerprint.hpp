@@ -1,0 +1,13 @@
+#pragma once
+// Assembling the run fingerprint (DESIGN §1): what produced the numbers.
+
+#include "core/result.hpp"
+#include "runner/measurer.hpp"
+#include "valgrind/cpu_baseline.hpp"
+
+namespace cgbench::runner {
+
+// The fingerprint of runs made by `measurer`, with glibc's observed selection.
+Fingerprint build_fingerprint(const Measurer& measurer, const valgrind::GlibcSelection& selection);
+
+}  // namespace cgbench::runner

@@ -1,0 +1,18 @@
+#pragma once
+// Git metadata for a run: commit, branch and whether the work tree has uncommitted changes.
+
+#include <filesystem>
+
+#include "core/result.hpp"
+#include "exec/environment.hpp"
+#include "exec/process.hpp"
+
+namespace cgbench::runner {
+
+// Reads git facts for `dir`; fields stay empty outside a repository or without git. In CI
+// detached checkouts the branch comes from GITHUB_HEAD_REF / GITHUB_REF_NAME /
+// CI_COMMIT_REF_NAME in `caller`.
+GitInfo read_git_info(const std::filesystem::path& dir, const exec::EnvMap& caller,
+                      exec::ProcessRunner& runner);
+
+}  // namespace cgbench::runner

@@ -1,0 +1,211 @@
+#include "runner/measurer.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "exec/program.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+#include "valgrind/cachegrind_parser.hpp"
+#include "valgrind/command.hpp"
+
+namespace cgbench::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The last `max_lines` non-empty lines of a text.
+std::string last_lines(std::string_view text, std::size_t max_lines) {
+    text = util::trim(text);
+    std::size_t pos = text.size();
+    for (std::size_t n = 0; n < max_lines && pos > 0; ++n) {
+        const auto nl = text.rfind('\n', pos - 1);
+        pos = nl == std::string_view::npos ? 0 : nl;
+    }
+    return std::string(util::trim(text.substr(pos)));
+}
+
+// Valgrind's own complaint ("valgrind: ./x: bad interpreter ..."), if its stderr holds one.
+std::string valgrind_complaint(std::string_view stderr_text) {
+    for (const auto line : util::split(stderr_text, '\n')) {
+        if (util::starts_with(line, "valgrind: ")) return std::string(line);
+    }
+    return {};
+}
+
+valgrind::CachegrindOptions tool_options(const MeasureSettings& s) {
+    return {s.geometry, !s.weights.instructions_only, s.branch_sim};
+}
+
+}  // namespace
+
+std::string default_benchmark_name(const std::vector<std::string>& command) {
+    if (command.empty()) return "benchmark";
+    std::vector<std::string> parts = {fs::path(command.front()).filename().string()};
+    parts.insert(parts.end(), command.begin() + 1, command.end());
+    return util::join(parts, " ");
+}
+
+Measurer::Measurer(valgrind::Installation inst, MeasureSettings settings,
+                   exec::ProcessRunner& runner, exec::EnvMap caller)
+    : inst_(std::move(inst)), settings_(std::move(settings)), runner_(runner),
+      caller_(std::move(caller)) {}
+
+std::vector<std::string> Measurer::behaviour_args() const {
+    return valgrind::cachegrind_behaviour_args(tool_options(settings_));
+}
+
+std::vector<std::string> Measurer::probe_environment(const BenchmarkSpec& spec) const {
+    exec::EnvironmentSpec env;
+    env.requests = spec.env;
+    env.underscore = valgrind::dynamic_loader_path();
+    env.glibc_tunables = valgrind::glibc_tunables_for(settings_.cpu_baseline, settings_.geometry);
+    return exec::build_environment(env, caller_).entries;
+}
+
+BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
+    BenchmarkResult result;
+    result.name = spec.name;
+    result.command = spec.command;
+    result.weights = settings_.weights;
+    if (spec.command.empty()) throw UsageError(fmt::format("benchmark '{}' has no command", spec.name));
+
+    const fs::path cwd = spec.cwd.empty() ? fs::current_path() : fs::absolute(spec.cwd);
+    if (!spec.cwd.empty() && !fs::is_directory(cwd)) {
+        throw UsageError(fmt::format("working directory {} of '{}' does not exist",
+                                     cwd.string(), util::printable(spec.name)),
+                         "fix the cwd setting");
+    }
+    const auto program = exec::resolve_program(spec.command.front(), cwd, caller_);
+    const util::StagingDir staging;
+    const fs::path run_path = exec::stage_program(program, staging.path());
+
+    std::vector<std::string> argv = {run_path.string()};
+    argv.insert(argv.end(), spec.command.begin() + 1, spec.command.end());
+    exec::EnvironmentSpec env_spec;
+    env_spec.requests = spec.env;
+    env_spec.underscore = run_path.string();
+    env_spec.glibc_tunables =
+        valgrind::glibc_tunables_for(settings_.cpu_baseline, settings_.geometry);
+    env_spec.argv = argv;
+    const auto env = exec::build_environment(env_spec, caller_);
+    facts_.env_block_bytes = env.block_bytes;
+    if (env.over_budget) {
+        result.warnings.push_back(fmt::format(
+            "arguments and environment take {} bytes, over the {}-byte budget: counts now "
+            "depend on their size",
+            env.block_bytes, exec::kEnvBlockBudget));
+    }
+
+    const fs::path out_file = staging.path() / "cachegrind.out";
+    const fs::path log_file = staging.path() / "valgrind.log";
+    exec::ProcessSpec ps;
+    ps.argv = valgrind::cachegrind_command(inst_, tool_options(settings_), out_file, log_file, argv);
+    ps.env = env.entries;
+    ps.cwd = cwd.string();
+    ps.stdin_path = spec.stdin_path;
+    ps.timeout_seconds = spec.timeout_seconds;
+    ps.echo_output = settings_.echo_output;
+    spdlog::debug("running: {}", util::shell_join(ps.argv));
+    spdlog::trace("environment: {}", util::shell_join(ps.env));
+    const auto outcome = runner_.run(ps);
+    facts_.aslr_errno = outcome.aslr_errno;
+    if (outcome.killed_leftovers) {
+        result.warnings.push_back("the program left processes running; cgbench killed them");
+    }
+    interpret(outcome, out_file, log_file, result);
+    keep_raw(spec, attempt, out_file, log_file, result);
+    return result;
+}
+
+void Measurer::interpret(const exec::ProcessOutcome& outcome, const fs::path& out_file,
+                         const fs::path& log_file, BenchmarkResult& result) const {
+    using exec::Termination;
+    result.wall_seconds = outcome.wall_seconds;
+    result.stderr_tail = last_lines(outcome.stderr_tail, 20);
+    switch (outcome.how) {
+        case Termination::SpawnFailed:
+            if (outcome.spawn_step == "chdir") {
+                throw UsageError(fmt::format("cannot enter the working directory of '{}': {}",
+                                             util::printable(result.name),
+                                             std::strerror(outcome.spawn_errno)));
+            }
+            throw EnvironmentError(fmt::format("cannot execute {}: {}", inst_.launcher.string(),
+                                               std::strerror(outcome.spawn_errno)),
+                                   "reinstall valgrind or set CGBENCH_VALGRIND");
+        case Termination::TimedOut:
+            result.status = BenchStatus::Timeout;
+            result.error = fmt::format("timed out after {:.3g} s; its process group was killed",
+                                       outcome.wall_seconds);
+            return;
+        case Termination::Signaled:
+            result.status = BenchStatus::Failed;
+            result.signal = outcome.signal;
+            result.error = "killed by " + exec::describe_signal(outcome.signal);
+            return;
+        case Termination::Exited: break;
+    }
+    result.exit_code = outcome.exit_code;
+    std::error_code ec;
+    if (!fs::exists(out_file, ec)) {
+        // Valgrind stopped before the program ran: its message is on stderr or in its log.
+        const std::string complaint = valgrind_complaint(outcome.stderr_tail);
+        if (util::starts_with(complaint, "valgrind: /tmp/cgbench.")) {
+            throw UsageError(fmt::format("'{}' cannot be executed: {}",
+                                         util::printable(result.command.front()),
+                                         complaint.substr(complaint.find(": ", 10) + 2)),
+                             "check its #! line or that it is a program for this machine");
+        }
+        std::string log;
+        try {
+            log = last_lines(util::read_file(log_file), 3);
+        } catch (const Error&) {
+        }
+        throw EnvironmentError(
+            fmt::format("valgrind exited with status {} without writing a profile: {}",
+                        outcome.exit_code,
+                        util::printable(complaint.empty() ? log : complaint)),
+            "run `valgrind --tool=cachegrind true` to check the installation");
+    }
+    if (outcome.exit_code != 0) {
+        result.status = BenchStatus::Failed;
+        result.error = fmt::format("exited with status {}", outcome.exit_code);
+        return;
+    }
+    valgrind::Profile profile;
+    try {
+        profile = valgrind::parse_cachegrind_file(out_file);
+    } catch (const valgrind::ParseError& e) {
+        throw EnvironmentError(fmt::format("valgrind wrote an unreadable profile: {}", e.what()));
+    }
+    result.events = profile.totals;
+    result.derived = metrics::derive(result.events);
+    result.cost = metrics::cost(result.events, settings_.weights);
+    result.stderr_tail.clear();
+}
+
+void Measurer::keep_raw(const BenchmarkSpec& spec, int attempt, const fs::path& out_file,
+                        const fs::path& log_file, BenchmarkResult& result) const {
+    if (settings_.keep_raw_dir.empty()) return;
+    const std::string stem = util::file_safe(spec.name) +
+                             (attempt > 0 ? fmt::format(".{}", attempt + 1) : std::string());
+    std::error_code ec;
+    const fs::path dest = settings_.keep_raw_dir / (stem + ".cachegrind.out");
+    if (fs::exists(out_file, ec)) {
+        fs::copy_file(out_file, dest, fs::copy_options::overwrite_existing, ec);
+        if (ec) {
+            throw EnvironmentError(fmt::format("cannot keep {}: {}", dest.string(), ec.message()));
+        }
+        result.raw_file = dest.string();
+    }
+    if (fs::exists(log_file, ec)) {
+        fs::copy_file(log_file, settings_.keep_raw_dir / (stem + ".valgrind.log"),
+                      fs::copy_options::overwrite_existing, ec);
+    }
+}
+
+}  // namespace cgbench::runner

@@ -1,0 +1,46 @@
+#pragma once
+// Small string helpers with no domain knowledge.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cgbench::util {
+
+// Splits on every occurrence of `sep`; empty fields are kept ("a,,b" -> {"a","","b"}).
+std::vector<std::string_view> split(std::string_view text, char sep);
+
+// Removes ASCII whitespace at both ends.
+std::string_view trim(std::string_view text);
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+
+bool starts_with(std::string_view text, std::string_view prefix);
+
+// Parses a whole string as an unsigned decimal number; nullopt on anything else, including
+// overflow past 2^64-1, signs, spaces and empty input.
+std::optional<std::uint64_t> parse_u64(std::string_view text);
+
+// Parses a whole string as a non-negative decimal (e.g. "1.5", "10"); nullopt otherwise.
+std::optional<double> parse_seconds(std::string_view text);
+
+// 1234567 -> "1,234,567".
+std::string with_commas(std::uint64_t value);
+
+// Signed percentage with two decimals and sign: "+1.25%", "-0.10%", "0.00%".
+std::string percent(double ratio);
+
+// Replaces control characters (and DEL) with \xNN so a name cannot corrupt a terminal line.
+std::string printable(std::string_view text);
+
+// Turns an arbitrary name into a file-name-safe token ("a/b c" -> "a_b_c").
+std::string file_safe(std::string_view text);
+
+// Quotes an argv element for display the way a POSIX shell would read it back. Display only:
+// cgbench never runs a shell.
+std::string shell_quote(std::string_view arg);
+std::string shell_join(const std::vector<std::string>& argv);
+
+}  // namespace cgbench::util

@@ -1,0 +1,14 @@
+#pragma once
+// Timestamps and identifiers.
+
+#include <string>
+
+namespace cgbench::util {
+
+// The current UTC time as ISO-8601 with seconds: "2026-11-22T03:15:00Z".
+std::string now_iso8601();
+
+// A sortable unique run id: "20261122T031500Z-3f9a1c0b".
+std::string new_run_id();
+
+}  // namespace cgbench::util

@@ -1,0 +1,236 @@
+#include "valgrind/cpu_baseline.hpp"
+
+#include <elf.h>
+#include <fmt/format.h>
+#include <link.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <map>
+#include <span>
+
+#include "core/errors.hpp"
+#include "util/fs.hpp"
+#include "util/hash.hpp"
+#include "util/strings.hpp"
+
+namespace cgbench::valgrind {
+
+namespace {
+
+// CPU features glibc's x86 tunables can switch off (glibc 2.33-2.38 names).
+constexpr std::string_view kMaskedFeatures[] = {
+    "AVX512F", "AVX512CD", "AVX512BW", "AVX512DQ", "AVX512ER", "AVX512PF", "AVX512VL",
+    "AVX2",    "AVX",      "FMA",      "FMA4",     "BMI1",     "BMI2",     "LZCNT",
+    "MOVBE",   "RTM",      "SSSE3",    "SSE4_1",   "SSE4_2",   "POPCNT",   "ERMS",
+    "XSAVE",   "XSAVEC",   "OSXSAVE"};
+
+// Preference bits glibc sets per CPU model; all switched off for a host-independent choice.
+constexpr std::string_view kMaskedPreferences[] = {
+    "Fast_Rep_String",          "Fast_Unaligned_Load",      "Fast_Unaligned_Copy",
+    "Prefer_PMINUB_for_stringop", "Fast_Copy_Backward",     "Slow_BSF",
+    "AVX_Fast_Unaligned_Load",  "Prefer_No_AVX512",         "Prefer_ERMS",
+    "Prefer_FSRM",              "Slow_SSE4_2",              "Prefer_AVX2_STRCMP",
+    "MathVec_Prefer_No_AVX512", "Prefer_No_VZEROUPPER"};
+
+// Where each maskable feature lives in the diagnostics' `active` words:
+// features[index].active[register] bit `bit` (index 0: CPUID 1, 1: CPUID 7, 2: 0x80000001,
+// 3: CPUID 0xd ecx=1; register 0..3 = eax, ebx, ecx, edx).
+struct FeatureBit {
+    std::string_view name;
+    int index;
+    int reg;
+    int bit;
+};
+constexpr FeatureBit kFeatureBits[] = {
+    {"SSE2", 0, 3, 26},     {"SSSE3", 0, 2, 9},      {"SSE4_1", 0, 2, 19},
+    {"SSE4_2", 0, 2, 20},   {"POPCNT", 0, 2, 23},    {"MOVBE", 0, 2, 22},
+    {"FMA", 0, 2, 12},      {"XSAVE", 0, 2, 26},     {"OSXSAVE", 0, 2, 27},
+    {"AVX", 0, 2, 28},      {"BMI1", 1, 1, 3},       {"AVX2", 1, 1, 5},
+    {"BMI2", 1, 1, 8},      {"ERMS", 1, 1, 9},       {"RTM", 1, 1, 11},
+    {"AVX512F", 1, 1, 16},  {"AVX512DQ", 1, 1, 17},  {"AVX512CD", 1, 1, 28},
+    {"AVX512BW", 1, 1, 30}, {"AVX512VL", 1, 1, 31},  {"FSRM", 1, 3, 4},
+    {"LZCNT", 2, 2, 5},     {"FMA4", 2, 2, 16},      {"XSAVEC", 3, 0, 1},
+};
+
+constexpr std::string_view kTuningKeys[] = {
+    "isa_1",          "xsave_state_size",       "data_cache_size",
+    "shared_cache_size", "non_temporal_threshold", "rep_movsb_threshold",
+    "rep_stosb_threshold", "rep_movsb_stop_threshold"};
+
+std::uint64_t parse_hex(std::string_view v) {
+    if (util::starts_with(v, "0x")) v.remove_prefix(2);
+    std::uint64_t out = 0;
+    for (const char c : v) {
+        const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0) break;
+        out = out * 16 + static_cast<std::uint64_t>(d);
+    }
+    return out;
+}
+
+std::string unquote(std::string_view v) {
+    if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
+    return std::string(v);
+}
+
+// Stable facts about the host CPU for the probe cache key.
+std::string host_cpu_signature() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line, sig;
+    while (std::getline(in, line)) {
+        if (line.empty()) break;  // first processor only
+        for (const char* key : {"vendor_id", "cpu family", "model\t", "flags"}) {
+            if (util::starts_with(line, key)) sig += line + "\n";
+        }
+    }
+    return sig;
+}
+
+std::string file_identity(const std::string& path) {
+    struct stat st {};
+    if (path.empty() || ::stat(path.c_str(), &st) != 0) return path + ":missing";
+    return fmt::format("{}:{}:{}", path, st.st_size, st.st_mtim.tv_sec);
+}
+
+}  // namespace
+
+CpuBaseline parse_cpu_baseline(std::string_view text) {
+    if (text == "portable") return CpuBaseline::Portable;
+    if (text == "native") return CpuBaseline::Native;
+    throw UsageError(fmt::format("invalid CPU baseline '{}'", util::printable(text)),
+                     "use --cpu-baseline portable or --cpu-baseline native");
+}
+
+std::string_view to_string(CpuBaseline b) {
+    return b == CpuBaseline::Portable ? "portable" : "native";
+}
+
+std::string glibc_tunables_for(CpuBaseline baseline, const Geometry& g) {
+    if (baseline == CpuBaseline::Native) return {};
+    std::string hwcaps;
+    const auto mask = [&hwcaps](std::span<const std::string_view> names) {
+        for (const auto name : names) hwcaps += (hwcaps.empty() ? "-" : ",-") + std::string(name);
+    };
+    mask(kMaskedFeatures);
+    mask(kMaskedPreferences);
+    // The trailing comma is load-bearing. glibc 2.36's hwcaps parser steps past the NUL that
+    // ends its value and keeps parsing whatever follows: the other tunables, the rest of the
+    // environment and finally random bytes at the top of the stack, so Ir varied by a few
+    // hundred between identical runs (measured: 5 of 40). An empty last item leaves the
+    // parser on that NUL, where it stops.
+    hwcaps += ',';
+    // glibc sizes its string-op strategies from the cache sizes it reads from CPUID; tie
+    // them to the simulated caches instead of the canned CPU's.
+    return fmt::format(
+        "glibc.cpu.hwcaps={}:glibc.cpu.x86_data_cache_size={}:glibc.cpu.x86_shared_cache_size={}"
+        ":glibc.cpu.x86_non_temporal_threshold={}:glibc.cpu.x86_rep_movsb_threshold=2048"
+        ":glibc.cpu.x86_rep_stosb_threshold=2048",
+        hwcaps, g.d1.size, g.ll.size, g.ll.size * 3 / 4);
+}
+
+GlibcSelection parse_diagnostics(std::string_view text) {
+    std::map<std::string, std::string, std::less<>> kv;
+    for (const auto line : util::split(text, '\n')) {
+        const auto eq = line.find('=');
+        if (eq != std::string_view::npos) {
+            kv.emplace(std::string(line.substr(0, eq)), std::string(line.substr(eq + 1)));
+        }
+    }
+    GlibcSelection sel;
+    const auto get = [&](std::string_view key) -> std::string {
+        const auto it = kv.find(key);
+        return it == kv.end() ? std::string() : it->second;
+    };
+    sel.glibc_version = unquote(get("version.version"));
+    if (sel.glibc_version.empty()) return sel;
+    sel.available = true;
+    sel.platform = unquote(get("dl_platform"));
+    for (const auto& f : kFeatureBits) {
+        const auto word = parse_hex(get(fmt::format("x86.cpu_features.features[{:#x}].active[{:#x}]",
+                                                     f.index, f.reg)));
+        if ((word >> f.bit) & 1U) sel.usable += (sel.usable.empty() ? "" : " ") + std::string(f.name);
+    }
+    const std::string pref_prefix = "x86.cpu_features.preferred.";
+    for (auto it = kv.lower_bound(pref_prefix); it != kv.end() &&
+                                               util::starts_with(it->first, pref_prefix); ++it) {
+        if (parse_hex(it->second) != 0) {
+            sel.preferred += (sel.preferred.empty() ? "" : " ") +
+                             it->first.substr(pref_prefix.size());
+        }
+    }
+    for (const auto key : kTuningKeys) {
+        const std::string v = get("x86.cpu_features." + std::string(key));
+        if (!v.empty()) sel.tuning += fmt::format("{}{}={}", sel.tuning.empty() ? "" : " ", key, parse_hex(v));
+    }
+    sel.id = util::hex64(util::fnv1a64(
+        fmt::format("{}|{}|{}|{}|{}", sel.glibc_version, sel.platform, sel.usable, sel.preferred,
+                    sel.tuning)));
+    return sel;
+}
+
+std::string dynamic_loader_path() {
+    std::string out;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* data) -> int {
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                if (info->dlpi_phdr[i].p_type == PT_INTERP) {
+                    *static_cast<std::string*>(data) = reinterpret_cast<const char*>(
+                        info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+                }
+            }
+            return 1;  // the first object is the main program
+        },
+        &out);
+    return out;
+}
+
+GlibcSelection probe_glibc_selection(const Installation& inst,
+                                     const std::vector<std::string>& env,
+                                     const std::filesystem::path& cache_dir,
+                                     exec::ProcessRunner& runner) {
+    const std::string loader = dynamic_loader_path();
+    if (loader.empty()) return {};
+    std::string tunables;
+    for (const auto& e : env) {
+        if (util::starts_with(e, "GLIBC_TUNABLES=")) tunables = e;
+    }
+    const std::string key = util::hex64(util::fnv1a64(
+        fmt::format("{}|{}|{}|{}|{}", file_identity(inst.launcher.string()), inst.version,
+                    file_identity(loader), host_cpu_signature(), tunables)));
+    const auto cache_file = cache_dir.empty() ? std::filesystem::path()
+                                              : cache_dir / ("glibc-" + key + ".txt");
+    std::error_code ec;
+    if (!cache_file.empty() && std::filesystem::exists(cache_file, ec)) {
+        auto sel = parse_diagnostics(util::read_file(cache_file));
+        if (sel.available) return sel;
+    }
+    exec::ProcessSpec spec;
+    spec.argv = {inst.launcher.string(), "--tool=none", "--log-fd=2", "-q", loader,
+                 "--list-diagnostics"};
+    spec.env = env;
+    spec.timeout_seconds = 60;
+    spec.tail_bytes = 1 << 20;
+    const auto out = runner.run(spec);
+    if (out.how != exec::Termination::Exited || out.exit_code != 0) return {};
+    // Keep only the lines the selection depends on; auxv/env lines vary per run.
+    std::string kept;
+    for (const auto line : util::split(out.stdout_tail, '\n')) {
+        if (util::starts_with(line, "x86.") || util::starts_with(line, "version.") ||
+            util::starts_with(line, "dl_platform")) {
+            kept += std::string(line) + "\n";
+        }
+    }
+    auto sel = parse_diagnostics(kept);
+    if (sel.available && !cache_file.empty()) {
+        std::filesystem::create_directories(cache_dir, ec);
+        try {
+            util::write_file_atomic(cache_file, kept);
+        } catch (const Error&) {
+            // A cache we cannot write only costs time.
+        }
+    }
+    return sel;
+}
+
+}  // namespace cgbench::valgrind

@@ -1,0 +1,116 @@
+#include "valgrind/installation.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "util/strings.hpp"
+
+namespace cgbench::valgrind {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kInstallHint =
+    "install it with `sudo apt-get install valgrind` (Debian/Ubuntu), or point "
+    "CGBENCH_VALGRIND at the valgrind binary";
+
+bool is_executable_file(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+bool is_script(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    char magic[2] = {};
+    in.read(magic, 2);
+    return in.gcount() == 2 && magic[0] == '#' && magic[1] == '!';
+}
+
+std::string ask_version(const fs::path& launcher, exec::ProcessRunner& runner) {
+    exec::ProcessSpec spec;
+    spec.argv = {launcher.string(), "--version"};
+    spec.env = {"PATH=/usr/bin:/bin"};
+    spec.disable_aslr = false;
+    spec.timeout_seconds = 30;
+    const auto out = runner.run(spec);
+    const std::string text(util::trim(out.stdout_tail));
+    if (out.how != exec::Termination::Exited || out.exit_code != 0 ||
+        !util::starts_with(text, "valgrind-")) {
+        throw EnvironmentError(
+            fmt::format("{} does not run ({}): {}", launcher.string(),
+                        out.how == exec::Termination::SpawnFailed
+                            ? std::string(strerror(out.spawn_errno))
+                            : fmt::format("exit {}", out.exit_code),
+                        util::printable(util::trim(out.stderr_tail).substr(0, 200))),
+            kInstallHint);
+    }
+    return text.substr(std::string_view("valgrind-").size());
+}
+
+}  // namespace
+
+std::tuple<int, int, int> Installation::version_tuple() const {
+    int v[3] = {0, 0, 0};
+    const auto parts = util::split(version, '.');
+    for (std::size_t i = 0; i < 3 && i < parts.size(); ++i) {
+        std::string digits;
+        for (const char c : parts[i]) {
+            if (c < '0' || c > '9') break;
+            digits += c;
+        }
+        v[i] = digits.empty() ? 0 : std::stoi(digits);
+    }
+    return {v[0], v[1], v[2]};
+}
+
+bool Installation::at_least(int major, int minor) const {
+    const auto [ma, mi, pa] = version_tuple();
+    (void)pa;
+    return std::tie(ma, mi) >= std::tie(major, minor);
+}
+
+fs::path search_path(const std::string& name, const std::string& path_var) {
+    for (const auto dir : util::split(path_var, ':')) {
+        const fs::path candidate = fs::path(dir.empty() ? "." : std::string(dir)) / name;
+        if (is_executable_file(candidate)) return candidate;
+    }
+    return {};
+}
+
+Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& runner) {
+    Installation inst;
+    if (const auto it = caller.find("CGBENCH_VALGRIND"); it != caller.end() && !it->second.empty()) {
+        inst.found = it->second;
+        if (!is_executable_file(inst.found)) {
+            throw EnvironmentError(
+                fmt::format("CGBENCH_VALGRIND={} is not an executable file", it->second),
+                kInstallHint);
+        }
+    } else {
+        const auto path_it = caller.find("PATH");
+        inst.found = search_path("valgrind", path_it != caller.end() ? path_it->second
+                                                                     : "/usr/bin:/bin");
+        if (inst.found.empty()) throw EnvironmentError("valgrind not found on PATH", kInstallHint);
+    }
+    inst.found = fs::absolute(inst.found);
+    inst.launcher = inst.found;
+    if (is_script(inst.found)) {
+        fs::path real = inst.found;
+        real += ".bin";
+        if (is_executable_file(real)) {
+            inst.launcher = real;
+            inst.bypassed_wrapper = true;
+        } else {
+            inst.is_wrapper = true;
+        }
+    }
+    inst.version = ask_version(inst.launcher, runner);
+    return inst;
+}
+
+}  // namespace cgbench::valgrind

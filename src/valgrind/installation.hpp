@@ -1,0 +1,34 @@
+#pragma once
+// Finding Valgrind. Debian's /usr/bin/valgrind is a shell wrapper that injects
+// LD_LIBRARY_PATH, GLIBCXX_FORCE_NEW and PWD, which makes counts depend on the working
+// directory; cgbench runs the real binary next to it (valgrind.bin) instead.
+
+#include <filesystem>
+#include <string>
+#include <tuple>
+
+#include "exec/environment.hpp"
+#include "exec/process.hpp"
+
+namespace cgbench::valgrind {
+
+struct Installation {
+    std::filesystem::path launcher;  // what cgbench executes
+    std::filesystem::path found;     // what PATH / CGBENCH_VALGRIND named
+    bool bypassed_wrapper = false;   // launcher is the real binary behind a wrapper script
+    bool is_wrapper = false;         // launcher itself is a script (could not bypass)
+    std::string version;             // "3.19.0"
+
+    // (major, minor, patch) for feature checks; zeros when unparsable.
+    std::tuple<int, int, int> version_tuple() const;
+    bool at_least(int major, int minor) const;
+};
+
+// Locates Valgrind via $CGBENCH_VALGRIND or PATH (from `caller`) and asks its version.
+// Throws EnvironmentError (exit 4) with the install hint when it is missing or does not run.
+Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& runner);
+
+// Looks `name` up in a PATH string like execvp does; empty when not found.
+std::filesystem::path search_path(const std::string& name, const std::string& path_var);
+
+}  // namespace cgbench::valgrind

@@ -1,0 +1,36 @@
+#pragma once
+// The parsed content of a Cachegrind (or Callgrind) output file: what the parsers produce and
+// everything downstream consumes. Parsers never print; they fill this model or throw.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metrics/events.hpp"
+
+namespace cgbench::valgrind {
+
+// Costs of one function (file-qualified), indexed like Profile::columns.
+struct FunctionCost {
+    std::string file;
+    std::string name;
+    std::vector<std::uint64_t> counts;
+};
+
+struct Profile {
+    std::string tool;                // "cachegrind" or "callgrind"
+    std::vector<std::string> desc;   // `desc:` lines (cache geometry as Valgrind saw it)
+    std::string cmd;                 // `cmd:` line
+    // The `events:` columns in file order; nullopt for an event cgbench does not know (kept
+    // so later columns still line up).
+    std::vector<std::optional<metrics::Event>> columns;
+    std::vector<std::string> column_names;
+    metrics::EventCounts totals;     // the file's summary, checked against its lines
+    std::vector<FunctionCost> functions;  // filled only when requested
+
+    // The column of `e`, or nullopt when the file did not record it.
+    std::optional<std::size_t> column_of(metrics::Event e) const;
+};
+
+}  // namespace cgbench::valgrind
