@@ -1,0 +1,69 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # variables are used by the scripts that source this
+# Shared helpers for the bench/*.sh scripts. Sourced, not run.
+#   bench_init            sets ROOT, CGBENCH, VALGRIND, EXAMPLES, RUNS, a temp dir TMP (removed on exit)
+#   bench_build           builds via scripts/build.sh, quietly (log shown only on failure);
+#                         SKIP_BUILD=1 skips it
+#   bench_machine         prints machine, valgrind and cgbench versions
+#   time_cmd OUT CMD...   runs CMD (stdout to /dev/null, stderr to $TMP/last.err), appends wall
+#                         seconds to file OUT; aborts with the stderr if CMD fails
+#   median FILE           median of the numbers in FILE (one per line)
+#   ratio A B             A/B with 3 decimals
+
+bench_init() {
+    ROOT="$(cd "$(dirname "${BASH_SOURCE[1]}")/.." && pwd)"
+    CGBENCH="$ROOT/build/src/cgbench"
+    VALGRIND="${VALGRIND_BIN:-/usr/bin/valgrind.bin}"
+    EXAMPLES="$ROOT/build/examples"
+    RUNS="${RUNS:-5}"
+    TMP="$(mktemp -d "${TMPDIR:-/tmp}/cgbench-bench.XXXXXX")"
+    trap 'rm -rf "$TMP"' EXIT
+}
+
+bench_build() {
+    if [ "${SKIP_BUILD:-0}" = 1 ]; then return; fi
+    if ! "$ROOT/scripts/build.sh" >"$TMP/build.log" 2>&1; then
+        echo "bench: build failed (scripts/build.sh):" >&2
+        tail -n 40 "$TMP/build.log" >&2
+        exit 1
+    fi
+}
+
+bench_machine() {
+    local cpu
+    cpu="$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:space:]]*//')"
+    echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}, $(uname -sr)"
+    echo "valgrind: $("$VALGRIND" --version) ($VALGRIND)"
+    echo "cgbench:  $("$CGBENCH" --version 2>/dev/null | head -n1) ($CGBENCH)"
+    echo "runs:     median of $RUNS, interleaved"
+}
+
+time_cmd() {
+    local out="$1"; shift
+    local t0 t1 rc=0
+    t0="$(date +%s.%N)"
+    "$@" >/dev/null 2>"$TMP/last.err" || rc=$?
+    t1="$(date +%s.%N)"
+    if [ "$rc" -ne 0 ]; then
+        echo "bench: command failed with status $rc: $*" >&2
+        tail -n 20 "$TMP/last.err" >&2
+        exit 1
+    fi
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }' >>"$out"
+}
+
+median() {
+    sort -g "$1" | awk '{ v[NR] = $1 } END {
+        if (NR == 0) { print "nan"; exit }
+        if (NR % 2) printf "%.4f\n", v[(NR + 1) / 2]
+        else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a / b }'
+}
+
+# verdict VALUE GOAL: "ok" when VALUE <= GOAL, else "OVER GOAL"
+verdict() {
+    awk -v v="$1" -v g="$2" 'BEGIN { print (v <= g) ? "ok" : "OVER GOAL" }'
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs cgbench's build and test dependencies from Debian packages. Idempotent: asks apt
+# only for what is missing, and does nothing when everything is present.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
+  libgtest-dev libgmock-dev
+  valgrind
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then
+    sudo=(sudo)
+  else
+    echo "install-deps: need root to install: ${missing[*]}" >&2
+    exit 4
+  fi
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,107 @@
+#include "e2e/harness.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "exec/environment.hpp"
+#include "exec/process.hpp"
+
+namespace cgbench::e2e {
+
+Result cgbench(const std::vector<std::string>& args, const Options& options) {
+    exec::ProcessSpec spec;
+    spec.argv = {CGBENCH_BINARY};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    auto env = exec::current_environment();
+    for (const auto& u : options.unset) env.erase(u);
+    for (const auto& [k, v] : options.env) env[k] = v;
+    for (const auto& [k, v] : env) spec.env.push_back(k + "=" + v);
+    spec.cwd = options.cwd;
+    spec.disable_aslr = false;
+    spec.timeout_seconds = options.timeout;
+    spec.tail_bytes = 64 << 20;
+    exec::PosixProcessRunner runner;
+    const auto outcome = runner.run(spec);
+    Result r;
+    r.exit_code = outcome.how == exec::Termination::Exited ? outcome.exit_code : -1;
+    r.out = outcome.stdout_tail;
+    r.err = outcome.stderr_tail;
+    return r;
+}
+
+fs::path scratch(const std::string& name) {
+    const fs::path dir = fs::path(::testing::TempDir()) / ("cgbench-e2e-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+std::string program(const std::string& name) { return std::string(CGBENCH_TEST_PROGRAMS) + "/" + name; }
+std::string example(const std::string& name) { return std::string(CGBENCH_EXAMPLES) + "/" + name; }
+
+std::map<std::string, std::uint64_t> cg_annotate_totals(const fs::path& raw) {
+    exec::ProcessSpec spec;
+    spec.argv = {"/usr/bin/cg_annotate", raw.string()};
+    spec.env = {"PATH=/usr/bin:/bin", "LANG=C"};
+    spec.tail_bytes = 64 << 20;
+    exec::PosixProcessRunner runner;
+    const auto out = runner.run(spec);
+    EXPECT_EQ(out.exit_code, 0) << out.stderr_tail;
+    // cg_annotate prints "Events shown: Ir I1mr ..." and then a line of totals ending in
+    // "PROGRAM TOTALS".
+    std::istringstream in(out.stdout_tail);
+    std::string line, events;
+    std::map<std::string, std::uint64_t> totals;
+    while (std::getline(in, line)) {
+        if (line.rfind("Events shown:", 0) == 0) events = line.substr(13);
+        if (line.find("PROGRAM TOTALS") != std::string::npos) {
+            // "1,899,242 (100.0%) 1,468 (100.0%) ... PROGRAM TOTALS"
+            std::istringstream ev(events), tokens(line);
+            std::vector<std::uint64_t> numbers;
+            std::string tok;
+            while (tokens >> tok && tok != "PROGRAM") {
+                if (tok.find('%') != std::string::npos || tok.front() == '(') continue;
+                tok.erase(std::remove(tok.begin(), tok.end(), ','), tok.end());
+                numbers.push_back(std::stoull(tok));
+            }
+            std::string name;
+            for (std::size_t i = 0; ev >> name && i < numbers.size(); ++i) totals[name] = numbers[i];
+        }
+    }
+    return totals;
+}
+
+std::optional<std::uint64_t> log_instruction_refs(const fs::path& log) {
+    std::ifstream in(log);
+    std::string line;
+    const std::regex re(R"(I\s+refs:\s+([\d,]+))");
+    std::smatch m;
+    while (std::getline(in, line)) {
+        if (std::regex_search(line, m, re)) {
+            std::string digits = m[1];
+            digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+            return std::stoull(digits);
+        }
+    }
+    return std::nullopt;
+}
+
+nlohmann::json measure_events(const std::vector<std::string>& run_args, const Options& options) {
+    std::vector<std::string> args = {"run", "--format", "json"};
+    args.insert(args.end(), run_args.begin(), run_args.end());
+    const Result r = cgbench(args, options);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    if (r.exit_code != 0) return {};
+    const auto doc = nlohmann::json::parse(r.out);
+    return doc["benchmarks"][0]["events"];
+}
+
+}  // namespace cgbench::e2e

@@ -1,0 +1,50 @@
+#pragma once
+// Helpers for end-to-end tests: run the real cgbench binary, read what it wrote.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace cgbench::e2e {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+struct Options {
+    std::map<std::string, std::string> env = {};  // added to (or replacing) the test's environment
+    std::vector<std::string> unset = {};          // removed from it
+    std::string cwd = {};
+    double timeout = 600;
+};
+
+// Runs `cgbench ARGS...` and waits for it.
+Result cgbench(const std::vector<std::string>& args, const Options& options = {});
+
+// A fresh empty directory under the test temp dir.
+fs::path scratch(const std::string& name);
+
+nlohmann::json read_json(const fs::path& path);
+
+// Path of a test program / example built by the test suite.
+std::string program(const std::string& name);
+std::string example(const std::string& name);
+
+// Valgrind's own totals for a kept raw file, read with cg_annotate (an independent reader).
+std::map<std::string, std::uint64_t> cg_annotate_totals(const fs::path& raw);
+
+// Valgrind's own summary from its log ("I   refs:      1,234"), for Ir.
+std::optional<std::uint64_t> log_instruction_refs(const fs::path& log);
+
+// Runs cgbench and returns the result JSON's first benchmark's events (asserting success).
+nlohmann::json measure_events(const std::vector<std::string>& run_args, const Options& options = {});
+
+}  // namespace cgbench::e2e

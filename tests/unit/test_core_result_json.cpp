@@ -1,0 +1,124 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "core/result_json.hpp"
+
+namespace cgbench {
+
+namespace {
+
+RunResult sample_run() {
+    RunResult run;
+    run.id = "20261122T000000Z-0000abcd";
+    run.started = "2026-11-22T00:00:00Z";
+    run.git.commit = "0123456789abcdef0123456789abcdef01234567";
+    run.git.branch = "main";
+    run.git.dirty = false;
+    run.fingerprint.cgbench_version = "0.1.0";
+    run.fingerprint.valgrind_version = "3.19.0";
+    run.fingerprint.geometry = valgrind::ci_default_geometry();
+    run.fingerprint.weights = metrics::parse_weights("pythonspeed");
+    run.fingerprint.cpu_baseline = "portable";
+    run.fingerprint.selection.available = true;
+    run.fingerprint.selection.id = "00000000deadbeef";
+    BenchmarkResult b;
+    b.name = "<img src=x onerror=alert(1)>|**x**";
+    b.command = {"./prog", "arg with space"};
+    for (const auto& e : metrics::kEvents) {
+        if (e.source != metrics::EventSource::BranchSim) b.events.set(e.id, 10);
+    }
+    b.events.set(metrics::Event::Ir, 1000);
+    b.derived = metrics::derive(b.events);
+    b.weights = run.fingerprint.weights;
+    b.cost = metrics::cost(b.events, b.weights);
+    b.wall_seconds = 1.25;
+    b.runs = 3;
+    run.benchmarks.push_back(b);
+    return run;
+}
+
+}  // namespace
+
+TEST(ResultJson, ContractKeys) {
+    const auto j = to_json(sample_run());
+    EXPECT_EQ(j["schema"], "cgbench-result/1");
+    for (const char* k : {"id", "started", "git", "fingerprint"}) EXPECT_TRUE(j["run"].contains(k)) << k;
+    for (const char* k : {"commit", "branch", "dirty"}) EXPECT_TRUE(j["run"]["git"].contains(k)) << k;
+    const auto& b = j["benchmarks"][0];
+    for (const char* k : {"name", "command", "status", "exit_code", "events", "derived", "weights",
+                          "cost", "wall_seconds"}) {
+        EXPECT_TRUE(b.contains(k)) << k;
+    }
+    for (const char* k : {"Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw"}) {
+        EXPECT_TRUE(b["events"].contains(k)) << k;
+    }
+    for (const char* k : {"l1_hits", "ll_hits", "ram_hits"}) EXPECT_TRUE(b["derived"].contains(k));
+    for (const char* k : {"l1", "ll", "ram"}) EXPECT_TRUE(b["weights"].contains(k));
+    EXPECT_EQ(b["status"], "ok");
+    EXPECT_EQ(b["verify"]["runs"], 3);
+    EXPECT_EQ(b["verify"]["identical"], true);
+}
+
+TEST(ResultJson, RoundTrip) {
+    const RunResult run = sample_run();
+    const auto back = run_from_json(nlohmann::json::parse(to_json(run).dump()), "test");
+    EXPECT_EQ(back.id, run.id);
+    EXPECT_EQ(back.git.commit, run.git.commit);
+    EXPECT_EQ(back.fingerprint.comparison_key(), run.fingerprint.comparison_key());
+    ASSERT_EQ(back.benchmarks.size(), 1u);
+    const auto& b = back.benchmarks[0];
+    EXPECT_EQ(b.name, run.benchmarks[0].name);
+    EXPECT_EQ(b.command, run.benchmarks[0].command);
+    EXPECT_EQ(b.events, run.benchmarks[0].events);
+    EXPECT_EQ(b.derived, run.benchmarks[0].derived);
+    EXPECT_EQ(b.cost, run.benchmarks[0].cost);
+    EXPECT_EQ(b.weights, run.benchmarks[0].weights);
+    EXPECT_EQ(b.runs, 3);
+}
+
+TEST(ResultJson, FingerprintDifferencesAreNamed) {
+    Fingerprint a = sample_run().fingerprint;
+    Fingerprint b = a;
+    EXPECT_TRUE(a.differences(b).empty());
+    b.geometry = valgrind::parse_geometry("LL=4194304,16,64");
+    b.cpu_baseline = "native";
+    const auto diffs = a.differences(b);
+    ASSERT_EQ(diffs.size(), 2u);
+    EXPECT_NE(diffs[0].find("geometry"), std::string::npos);
+    EXPECT_NE(diffs[1].find("CPU baseline"), std::string::npos);
+    EXPECT_NE(a.comparison_key(), b.comparison_key());
+    b = a;
+    b.env_block_bytes = 12345;  // informational only
+    EXPECT_EQ(a.comparison_key(), b.comparison_key());
+}
+
+TEST(ResultJson, InvalidDocumentsAreUsageErrors) {
+    const auto bad = [](const std::string& text) {
+        try {
+            run_from_json(nlohmann::json::parse(text), "f.json");
+        } catch (const UsageError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(bad("{}").find("no \"schema\""), std::string::npos);
+    EXPECT_NE(bad(R"({"schema":"cgbench-result/9"})").find("this cgbench reads"), std::string::npos);
+    auto j = nlohmann::json::parse(to_json(sample_run()).dump());
+    j["benchmarks"][0]["events"]["Ir"] = -5;
+    EXPECT_NE(bad(j.dump()).find("non-negative"), std::string::npos);
+    j = nlohmann::json::parse(to_json(sample_run()).dump());
+    j["benchmarks"][0]["events"]["Bogus"] = 1;
+    EXPECT_NE(bad(j.dump()).find("unknown event"), std::string::npos);
+    j = nlohmann::json::parse(to_json(sample_run()).dump());
+    j["benchmarks"][0]["status"] = "maybe";
+    EXPECT_NE(bad(j.dump()).find("status"), std::string::npos);
+
+    const std::string path = ::testing::TempDir() + "/not-json.json";
+    std::ofstream(path) << "{ truncated";
+    EXPECT_THROW(load_result_file(path), UsageError);
+    EXPECT_THROW(load_result_file("/nonexistent/result.json"), UsageError);
+}
+
+}  // namespace cgbench

@@ -1,0 +1,113 @@
+// Escaping and the run reporters, with a hostile benchmark name.
+
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "report/escape.hpp"
+#include "report/reporter.hpp"
+#include "report/text_table.hpp"
+
+namespace cgbench::report {
+
+namespace {
+
+const std::string kHostile = "<img src=x onerror=alert(1)>|**x**";
+
+RunResult run_with(std::string name, BenchStatus status = BenchStatus::Ok) {
+    RunResult run;
+    run.id = "id";
+    run.started = "2026-11-22T00:00:00Z";
+    run.fingerprint.weights = metrics::parse_weights("pythonspeed");
+    BenchmarkResult b;
+    b.name = std::move(name);
+    b.command = {"./p"};
+    b.status = status;
+    if (status == BenchStatus::Ok) {
+        for (const auto& e : metrics::kEvents) {
+            if (e.source != metrics::EventSource::BranchSim) b.events.set(e.id, 1);
+        }
+        b.events.set(metrics::Event::Ir, 1234567);
+        b.derived = metrics::derive(b.events);
+        b.cost = 42;
+    } else {
+        b.error = "exited with status 3 <b>";
+        b.stderr_tail = "boom & </failure>";
+    }
+    b.weights = run.fingerprint.weights;
+    run.benchmarks.push_back(b);
+    return run;
+}
+
+}  // namespace
+
+TEST(Escape, Markdown) {
+    const std::string s = markdown_escape(kHostile);
+    EXPECT_EQ(s.find('<'), std::string::npos);
+    EXPECT_EQ(s.find('>'), std::string::npos);
+    EXPECT_EQ(s, "&lt;img src=x onerror=alert\\(1\\)&gt;\\|\\*\\*x\\*\\*");
+    EXPECT_EQ(markdown_escape("a\nb"), "a b");
+}
+
+TEST(Escape, Xml) {
+    EXPECT_EQ(xml_escape("<a href=\"x\">'&'</a>"),
+              "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;");
+    EXPECT_EQ(xml_escape(std::string("a\x01z")), "az");
+}
+
+TEST(Reporters, FormatsParse) {
+    EXPECT_EQ(parse_format("json"), Format::Json);
+    EXPECT_EQ(parse_format("junit"), Format::Junit);
+    EXPECT_THROW(parse_format("xml"), UsageError);
+}
+
+TEST(Reporters, MarkdownTableSurvivesAHostileName) {
+    const std::string md = make_run_reporter(Format::Markdown)->render(run_with(kHostile), {});
+    EXPECT_EQ(md.find("<img"), std::string::npos);
+    // The table row keeps exactly its columns: 7 cells -> 8 unescaped pipes.
+    const auto row_start = md.find("| &lt;img");
+    ASSERT_NE(row_start, std::string::npos);
+    const std::string row = md.substr(row_start, md.find('\n', row_start) - row_start);
+    std::size_t pipes = 0;
+    for (std::size_t i = 0; i < row.size(); ++i) pipes += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
+    EXPECT_EQ(pipes, 8u);
+    EXPECT_NE(md.find("1,234,567"), std::string::npos);
+}
+
+TEST(Reporters, JunitStaysWellFormed) {
+    const std::string xml =
+        make_run_reporter(Format::Junit)->render(run_with(kHostile, BenchStatus::Failed), {});
+    EXPECT_EQ(xml.find("<img"), std::string::npos);
+    EXPECT_EQ(xml.find("</failure>"), xml.rfind("</failure>"));  // only the real closing tag
+    EXPECT_NE(xml.find("failures=\"1\""), std::string::npos);
+    EXPECT_NE(xml.find("name=\"&lt;img src=x onerror=alert(1)&gt;|**x**\""), std::string::npos);
+}
+
+TEST(Reporters, ConsoleShowsEventsForASingleBenchmark) {
+    const std::string out = make_run_reporter(Format::Console)->render(run_with("one"), {});
+    EXPECT_NE(out.find("1,234,567"), std::string::npos);
+    EXPECT_NE(out.find("instructions executed"), std::string::npos);
+    EXPECT_NE(out.find("1·L1 + 5·LL + 35·RAM"), std::string::npos);
+    EXPECT_EQ(out.find("\033["), std::string::npos);  // no colour unless asked
+}
+
+TEST(Reporters, ConsoleEscapesControlCharacters) {
+    const std::string out =
+        make_run_reporter(Format::Console)->render(run_with("evil\033[2Jname"), {});
+    EXPECT_EQ(out.find('\033'), std::string::npos);
+}
+
+TEST(Reporters, ConsoleShowsFailuresWithStderr) {
+    const std::string out =
+        make_run_reporter(Format::Console)->render(run_with("bad", BenchStatus::Failed), {});
+    EXPECT_NE(out.find("FAILED"), std::string::npos);
+    EXPECT_NE(out.find("boom & </failure>"), std::string::npos);
+}
+
+TEST(TextTable, AlignsColumns) {
+    TextTable t({{"name", Align::Left}, {"n", Align::Right}});
+    t.add_row({"a", "1"});
+    t.add_row({"long-name", "1,000"});
+    EXPECT_EQ(t.render(), "name           n\na              1\nlong-name  1,000\n");
+}
+
+}  // namespace cgbench::report

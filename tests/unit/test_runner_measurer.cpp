@@ -1,0 +1,229 @@
+// The measurement pipeline with a fake process runner: how outcomes turn into results.
+// (The real runner and the real Valgrind are exercised by tests/e2e.)
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <functional>
+
+#include "core/errors.hpp"
+#include "runner/measurer.hpp"
+#include "runner/run_pipeline.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+#include "valgrind/cachegrind_parser.hpp"
+
+namespace cgbench::runner {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Plays Valgrind: writes `profile` to the --cachegrind-out-file path and returns `outcome`.
+class FakeRunner final : public exec::ProcessRunner {
+public:
+    std::function<std::string(int call)> profile;
+    std::function<exec::ProcessOutcome(int call)> outcome = [](int) { return exec::ProcessOutcome{}; };
+    std::vector<exec::ProcessSpec> calls;
+
+    exec::ProcessOutcome run(const exec::ProcessSpec& spec) override {
+        calls.push_back(spec);
+        const int call = static_cast<int>(calls.size()) - 1;
+        for (const auto& a : spec.argv) {
+            if (util::starts_with(a, "--cachegrind-out-file=") && profile) {
+                const std::string text = profile(call);
+                if (!text.empty()) std::ofstream(a.substr(22)) << text;
+            }
+        }
+        return outcome(call);
+    }
+};
+
+std::string captured() {
+    return util::read_file(std::string(CGBENCH_TEST_DATA) + "/cachegrind/varint-cache.out");
+}
+
+valgrind::Installation fake_valgrind() {
+    valgrind::Installation inst;
+    inst.launcher = "/usr/bin/valgrind.bin";
+    inst.version = "3.19.0";
+    return inst;
+}
+
+BenchmarkSpec workload_spec() {
+    BenchmarkSpec spec;
+    spec.name = "workload";
+    spec.command = {std::string(CGBENCH_TEST_PROGRAMS) + "/workload", "100"};
+    return spec;
+}
+
+exec::ProcessOutcome exited(int code, std::string err = {}) {
+    exec::ProcessOutcome o;
+    o.exit_code = code;
+    o.stderr_tail = std::move(err);
+    return o;
+}
+
+}  // namespace
+
+TEST(Measurer, ParsesAndScoresTheProfile) {
+    FakeRunner fake;
+    fake.profile = [](int) { return captured(); };
+    Measurer m(fake_valgrind(), MeasureSettings{}, fake, {{"PATH", "/usr/bin"}});
+    const auto r = m.measure(workload_spec());
+    EXPECT_EQ(r.status, BenchStatus::Ok);
+    EXPECT_EQ(r.exit_code, 0);
+    const auto expected = valgrind::parse_cachegrind(captured()).totals;
+    EXPECT_EQ(r.events, expected);
+    EXPECT_EQ(r.cost, metrics::cost(expected, metrics::parse_weights("pythonspeed")));
+}
+
+TEST(Measurer, BuildsTheDocumentedCommandLine) {
+    FakeRunner fake;
+    fake.profile = [](int) { return captured(); };
+    MeasureSettings settings;
+    settings.weights = metrics::parse_weights("ir");
+    Measurer m(fake_valgrind(), settings, fake, {});
+    m.measure(workload_spec());
+    const auto& argv = fake.calls.at(0).argv;
+    const auto has = [&](const std::string& a) {
+        return std::find(argv.begin(), argv.end(), a) != argv.end();
+    };
+    EXPECT_EQ(argv.front(), "/usr/bin/valgrind.bin");
+    EXPECT_TRUE(has("--tool=cachegrind"));
+    EXPECT_TRUE(has("--cache-sim=no"));  // --weights ir needs no cache simulation
+    EXPECT_TRUE(has("--I1=32768,8,64"));
+    EXPECT_TRUE(has("--LL=8388608,16,64"));
+    const auto dashdash = std::find(argv.begin(), argv.end(), std::string("--"));
+    ASSERT_NE(dashdash, argv.end());
+    // The program runs through the fixed-length staging path, keeping its last two components.
+    EXPECT_TRUE(util::starts_with(*(dashdash + 1), "/tmp/cgbench."));
+    EXPECT_NE((dashdash + 1)->find("/r/programs/workload"), std::string::npos);
+    EXPECT_EQ(*(dashdash + 2), "100");
+    EXPECT_TRUE(fake.calls[0].disable_aslr);
+}
+
+TEST(Measurer, ProgramFailuresBecomeResults) {
+    FakeRunner fake;
+    fake.profile = [](int) { return captured(); };
+    Measurer m(fake_valgrind(), MeasureSettings{}, fake, {});
+
+    fake.outcome = [](int) { return exited(3, "something broke\n"); };
+    auto r = m.measure(workload_spec());
+    EXPECT_EQ(r.status, BenchStatus::Failed);
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_EQ(r.error, "exited with status 3");
+    EXPECT_EQ(r.stderr_tail, "something broke");
+    EXPECT_TRUE(r.events.empty());
+
+    fake.outcome = [](int) {
+        exec::ProcessOutcome o;
+        o.how = exec::Termination::Signaled;
+        o.signal = 11;
+        return o;
+    };
+    r = m.measure(workload_spec());
+    EXPECT_EQ(r.status, BenchStatus::Failed);
+    EXPECT_NE(r.error.find("SIGSEGV"), std::string::npos);
+
+    fake.outcome = [](int) {
+        exec::ProcessOutcome o;
+        o.how = exec::Termination::TimedOut;
+        o.wall_seconds = 2;
+        return o;
+    };
+    r = m.measure(workload_spec());
+    EXPECT_EQ(r.status, BenchStatus::Timeout);
+}
+
+TEST(Measurer, ValgrindProblemsAreEnvironmentErrors) {
+    FakeRunner fake;  // writes no profile
+    Measurer m(fake_valgrind(), MeasureSettings{}, fake, {});
+    fake.outcome = [](int) { return exited(1, "valgrind: failed to start tool 'cachegrind'\n"); };
+    EXPECT_THROW(m.measure(workload_spec()), EnvironmentError);
+
+    fake.outcome = [](int) {
+        exec::ProcessOutcome o;
+        o.how = exec::Termination::SpawnFailed;
+        o.spawn_step = "exec";
+        o.spawn_errno = ENOENT;
+        return o;
+    };
+    EXPECT_THROW(m.measure(workload_spec()), EnvironmentError);
+
+    fake.profile = [](int) { return std::string("events: Ir\nfl=a\nfn=b\n1 5\n"); };  // truncated
+    fake.outcome = [](int) { return exited(0); };
+    EXPECT_THROW(m.measure(workload_spec()), EnvironmentError);
+}
+
+TEST(Measurer, UnexecutableProgramIsAUsageError) {
+    FakeRunner fake;
+    fake.outcome = [](int) {
+        return exited(126, "valgrind: /tmp/cgbench.abcdef/r/x/prog: bad interpreter: No such file or directory\n");
+    };
+    Measurer m(fake_valgrind(), MeasureSettings{}, fake, {});
+    try {
+        m.measure(workload_spec());
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("bad interpreter"), std::string::npos);
+    }
+}
+
+TEST(Measurer, KeepsRawFiles) {
+    FakeRunner fake;
+    fake.profile = [](int) { return captured(); };
+    MeasureSettings settings;
+    settings.keep_raw_dir = fs::path(::testing::TempDir()) / "cgbench-keep-raw";
+    fs::create_directories(settings.keep_raw_dir);
+    Measurer m(fake_valgrind(), settings, fake, {});
+    auto spec = workload_spec();
+    spec.name = "a/b c";
+    const auto r = m.measure(spec);
+    EXPECT_EQ(r.raw_file, (settings.keep_raw_dir / "a_b_c.cachegrind.out").string());
+    EXPECT_EQ(util::read_file(r.raw_file), captured());
+}
+
+TEST(Pipeline, VerifyReportsTheSpreadOfUnrepeatableRuns) {
+    FakeRunner fake;
+    fake.profile = [](int call) {
+        std::string text = captured();
+        if (call == 2) {  // the third run executes one more instruction in one function
+            const auto pos = text.rfind("\nsummary: ") + 10;
+            const auto end = text.find(' ', pos);
+            const auto ir = std::stoull(text.substr(pos, end - pos));
+            text.replace(pos, end - pos, std::to_string(ir + 1));
+            const auto line = text.find("\nfn=");
+            text.insert(line + 1, "fn=extra\n999999 1\n");
+        }
+        return text;
+    };
+    RunRequest req;
+    req.benchmarks = {workload_spec()};
+    req.verify = 3;
+    const auto run = execute_run(req, fake_valgrind(), fake, {});
+    ASSERT_EQ(run.benchmarks.size(), 1u);
+    const auto& b = run.benchmarks[0];
+    EXPECT_EQ(b.status, BenchStatus::Failed);
+    EXPECT_EQ(b.runs, 3);
+    ASSERT_EQ(b.spread.size(), 1u);
+    EXPECT_EQ(b.spread[0].event, metrics::Event::Ir);
+    EXPECT_EQ(b.spread[0].max - b.spread[0].min, 1u);
+    EXPECT_NE(b.error.find("not repeatable"), std::string::npos);
+}
+
+TEST(Pipeline, IdenticalRunsPassVerification) {
+    FakeRunner fake;
+    fake.profile = [](int) { return captured(); };
+    RunRequest req;
+    req.benchmarks = {workload_spec()};
+    req.verify = 2;
+    const auto run = execute_run(req, fake_valgrind(), fake, {});
+    EXPECT_EQ(run.benchmarks[0].status, BenchStatus::Ok);
+    EXPECT_TRUE(run.benchmarks[0].spread.empty());
+    EXPECT_EQ(run.benchmarks[0].runs, 2);
+    EXPECT_EQ(run.fingerprint.cpu_baseline, "portable");
+    EXPECT_EQ(run.fingerprint.geometry.name, "ci-default");
+}
+
+}  // namespace cgbench::runner

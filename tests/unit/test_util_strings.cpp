@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+
+#include "util/strings.hpp"
+
+namespace cgbench::util {
+
+TEST(Strings, SplitKeepsEmptyFields) {
+    const auto parts = split("a,,b,", ',');
+    ASSERT_EQ(parts.size(), 4u);
+    EXPECT_EQ(parts[0], "a");
+    EXPECT_EQ(parts[1], "");
+    EXPECT_EQ(parts[2], "b");
+    EXPECT_EQ(parts[3], "");
+}
+
+TEST(Strings, ParseU64AcceptsOnlyWholeDecimals) {
+    EXPECT_EQ(parse_u64("0"), 0u);
+    EXPECT_EQ(parse_u64("18446744073709551615"), UINT64_MAX);
+    EXPECT_FALSE(parse_u64("18446744073709551616"));  // 2^64
+    EXPECT_FALSE(parse_u64(""));
+    EXPECT_FALSE(parse_u64("-1"));
+    EXPECT_FALSE(parse_u64("+1"));
+    EXPECT_FALSE(parse_u64(" 1"));
+    EXPECT_FALSE(parse_u64("1x"));
+}
+
+TEST(Strings, ParseSeconds) {
+    EXPECT_DOUBLE_EQ(*parse_seconds("1.5"), 1.5);
+    EXPECT_DOUBLE_EQ(*parse_seconds("600"), 600.0);
+    EXPECT_FALSE(parse_seconds("-1"));
+    EXPECT_FALSE(parse_seconds("1s"));
+    EXPECT_FALSE(parse_seconds("inf"));
+}
+
+TEST(Strings, WithCommasGroupsEveryThreeDigits) {
+    EXPECT_EQ(with_commas(0), "0");
+    EXPECT_EQ(with_commas(999), "999");
+    EXPECT_EQ(with_commas(1000), "1,000");
+    EXPECT_EQ(with_commas(84048), "84,048");
+    EXPECT_EQ(with_commas(123456), "123,456");
+    EXPECT_EQ(with_commas(1234567), "1,234,567");
+    EXPECT_EQ(with_commas(UINT64_MAX), "18,446,744,073,709,551,615");
+}
+
+TEST(Strings, Percent) {
+    EXPECT_EQ(percent(0.0125), "+1.25%");
+    EXPECT_EQ(percent(-0.001), "-0.10%");
+    EXPECT_EQ(percent(0.00001), "0.00%");
+}
+
+TEST(Strings, PrintableEscapesControlCharacters) {
+    EXPECT_EQ(printable("a\nb\x1b[31m"), "a\\x0ab\\x1b[31m");
+    EXPECT_EQ(printable("plain/name"), "plain/name");
+}
+
+TEST(Strings, FileSafe) {
+    EXPECT_EQ(file_safe("memory-cache/linear 10"), "memory-cache_linear_10");
+    EXPECT_EQ(file_safe("../x"), "_.._x");
+    EXPECT_EQ(file_safe(""), "_");
+}
+
+TEST(Strings, ShellQuoteRoundTripsThroughAShellReading) {
+    EXPECT_EQ(shell_quote("plain-arg_1.0"), "plain-arg_1.0");
+    EXPECT_EQ(shell_quote("two words"), "'two words'");
+    EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+    EXPECT_EQ(shell_quote(""), "''");
+    EXPECT_EQ(shell_join({"a b", "c"}), "'a b' c");
+}
+
+}  // namespace cgbench::util

@@ -1,0 +1,225 @@
+// The Cachegrind parser on real captured files (tests/data/cachegrind, written by Valgrind
+// 3.19 for examples/varint) and on damaged variants of them.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+#include "valgrind/cachegrind_parser.hpp"
+
+namespace cgbench::valgrind {
+
+namespace {
+
+std::string data(const std::string& name) {
+    return util::read_file(std::string(CGBENCH_TEST_DATA) + "/cachegrind/" + name);
+}
+
+// The `events:` and `summary:` lines read with plain string splitting, independent of the
+// parser under test.
+std::map<std::string, std::uint64_t> summary_by_hand(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, events, summary;
+    while (std::getline(in, line)) {
+        if (line.rfind("events:", 0) == 0) events = line.substr(7);
+        if (line.rfind("summary:", 0) == 0) summary = line.substr(8);
+    }
+    std::istringstream en(events), sn(summary);
+    std::map<std::string, std::uint64_t> out;
+    std::string name;
+    std::uint64_t value = 0;
+    while (en >> name && sn >> value) out[name] = value;
+    return out;
+}
+
+void expect_totals_match_summary(const std::string& file) {
+    const std::string text = data(file);
+    const Profile p = parse_cachegrind(text);
+    const auto expected = summary_by_hand(text);
+    ASSERT_FALSE(expected.empty());
+    for (const auto& [name, value] : expected) {
+        const auto e = metrics::event_from_name(name);
+        ASSERT_TRUE(e) << name;
+        EXPECT_EQ(p.totals.get(*e), value) << file << " " << name;
+    }
+    std::size_t present = 0;
+    for (const auto& e : metrics::kEvents) present += p.totals.has(e.id);
+    EXPECT_EQ(present, expected.size()) << file;
+}
+
+std::string error_of(std::string_view text) {
+    try {
+        parse_cachegrind(text);
+    } catch (const ParseError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+std::string replace_line(std::string text, const std::string& prefix, const std::string& with) {
+    const auto pos = text.find("\n" + prefix);
+    EXPECT_NE(pos, std::string::npos) << prefix;
+    const auto end = text.find('\n', pos + 1);
+    return text.replace(pos + 1, end - pos - 1, with);
+}
+
+}  // namespace
+
+TEST(CachegrindParser, CacheSimulationFile) {
+    expect_totals_match_summary("varint-cache.out");
+    const Profile p = parse_cachegrind(data("varint-cache.out"));
+    EXPECT_EQ(p.tool, "cachegrind");
+    EXPECT_EQ(p.columns.size(), 9u);
+    EXPECT_EQ(p.desc.size(), 3u);
+    EXPECT_NE(p.cmd.find("varint"), std::string::npos);
+    EXPECT_TRUE(p.totals.has_cache_events());
+    EXPECT_FALSE(p.totals.has(metrics::Event::Bc));
+}
+
+TEST(CachegrindParser, InstructionOnlyFile) {
+    expect_totals_match_summary("varint-ir-only.out");
+    const Profile p = parse_cachegrind(data("varint-ir-only.out"));
+    EXPECT_TRUE(p.totals.has(metrics::Event::Ir));
+    EXPECT_FALSE(p.totals.has(metrics::Event::Dr));
+}
+
+TEST(CachegrindParser, BranchSimulationFile) {
+    expect_totals_match_summary("varint-branch.out");
+    const Profile p = parse_cachegrind(data("varint-branch.out"));
+    EXPECT_TRUE(p.totals.has(metrics::Event::Bcm));
+}
+
+TEST(CachegrindParser, SameFileSameNumbers) {
+    const std::string text = data("varint-cache.out");
+    EXPECT_EQ(parse_cachegrind(text).totals, parse_cachegrind(text).totals);
+}
+
+TEST(CachegrindParser, FunctionTotalsAddUpToTheSummary) {
+    const Profile p = parse_cachegrind(data("varint-cache.out"), {.collect_functions = true});
+    ASSERT_GT(p.functions.size(), 10u);
+    std::vector<std::uint64_t> sum(p.columns.size(), 0);
+    bool found_parser = false;
+    for (const auto& f : p.functions) {
+        for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += f.counts[i];
+        found_parser |= f.name.find("parse_varint32") != std::string::npos;
+    }
+    EXPECT_TRUE(found_parser);
+    for (std::size_t i = 0; i < sum.size(); ++i) {
+        EXPECT_EQ(sum[i], p.totals.get(*p.columns[i])) << p.column_names[i];
+    }
+}
+
+TEST(CachegrindParser, ReadsFilesFromDisk) {
+    const auto p = parse_cachegrind_file(std::string(CGBENCH_TEST_DATA) + "/cachegrind/varint-cache.out");
+    EXPECT_EQ(p.totals, parse_cachegrind(data("varint-cache.out")).totals);
+    EXPECT_THROW(parse_cachegrind_file("/nonexistent/cachegrind.out"), EnvironmentError);
+}
+
+TEST(CachegrindParser, EmptyFile) {
+    EXPECT_NE(error_of("").find("no 'events:' line"), std::string::npos);
+    EXPECT_NE(error_of("\n\n").find("no 'events:' line"), std::string::npos);
+}
+
+TEST(CachegrindParser, TruncatedFile) {
+    const std::string text = data("varint-cache.out");
+    for (const double fraction : {0.1, 0.5, 0.9, 0.999}) {
+        const std::string cut = text.substr(0, static_cast<std::size_t>(static_cast<double>(text.size()) * fraction));
+        const std::string err = error_of(cut);
+        EXPECT_NE(err, "no error") << fraction;
+    }
+    // Cut right before the summary line: every line is intact, only the summary is gone.
+    EXPECT_NE(error_of(text.substr(0, text.rfind("summary:"))).find("truncated"),
+              std::string::npos);
+}
+
+TEST(CachegrindParser, GarbageFile) {
+    std::string garbage;
+    std::uint32_t x = 12345;
+    for (int i = 0; i < 4096; ++i) {
+        x = x * 1103515245 + 12345;
+        garbage += static_cast<char>(x >> 24);
+    }
+    EXPECT_NE(error_of(garbage), "no error");
+    EXPECT_NE(error_of("<html>not a profile</html>\n").find("unexpected line"), std::string::npos);
+}
+
+TEST(CachegrindParser, MissingEventsLine) {
+    const std::string text = replace_line(data("varint-cache.out"), "events:", "");
+    EXPECT_NE(error_of(text).find("before the 'events:' line"), std::string::npos);
+}
+
+TEST(CachegrindParser, MissingSummaryLine) {
+    const std::string text = replace_line(data("varint-cache.out"), "summary:", "");
+    EXPECT_NE(error_of(text).find("no 'summary:' line"), std::string::npos);
+}
+
+TEST(CachegrindParser, SummaryThatDisagreesWithTheLines) {
+    const std::string text = data("varint-cache.out");
+    std::string summary = text.substr(text.rfind("summary:"));
+    summary = summary.substr(0, summary.find('\n'));
+    // "summary: 1015606 ..." -> "summary: 11015606 ...": one count changed, the rest intact.
+    const std::string edited = replace_line(text, "summary:", "summary: 1" + summary.substr(9));
+    EXPECT_NE(error_of(edited).find("add up to"), std::string::npos);
+}
+
+TEST(CachegrindParser, MalformedCounts) {
+    const std::string head = "events: Ir Dr\nfl=a.c\nfn=f\n";
+    EXPECT_NE(error_of(head + "1 2x 3\nsummary: 2 3\n").find("malformed count"), std::string::npos);
+    EXPECT_NE(error_of(head + "1 2 3 4\nsummary: 2 3\n").find("more counts"), std::string::npos);
+    EXPECT_NE(error_of(head + "1 2 3\nsummary: 2\n").find("summary has 1 counts"),
+              std::string::npos);
+    EXPECT_NE(error_of(head + "1 2 3\nsummary: 2 3\n9 9\n").find("after 'summary:'"),
+              std::string::npos);
+    EXPECT_NE(error_of("events: Ir\nevents: Ir\n").find("second 'events:'"), std::string::npos);
+    EXPECT_NE(error_of("events:\n").find("lists no events"), std::string::npos);
+}
+
+TEST(CachegrindParser, MissingTrailingCountsAreZero) {
+    const auto p = parse_cachegrind("events: Ir Dr Dw\nfl=a.c\nfn=f\n1 5\n2 1 2 3\nsummary: 6 2 3\n");
+    EXPECT_EQ(p.totals.get(metrics::Event::Ir), 6u);
+    EXPECT_EQ(p.totals.get(metrics::Event::Dw), 3u);
+}
+
+TEST(CachegrindParser, CountsNearTwoToTheSixtyFour) {
+    // 18446744073709551615 = 2^64 - 1, split over two lines.
+    const auto p = parse_cachegrind(
+        "events: Ir\nfl=a.c\nfn=f\n1 18446744073709551000\n2 615\n"
+        "summary: 18446744073709551615\n");
+    EXPECT_EQ(p.totals.get(metrics::Event::Ir), UINT64_MAX);
+    // One more and the sum no longer fits.
+    EXPECT_NE(error_of("events: Ir\nfl=a.c\nfn=f\n1 18446744073709551000\n2 616\n"
+                       "summary: 18446744073709551615\n")
+                  .find("overflows"),
+              std::string::npos);
+    // A single count past 2^64 - 1.
+    EXPECT_NE(error_of("events: Ir\nfl=a.c\nfn=f\n1 18446744073709551616\nsummary: 0\n")
+                  .find("overflows 64 bits"),
+              std::string::npos);
+}
+
+TEST(CachegrindParser, UnknownEventsKeepColumnsAligned) {
+    const auto p = parse_cachegrind("events: Ir Foo Dr\nfl=a.c\nfn=f\n1 1 2 3\nsummary: 1 2 3\n");
+    EXPECT_EQ(p.totals.get(metrics::Event::Ir), 1u);
+    EXPECT_EQ(p.totals.get(metrics::Event::Dr), 3u);
+    EXPECT_FALSE(p.columns[1].has_value());
+}
+
+TEST(CachegrindParser, ErrorsNameTheFileAndLine) {
+    const std::string path = ::testing::TempDir() + "/broken.cachegrind.out";
+    {
+        std::ofstream out(path);
+        out << "events: Ir\nfl=a.c\nfn=f\n1 zz\nsummary: 1\n";
+    }
+    try {
+        parse_cachegrind_file(path);
+        FAIL() << "no error";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(std::string(e.what()), path + ":4: malformed count");
+        EXPECT_EQ(e.line(), 4u);
+    }
+}
+
+}  // namespace cgbench::valgrind
