@@ -34,6 +34,11 @@ void setup_logging(const GlobalOptions& g) {
 
 }  // namespace
 
+void add_global_flags(CLI::App& app, GlobalOptions& global) {
+    app.add_flag("-q,--quiet", global.quiet, "Print only errors");
+    app.add_flag("-v,--verbose", global.verbose, "More detail (-vv: also the environment)");
+}
+
 bool color_on_stdout() {
     const char* no_color = std::getenv("NO_COLOR");
     const char* term = std::getenv("TERM");
@@ -61,16 +66,23 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", fmt::format("cgbench {}", kVersion));
     app.footer(exit_code_help());
     app.require_subcommand(1);
-    app.fallthrough();  // global flags (-q, -v) may follow the subcommand name
     GlobalOptions global;
-    app.add_flag("-q,--quiet", global.quiet, "Print only errors")->configurable(false);
-    app.add_flag("-v,--verbose", global.verbose, "More detail (repeat for more)");
+    add_global_flags(app, global);
 
     std::map<const CLI::App*, Action> actions;
     for (auto&& sub : {register_run(app, global)}) actions[sub.app] = sub.action;
 
+    // The first "--" ends cgbench's own options; what follows is never parsed as options.
+    int own = argc;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string_view(argv[i]) == "--") {
+            own = i;
+            global.after_dashes = std::vector<std::string>(argv + i + 1, argv + argc);
+            break;
+        }
+    }
     try {
-        app.parse(argc, argv);
+        app.parse(own, argv);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {

@@ -2,7 +2,9 @@
 // What every subcommand shares: global options, output helpers, the registration shape.
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -13,6 +15,9 @@ namespace cgbench::cli {
 struct GlobalOptions {
     bool quiet = false;
     int verbose = 0;
+    // The arguments after the first "--" on the command line, which cgbench never parses
+    // (for `run`: the program and its arguments). Empty optional: there was no "--".
+    std::optional<std::vector<std::string>> after_dashes;
 };
 
 // A registered subcommand's action, run after parsing succeeded; returns the exit code.
@@ -22,6 +27,10 @@ struct Subcommand {
     CLI::App* app;
     Action action;
 };
+
+// Adds -q/-v to `app`. Every subcommand calls it too, so the flags work before or after the
+// subcommand name (CLI11's fallthrough would break `run`'s pass-through of program args).
+void add_global_flags(CLI::App& app, GlobalOptions& global);
 
 // True when stdout is a terminal and colour is allowed (NO_COLOR unset, TERM not dumb).
 bool color_on_stdout();
@@ -33,6 +42,6 @@ void warn(const std::string& message);
 std::string exit_code_help();
 
 // Registers `cgbench run`.
-Subcommand register_run(CLI::App& app, const GlobalOptions& global);
+Subcommand register_run(CLI::App& app, GlobalOptions& global);
 
 }  // namespace cgbench::cli

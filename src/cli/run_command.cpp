@@ -17,6 +17,7 @@
 #include "report/reporter.hpp"
 #include "runner/run_pipeline.hpp"
 #include "util/fs.hpp"
+#include "util/probe_cache.hpp"
 #include "util/strings.hpp"
 #include "valgrind/installation.hpp"
 
@@ -55,7 +56,10 @@ void add_options(CLI::App& run, config::RunInput& in) {
     run.add_flag("--branch-sim", in.branch_sim, "Also simulate branch prediction (Bc Bcm Bi Bim)");
     run.add_option("--env", in.env,
                    "KEY=VALUE sets a variable for the program; KEY passes the caller's value. "
-                   "Repeatable");
+                   "Repeatable")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->take_all();
     run.add_option("--cwd", in.cwd, "Run the program in this directory");
     run.add_option("--stdin", in.stdin_path, "Feed this file to the program's stdin [/dev/null]");
     run.add_option("--timeout", in.timeout, "Kill the program (and its process group) after SEC");
@@ -66,8 +70,23 @@ void add_options(CLI::App& run, config::RunInput& in) {
     run.add_option("--keep-raw", in.keep_raw, "Keep Valgrind's output files in this directory");
     run.add_option("--format", in.format, "Output: console, json, markdown, junit [console]");
     run.add_flag("--show-output", in.show_output, "Copy the program's output to stderr");
-    run.add_option("command", in.command, "PROGRAM [ARGS...] (put -- before it)")
-        ->expected(-1);
+}
+
+// The program and its arguments: everything from the first non-option argument on (as with
+// env(1) or valgrind), or everything after "--". A "--" after the program name belongs to
+// the program.
+std::vector<std::string> program_arguments(const CLI::App& run, const GlobalOptions& global) {
+    std::vector<std::string> command = run.remaining();
+    if (!command.empty() && command.front().size() > 1 && command.front()[0] == '-') {
+        throw UsageError(fmt::format("unknown option '{}'", util::printable(command.front())),
+                         "see `cgbench run --help`; put -- before a program whose name starts "
+                         "with -");
+    }
+    if (global.after_dashes) {
+        if (!command.empty()) command.push_back("--");
+        command.insert(command.end(), global.after_dashes->begin(), global.after_dashes->end());
+    }
+    return command;
 }
 
 int execute(const config::RunInput& in, const GlobalOptions& global) {
@@ -80,7 +99,8 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
         util::ensure_writable_dir(plan.request.settings.keep_raw_dir, "--keep-raw directory");
     }
     exec::PosixProcessRunner runner;
-    const auto inst = valgrind::locate_valgrind(env, runner);
+    const auto inst = valgrind::locate_valgrind(env, runner,
+                                                util::ProbeCache(plan.request.probe_cache_dir));
     spdlog::debug("valgrind {} at {}{}", inst.version, inst.launcher.string(),
                   inst.bypassed_wrapper ? " (bypassing the wrapper script)" : "");
 
@@ -115,12 +135,20 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
 
 }  // namespace
 
-Subcommand register_run(CLI::App& app, const GlobalOptions& global) {
-    auto* run = app.add_subcommand("run", "Measure a program under Cachegrind");
+Subcommand register_run(CLI::App& app, GlobalOptions& global) {
+    auto* run = app.add_subcommand("run", "Measure a program under Cachegrind:\n"
+                                          "  cgbench run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+                                          "Options go before the program; everything after it "
+                                          "is passed to the program.");
+    run->prefix_command();
+    add_global_flags(*run, global);
     run->footer(run_help_footer());
     auto input = std::make_shared<config::RunInput>();
     add_options(*run, *input);
-    return {run, [input, &global] { return execute(*input, global); }};
+    return {run, [input, run, &global] {
+                input->command = program_arguments(*run, global);
+                return execute(*input, global);
+            }};
 }
 
 }  // namespace cgbench::cli

@@ -59,6 +59,21 @@ std::vector<std::string> Measurer::behaviour_args() const {
     return valgrind::cachegrind_behaviour_args(tool_options(settings_));
 }
 
+std::pair<fs::path, exec::ResolvedProgram> Measurer::locate(const BenchmarkSpec& spec) const {
+    if (spec.command.empty()) {
+        throw UsageError(fmt::format("benchmark '{}' has no command", util::printable(spec.name)));
+    }
+    const fs::path cwd = spec.cwd.empty() ? fs::current_path() : fs::absolute(spec.cwd);
+    if (!spec.cwd.empty() && !fs::is_directory(cwd)) {
+        throw UsageError(fmt::format("working directory {} of '{}' does not exist",
+                                     cwd.string(), util::printable(spec.name)),
+                         "fix the cwd setting");
+    }
+    return {cwd, exec::resolve_program(spec.command.front(), cwd, caller_)};
+}
+
+void Measurer::check(const BenchmarkSpec& spec) const { locate(spec); }
+
 std::vector<std::string> Measurer::probe_environment(const BenchmarkSpec& spec) const {
     exec::EnvironmentSpec env;
     env.requests = spec.env;
@@ -72,15 +87,7 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
     result.name = spec.name;
     result.command = spec.command;
     result.weights = settings_.weights;
-    if (spec.command.empty()) throw UsageError(fmt::format("benchmark '{}' has no command", spec.name));
-
-    const fs::path cwd = spec.cwd.empty() ? fs::current_path() : fs::absolute(spec.cwd);
-    if (!spec.cwd.empty() && !fs::is_directory(cwd)) {
-        throw UsageError(fmt::format("working directory {} of '{}' does not exist",
-                                     cwd.string(), util::printable(spec.name)),
-                         "fix the cwd setting");
-    }
-    const auto program = exec::resolve_program(spec.command.front(), cwd, caller_);
+    const auto [cwd, program] = locate(spec);
     const util::StagingDir staging;
     const fs::path run_path = exec::stage_program(program, staging.path());
 

@@ -8,6 +8,7 @@
 
 #include "core/result.hpp"
 #include "exec/environment.hpp"
+#include "exec/program.hpp"
 #include "exec/process.hpp"
 #include "runner/benchmark.hpp"
 #include "valgrind/installation.hpp"
@@ -32,6 +33,10 @@ public:
     // `attempt` (0-based) distinguishes kept raw files of repeated runs.
     BenchmarkResult measure(const BenchmarkSpec& spec, int attempt = 0);
 
+    // Checks, without running anything, that `spec` can be run: its working directory exists
+    // and its program resolves to an executable. Throws UsageError otherwise.
+    void check(const BenchmarkSpec& spec) const;
+
     // The environment the program would get, for the glibc probe.
     std::vector<std::string> probe_environment(const BenchmarkSpec& spec) const;
 
@@ -42,6 +47,8 @@ public:
     std::vector<std::string> behaviour_args() const;
 
 private:
+    // The working directory and resolved program of `spec` (see check()).
+    std::pair<std::filesystem::path, exec::ResolvedProgram> locate(const BenchmarkSpec& spec) const;
     void interpret(const exec::ProcessOutcome& outcome, const std::filesystem::path& out_file,
                    const std::filesystem::path& log_file, BenchmarkResult& result) const;
     void keep_raw(const BenchmarkSpec& spec, int attempt, const std::filesystem::path& out_file,

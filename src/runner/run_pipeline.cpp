@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 
 #include "runner/fingerprint.hpp"
 #include "runner/git_info.hpp"
 #include "runner/measurer.hpp"
+#include "util/probe_cache.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
 
@@ -58,6 +60,15 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
     run.id = util::new_run_id();
     run.started = util::now_iso8601();
     Measurer measurer(inst, request.settings, runner, caller);
+    for (const auto& spec : request.benchmarks) measurer.check(spec);  // fail before any run
+    // Git facts are read while the benchmarks run (their own runner: `runner` may be a fake
+    // that is not thread-safe).
+    auto git = std::async(std::launch::async, [&request, &caller] {
+        exec::PosixProcessRunner git_runner;
+        return read_git_info(request.git_dir.empty() ? std::filesystem::current_path()
+                                                     : request.git_dir,
+                             caller, git_runner);
+    });
     for (const auto& spec : request.benchmarks) {
         run.benchmarks.push_back(measure_verified(measurer, spec, request.verify));
     }
@@ -66,11 +77,9 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
             ? valgrind::GlibcSelection{}
             : valgrind::probe_glibc_selection(
                   inst, measurer.probe_environment(request.benchmarks.front()),
-                  request.probe_cache_dir, runner);
+                  util::ProbeCache(request.probe_cache_dir), runner);
     run.fingerprint = build_fingerprint(measurer, selection);
-    run.git = read_git_info(request.git_dir.empty() ? std::filesystem::current_path()
-                                                    : request.git_dir,
-                            caller, runner);
+    run.git = git.get();
     if (inst.is_wrapper) {
         run.warnings.push_back(fmt::format(
             "{} is a wrapper script and no real binary was found next to it; the variables it "

@@ -3,7 +3,6 @@
 #include <elf.h>
 #include <fmt/format.h>
 #include <link.h>
-#include <sys/stat.h>
 
 #include <fstream>
 #include <map>
@@ -12,6 +11,7 @@
 #include "core/errors.hpp"
 #include "util/fs.hpp"
 #include "util/hash.hpp"
+#include "util/probe_cache.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::valgrind {
@@ -85,12 +85,6 @@ std::string host_cpu_signature() {
         }
     }
     return sig;
-}
-
-std::string file_identity(const std::string& path) {
-    struct stat st {};
-    if (path.empty() || ::stat(path.c_str(), &st) != 0) return path + ":missing";
-    return fmt::format("{}:{}:{}", path, st.st_size, st.st_mtim.tv_sec);
 }
 
 }  // namespace
@@ -187,22 +181,18 @@ std::string dynamic_loader_path() {
 
 GlibcSelection probe_glibc_selection(const Installation& inst,
                                      const std::vector<std::string>& env,
-                                     const std::filesystem::path& cache_dir,
-                                     exec::ProcessRunner& runner) {
+                                     const util::ProbeCache& cache, exec::ProcessRunner& runner) {
     const std::string loader = dynamic_loader_path();
     if (loader.empty()) return {};
     std::string tunables;
     for (const auto& e : env) {
         if (util::starts_with(e, "GLIBC_TUNABLES=")) tunables = e;
     }
-    const std::string key = util::hex64(util::fnv1a64(
-        fmt::format("{}|{}|{}|{}|{}", file_identity(inst.launcher.string()), inst.version,
-                    file_identity(loader), host_cpu_signature(), tunables)));
-    const auto cache_file = cache_dir.empty() ? std::filesystem::path()
-                                              : cache_dir / ("glibc-" + key + ".txt");
-    std::error_code ec;
-    if (!cache_file.empty() && std::filesystem::exists(cache_file, ec)) {
-        auto sel = parse_diagnostics(util::read_file(cache_file));
+    const std::string material =
+        fmt::format("{}|{}|{}|{}|{}", util::file_identity(inst.launcher), inst.version,
+                    util::file_identity(loader), host_cpu_signature(), tunables);
+    if (const auto cached = cache.get("glibc", material)) {
+        auto sel = parse_diagnostics(*cached);
         if (sel.available) return sel;
     }
     exec::ProcessSpec spec;
@@ -222,14 +212,7 @@ GlibcSelection probe_glibc_selection(const Installation& inst,
         }
     }
     auto sel = parse_diagnostics(kept);
-    if (sel.available && !cache_file.empty()) {
-        std::filesystem::create_directories(cache_dir, ec);
-        try {
-            util::write_file_atomic(cache_file, kept);
-        } catch (const Error&) {
-            // A cache we cannot write only costs time.
-        }
-    }
+    if (sel.available) cache.put("glibc", material, kept);
     return sel;
 }
 

@@ -14,6 +14,7 @@
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "valgrind/geometry.hpp"
+#include "util/probe_cache.hpp"
 #include "valgrind/installation.hpp"
 
 namespace cgbench::valgrind {
@@ -41,12 +42,11 @@ struct GlibcSelection {
 // Parses the diagnostics text (pure; for tests).
 GlibcSelection parse_diagnostics(std::string_view text);
 
-// Runs the probe with `env` (the benchmark's environment) under `inst`, caching the result
-// in `cache_dir` (when non-empty) keyed by Valgrind, ld.so, host CPU and environment.
+// Runs the probe with `env` (the benchmark's environment) under `inst`, cached by Valgrind,
+// ld.so, host CPU and tunables.
 GlibcSelection probe_glibc_selection(const Installation& inst,
                                      const std::vector<std::string>& env,
-                                     const std::filesystem::path& cache_dir,
-                                     exec::ProcessRunner& runner);
+                                     const util::ProbeCache& cache, exec::ProcessRunner& runner);
 
 // The path of the dynamic loader cgbench itself runs with (PT_INTERP), e.g.
 // /lib64/ld-linux-x86-64.so.2; empty for a static build.

@@ -82,7 +82,8 @@ fs::path search_path(const std::string& name, const std::string& path_var) {
     return {};
 }
 
-Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& runner) {
+Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& runner,
+                             const util::ProbeCache& cache) {
     Installation inst;
     if (const auto it = caller.find("CGBENCH_VALGRIND"); it != caller.end() && !it->second.empty()) {
         inst.found = it->second;
@@ -109,7 +110,13 @@ Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& ru
             inst.is_wrapper = true;
         }
     }
-    inst.version = ask_version(inst.launcher, runner);
+    const std::string identity = util::file_identity(inst.launcher);
+    if (const auto cached = cache.get("valgrind-version", identity)) {
+        inst.version = *cached;
+    } else {
+        inst.version = ask_version(inst.launcher, runner);
+        cache.put("valgrind-version", identity, inst.version);
+    }
     return inst;
 }
 

@@ -9,6 +9,7 @@
 
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
+#include "util/probe_cache.hpp"
 
 namespace cgbench::valgrind {
 
@@ -24,9 +25,11 @@ struct Installation {
     bool at_least(int major, int minor) const;
 };
 
-// Locates Valgrind via $CGBENCH_VALGRIND or PATH (from `caller`) and asks its version.
-// Throws EnvironmentError (exit 4) with the install hint when it is missing or does not run.
-Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& runner);
+// Locates Valgrind via $CGBENCH_VALGRIND or PATH (from `caller`) and asks its version (cached
+// by the binary's identity). Throws EnvironmentError (exit 4) with the install hint when it
+// is missing or does not run.
+Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& runner,
+                             const util::ProbeCache& cache = util::ProbeCache());
 
 // Looks `name` up in a PATH string like execvp does; empty when not found.
 std::filesystem::path search_path(const std::string& name, const std::string& path_var);

@@ -8,6 +8,7 @@
 
 #include "e2e/harness.hpp"
 #include "exec/process.hpp"
+#include "util/fs.hpp"
 
 namespace cgbench::e2e {
 
@@ -163,6 +164,26 @@ TEST(RunE2E, CpuBaselines) {
     EXPECT_EQ(p["run"]["fingerprint"]["glibc_selection"]["platform"], "x86_64");
     EXPECT_NE(p["run"]["fingerprint"]["key"], n["run"]["fingerprint"]["key"]);
     EXPECT_EQ(n["run"]["fingerprint"]["glibc_tunables"], "");
+}
+
+TEST(RunE2E, ArgumentsAfterTheProgramBelongToIt) {
+    const auto dir = scratch("argv");
+    const auto read = [](const fs::path& p) { return util::read_file(p); };
+    // Options after the program (and a later --) are the program's.
+    auto r = cgbench({"run", "-q", "--env", "MODE=x", "--env", "OTHER=y", program("print_env"),
+                      (dir / "a").string(), "--name", "-q", "--", "z"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto seen = read(dir / "a");
+    EXPECT_NE(seen.find("argv[2]=--name\nargv[3]=-q\nargv[4]=--\nargv[5]=z\n"), std::string::npos) << seen;
+    EXPECT_NE(seen.find("env MODE=x\n"), std::string::npos);
+    EXPECT_NE(seen.find("env OTHER=y\n"), std::string::npos);
+    // After --, even option-looking words are the program's.
+    r = cgbench({"run", "-q", "--", program("print_env"), (dir / "b").string(), "--verify"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    seen = read(dir / "b");
+    EXPECT_NE(seen.find("argv[2]=--verify\n"), std::string::npos) << seen;
+    EXPECT_NE(seen.find("argv[0]=/tmp/cgbench."), std::string::npos) << seen;
+    EXPECT_EQ(seen.find("HOME=/nonexistent\nPATH"), std::string::npos);  // caller's HOME/PATH kept
 }
 
 TEST(RunE2E, VerifyPassesForADeterministicProgram) {
