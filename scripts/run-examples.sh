@@ -14,7 +14,7 @@ mkdir -p "$out"
 run() {
   local name="$1"; shift
   echo "== $name"
-  "$cgbench" run --name "$name" --out "$out/$name.json" -- "$@"
+  "$cgbench" run --name "$name" --out "$out/${name//\//-}.json" -- "$@"
   echo
 }
 run memory-cache/linear "$examples/memory_cache" linear 1000000
