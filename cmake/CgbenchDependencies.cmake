@@ -4,6 +4,9 @@ find_package(nlohmann_json 3.10 REQUIRED CONFIG)
 find_package(fmt REQUIRED CONFIG)
 find_package(spdlog REQUIRED CONFIG)
 find_package(Threads REQUIRED)
+find_package(SQLite3 REQUIRED)
+find_package(tomlplusplus REQUIRED CONFIG)
+find_package(benchmark REQUIRED CONFIG)  # Google Benchmark: examples and microbenchmarks
 
 find_program(VALGRIND_EXECUTABLE NAMES valgrind)
 if(NOT VALGRIND_EXECUTABLE)

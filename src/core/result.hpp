@@ -27,6 +27,7 @@ struct EventSpread {
 
 struct BenchmarkResult {
     std::string name;
+    std::string tool = "cachegrind";   // "callgrind" for region results; never compared across
     std::vector<std::string> command;   // as the user gave it
     BenchStatus status = BenchStatus::Ok;
     std::optional<int> exit_code;       // absent when killed by a signal or timed out

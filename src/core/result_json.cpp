@@ -153,6 +153,7 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
     const auto status = bench_status_from(r.str(j, "status", where));
     if (!status) r.fail(where + ".status is not ok, failed or timeout");
     b.status = *status;
+    b.tool = j.value("tool", "cachegrind");
     if (const auto it = j.find("exit_code"); it != j.end() && it->is_number_integer()) {
         b.exit_code = it->get<int>();
     }
@@ -220,6 +221,7 @@ ojson to_json(const BenchmarkResult& b) {
     j["name"] = b.name;
     j["command"] = b.command;
     j["status"] = std::string(to_string(b.status));
+    j["tool"] = b.tool;
     j["exit_code"] = b.exit_code ? ojson(*b.exit_code) : ojson(nullptr);
     if (b.signal) j["signal"] = *b.signal;
     ojson events = ojson::object();
