@@ -194,4 +194,13 @@ TEST(Suite, LoadsFilesAndDiscoversThem) {
     fs::current_path(before);
 }
 
+TEST(Suite, TheExampleSuiteNamesTheBuiltExamples) {
+    const fs::path path = fs::path(CGBENCH_EXAMPLES) / "cgbench.toml";  // copied by CMake
+    const auto suite = load_suite(path);
+    ASSERT_EQ(suite.entries.size(), 8u);
+    for (const auto& e : suite.entries) {
+        EXPECT_TRUE(fs::exists(suite.dir / e.command.front())) << e.name << ": " << e.command.front();
+    }
+}
+
 }  // namespace cgbench::config
