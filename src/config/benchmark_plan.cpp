@@ -3,10 +3,11 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <regex>
+#include <stdexcept>
 
 #include "config/threshold_syntax.hpp"
 #include "core/errors.hpp"
+#include "util/regex.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::config {
@@ -75,17 +76,15 @@ void reject_single_program_options(const RunInput& in) {
 std::vector<bool> filter_matches(const Suite& suite, const std::optional<std::string>& filter) {
     std::vector<bool> keep(suite.entries.size(), true);
     if (!filter) return keep;
-    std::regex re;
+    std::optional<util::Regex> re;
     try {
-        re = std::regex(*filter, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
+        re.emplace(*filter);
+    } catch (const std::invalid_argument& e) {
         throw UsageError(fmt::format("invalid --filter '{}': {}", util::printable(*filter),
                                      e.what()),
                          "give an ECMAScript regular expression, e.g. --filter '^parse/'");
     }
-    for (std::size_t i = 0; i < keep.size(); ++i) {
-        keep[i] = std::regex_search(suite.entries[i].name, re);
-    }
+    for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = re->search(suite.entries[i].name);
     if (std::find(keep.begin(), keep.end(), true) == keep.end()) {
         throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'",
                                      suite.path.string(), util::printable(*filter)),
