@@ -140,6 +140,21 @@ std::vector<std::string> read_strings(const json& obj, std::string_view key) {
     return out;
 }
 
+// The "verify" object of a benchmark (--verify N), if present.
+void read_verify(const Reader& r, const json& j, const std::string& where, BenchmarkResult& b) {
+    const auto it = j.find("verify");
+    if (it == j.end() || !it->is_object()) return;
+    b.runs = it->value("runs", 1);
+    if (const auto sp = it->find("spread"); sp != it->end() && sp->is_object()) {
+        for (const auto& [key, range] : sp->items()) {
+            const auto e = metrics::event_from_name(key);
+            if (!e || !range.is_object()) r.fail(where + ".verify.spread is malformed");
+            b.spread.push_back({*e, r.u64(r.at(range, "min", key), key + ".min"),
+                                r.u64(r.at(range, "max", key), key + ".max")});
+        }
+    }
+}
+
 BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index) {
     const std::string where = fmt::format("benchmarks[{}]", index);
     BenchmarkResult b;
@@ -181,17 +196,7 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
     if (const auto it = j.find("position"); it != j.end()) {
         b.position = static_cast<std::size_t>(r.u64(*it, where + ".position"));
     }
-    if (const auto it = j.find("verify"); it != j.end() && it->is_object()) {
-        b.runs = it->value("runs", 1);
-        if (const auto sp = it->find("spread"); sp != it->end() && sp->is_object()) {
-            for (const auto& [key, range] : sp->items()) {
-                const auto e = metrics::event_from_name(key);
-                if (!e || !range.is_object()) r.fail(where + ".verify.spread is malformed");
-                b.spread.push_back({*e, r.u64(r.at(range, "min", key), key + ".min"),
-                                    r.u64(r.at(range, "max", key), key + ".max")});
-            }
-        }
-    }
+    read_verify(r, j, where, b);
     return b;
 }
 
