@@ -17,11 +17,16 @@ namespace {
 
 std::string source_text(const config::Layered& l) {
     switch (l.source) {
-        case config::Source::Default: return l.origin;
-        case config::Source::SuiteDefaults: return "suite [defaults] (" + l.origin + ")";
-        case config::Source::SuiteEntry: return "suite entry (" + l.origin + ")";
-        case config::Source::Environment: return "environment (" + l.origin + ")";
-        case config::Source::CommandLine: return "command line (" + l.origin + ")";
+        case config::Source::Default:
+            return l.origin;
+        case config::Source::SuiteDefaults:
+            return "suite [defaults] (" + l.origin + ")";
+        case config::Source::SuiteEntry:
+            return "suite entry (" + l.origin + ")";
+        case config::Source::Environment:
+            return "environment (" + l.origin + ")";
+        case config::Source::CommandLine:
+            return "command line (" + l.origin + ")";
     }
     return l.origin;
 }
@@ -34,7 +39,8 @@ report::TextTable settings_table() {
 
 void add(report::TextTable& t, std::string name, const config::Layered& l,
          std::string_view when_empty = "-") {
-    t.add_row({std::move(name), l.value.empty() ? std::string(when_empty) : util::printable(l.value),
+    t.add_row({std::move(name),
+               l.value.empty() ? std::string(when_empty) : util::printable(l.value),
                source_text(l)});
 }
 
@@ -58,7 +64,8 @@ std::string per_benchmark(const config::RunPlan& plan, std::size_t i) {
     add(t, "stdin", b.stdin_path);
     add(t, "timeout", b.timeout, "none");
     add(t, "threshold", b.threshold, "compare's default");
-    for (const auto& e : b.env) add(t, "env", e);
+    for (const auto& e : b.env)
+        add(t, "env", e);
     return fmt::format("\n{}:\n{}", util::printable(plan.request.benchmarks[i].name), t.render(2));
 }
 
@@ -77,7 +84,8 @@ int show(const config::RunInput& in) {
                            plan.shard ? " in shard " + plan.shard->text() : "");
     }
     out += run_wide(plan.settings);
-    for (std::size_t i = 0; i < plan.request.benchmarks.size(); ++i) out += per_benchmark(plan, i);
+    for (std::size_t i = 0; i < plan.request.benchmarks.size(); ++i)
+        out += per_benchmark(plan, i);
     fmt::print("{}", out);
     return 0;
 }

@@ -31,9 +31,11 @@ int merge(const MergeInput& in, const GlobalOptions& global) {
     if (in.out) out_file = std::make_unique<util::AtomicFile>(*in.out);
 
     std::vector<SourcedRun> parts;
-    for (const auto& f : in.files) parts.push_back({f, load_result_file(f)});
+    for (const auto& f : in.files)
+        parts.push_back({f, load_result_file(f)});
     auto merged = merge_runs(parts, util::new_run_id());
-    for (const auto& w : merged.warnings) warn(w);
+    for (const auto& w : merged.warnings)
+        warn(w);
     // Storing the merged run in the history database belongs here, once there is one: a
     // single transaction after the merge succeeded and before the report is written.
     return report_run(merged.run, fmt_kind, out_file.get(), global);

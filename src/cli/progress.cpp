@@ -61,7 +61,8 @@ void ProgressPrinter::redraw() {
     state.total = total_;
     state.elapsed_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    for (const auto& [index, name] : running_) state.running.push_back(name);
+    for (const auto& [index, name] : running_)
+        state.running.push_back(name);
     fmt::print(stderr, "\r{}\033[K", report::live_progress_line(state, terminal_width()));
     std::fflush(stderr);
     drawn_ = true;

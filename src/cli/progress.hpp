@@ -17,7 +17,7 @@
 namespace cgbench::cli {
 
 class ProgressPrinter final : public runner::ProgressSink {
-public:
+  public:
     enum class Mode { Off, Lines, Live };
 
     // `total`: how many benchmarks the run has. Live mode redraws the line a few times a second
@@ -31,7 +31,7 @@ public:
     void started(std::size_t index, const runner::BenchmarkSpec& spec) override;
     void finished(std::size_t index, const BenchmarkResult& result) override;
 
-private:
+  private:
     void redraw();  // with mutex_ held
     void tick();
 

@@ -20,9 +20,9 @@ std::optional<double> parse_timeout(const Layered& t) {
     if (t.value.empty()) return std::nullopt;
     const auto v = util::parse_seconds(t.value);
     if (!v || *v <= 0) {
-        throw UsageError(fmt::format("invalid timeout '{}' (from {})", util::printable(t.value),
-                                     t.origin),
-                         "give a positive number of seconds, e.g. --timeout 600");
+        throw UsageError(
+            fmt::format("invalid timeout '{}' (from {})", util::printable(t.value), t.origin),
+            "give a positive number of seconds, e.g. --timeout 600");
     }
     return v;
 }
@@ -36,7 +36,9 @@ std::string parse_threshold(const Layered& t) {
     }
 }
 
-std::string env_text(const exec::EnvRequest& r) { return r.value ? r.name + "=" + *r.value : r.name; }
+std::string env_text(const exec::EnvRequest& r) {
+    return r.value ? r.name + "=" + *r.value : r.name;
+}
 
 // The layers every benchmark shares: environment variables and the command line.
 void layer_overrides(BenchmarkSettings& b, const RunInput& in, const exec::EnvMap& env) {
@@ -44,14 +46,16 @@ void layer_overrides(BenchmarkSettings& b, const RunInput& in, const exec::EnvMa
     apply(b.timeout, in.timeout, Source::CommandLine, "--timeout");
     apply_env(b.threshold, env, "CGBENCH_THRESHOLD");
     apply(b.threshold, in.threshold, Source::CommandLine, "--threshold");
-    for (const auto& e : in.env) b.env.push_back({e, Source::CommandLine, "--env"});
+    for (const auto& e : in.env)
+        b.env.push_back({e, Source::CommandLine, "--env"});
 }
 
 // Parses the layered values into `spec`.
 void finish(runner::BenchmarkSpec& spec, const BenchmarkSettings& b, RunPlan& plan) {
     spec.timeout_seconds = parse_timeout(b.timeout);
     spec.threshold = parse_threshold(b.threshold);
-    for (const auto& e : b.env) spec.env.push_back(exec::parse_env_request(e.value));
+    for (const auto& e : b.env)
+        spec.env.push_back(exec::parse_env_request(e.value));
     plan.request.benchmarks.push_back(std::move(spec));
     plan.benchmark_settings.push_back(b);
 }
@@ -62,9 +66,9 @@ fs::path relative_to(const fs::path& dir, const std::string& path) {
 }
 
 void reject_single_program_options(const RunInput& in) {
-    for (const auto& [given, flag] : {std::pair{in.name.has_value(), "--name"},
-                                      std::pair{in.cwd.has_value(), "--cwd"},
-                                      std::pair{in.stdin_path.has_value(), "--stdin"}}) {
+    for (const auto& [given, flag] :
+         {std::pair{in.name.has_value(), "--name"}, std::pair{in.cwd.has_value(), "--cwd"},
+          std::pair{in.stdin_path.has_value(), "--stdin"}}) {
         if (given) {
             throw UsageError(fmt::format("{} applies to a single program, not to a suite", flag),
                              "set it per [[bench]] entry in the suite file");
@@ -80,11 +84,12 @@ std::vector<bool> filter_matches(const Suite& suite, const std::optional<std::st
     try {
         re.emplace(*filter);
     } catch (const std::invalid_argument& e) {
-        throw UsageError(fmt::format("invalid --filter '{}': {}", util::printable(*filter),
-                                     e.what()),
-                         "give an ECMAScript regular expression, e.g. --filter '^parse/'");
+        throw UsageError(
+            fmt::format("invalid --filter '{}': {}", util::printable(*filter), e.what()),
+            "give an ECMAScript regular expression, e.g. --filter '^parse/'");
     }
-    for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = re->search(suite.entries[i].name);
+    for (std::size_t i = 0; i < keep.size(); ++i)
+        keep[i] = re->search(suite.entries[i].name);
     if (std::find(keep.begin(), keep.end(), true) == keep.end()) {
         throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'",
                                      suite.path.string(), util::printable(*filter)),
@@ -100,11 +105,11 @@ void check_raw_names(const RunPlan& plan) {
     for (const auto& spec : plan.request.benchmarks) {
         const auto [it, fresh] = seen.emplace(util::file_safe(spec.name), spec.name);
         if (!fresh) {
-            throw UsageError(fmt::format("benchmarks '{}' and '{}' would share --keep-raw file "
-                                         "names ({})",
-                                         util::printable(it->second), util::printable(spec.name),
-                                         it->first),
-                             "rename one of them");
+            throw UsageError(
+                fmt::format("benchmarks '{}' and '{}' would share --keep-raw file "
+                            "names ({})",
+                            util::printable(it->second), util::printable(spec.name), it->first),
+                "rename one of them");
         }
     }
 }
@@ -116,8 +121,9 @@ BenchmarkSettings entry_settings(const Suite& suite, const SuiteEntry& e) {
         if (v) l = Layered{v->text, source, suite.origin(v->line)};
     };
     const auto path_layer = [&](Layered& l, const std::optional<SuiteValue>& v) {
-        if (v) l = {relative_to(suite.dir, v->text).string(), Source::SuiteEntry,
-                    suite.origin(v->line)};
+        if (v)
+            l = {relative_to(suite.dir, v->text).string(), Source::SuiteEntry,
+                 suite.origin(v->line)};
     };
     BenchmarkSettings b;
     b.command = {util::shell_join(e.command), Source::SuiteEntry, suite.origin(e.line)};
@@ -125,8 +131,8 @@ BenchmarkSettings entry_settings(const Suite& suite, const SuiteEntry& e) {
     path_layer(b.cwd, e.cwd);
     b.stdin_path = layered_default("/dev/null");
     path_layer(b.stdin_path, e.stdin_path);
-    for (const auto& [env, source] : {std::pair{&d.env, Source::SuiteDefaults},
-                                      std::pair{&e.env, Source::SuiteEntry}}) {
+    for (const auto& [env, source] :
+         {std::pair{&d.env, Source::SuiteDefaults}, std::pair{&e.env, Source::SuiteEntry}}) {
         if (!*env) continue;
         for (const auto& r : (*env)->requests) {
             b.env.push_back({env_text(r), source, suite.origin((*env)->line)});

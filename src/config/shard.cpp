@@ -24,7 +24,8 @@ std::vector<std::size_t> by_name(const std::vector<std::string>& names) {
 std::vector<std::size_t> round_robin(const std::vector<std::string>& names, std::size_t total) {
     std::vector<std::size_t> shard_of(names.size());
     const auto order = by_name(names);
-    for (std::size_t rank = 0; rank < order.size(); ++rank) shard_of[order[rank]] = rank % total;
+    for (std::size_t rank = 0; rank < order.size(); ++rank)
+        shard_of[order[rank]] = rank % total;
     return shard_of;
 }
 
@@ -71,7 +72,9 @@ bool any_known(const std::vector<std::string>& names, const CostMap& costs) {
 
 }  // namespace
 
-std::string Shard::text() const { return fmt::format("{}/{}", index, total); }
+std::string Shard::text() const {
+    return fmt::format("{}/{}", index, total);
+}
 
 Shard parse_shard(std::string_view text, std::string_view origin) {
     const auto slash = text.find('/');

@@ -29,17 +29,26 @@ const Keys kTopKeys = {"defaults", "bench"};
 // Settings that decide the fingerprint: one value for the whole run.
 const Keys kRunWideKeys = {"geometry", "weights", "cpu_baseline", "branch_sim"};
 
-int line_of(const toml::source_region& r) { return static_cast<int>(r.begin.line); }
+int line_of(const toml::source_region& r) {
+    return static_cast<int>(r.begin.line);
+}
 
 std::string_view type_name(const toml::node& n) {
     switch (n.type()) {
-        case toml::node_type::string: return "a string";
-        case toml::node_type::integer: return "an integer";
-        case toml::node_type::floating_point: return "a float";
-        case toml::node_type::boolean: return "a boolean";
-        case toml::node_type::array: return "an array";
-        case toml::node_type::table: return "a table";
-        default: return "a date or time";
+        case toml::node_type::string:
+            return "a string";
+        case toml::node_type::integer:
+            return "an integer";
+        case toml::node_type::floating_point:
+            return "a float";
+        case toml::node_type::boolean:
+            return "a boolean";
+        case toml::node_type::array:
+            return "an array";
+        case toml::node_type::table:
+            return "a table";
+        default:
+            return "a date or time";
     }
 }
 
@@ -49,7 +58,7 @@ bool contains(const Keys& keys, std::string_view key) {
 
 // Reads one suite; every failure names the file, the line and the key.
 class Reader {
-public:
+  public:
     explicit Reader(const Suite& suite) : suite_(suite) {}
 
     [[noreturn]] void fail(int line, const std::string& message, std::string hint = {}) const {
@@ -111,8 +120,9 @@ public:
             seconds = f->get();
             text = fmt::format("{}", f->get());
         } else {
-            fail(line, fmt::format("'timeout' in {} must be a number of seconds, not {}", where,
-                                   type_name(n)),
+            fail(line,
+                 fmt::format("'timeout' in {} must be a number of seconds, not {}", where,
+                             type_name(n)),
                  "e.g. timeout = 600");
         }
         if (!(*seconds > 0) || !std::isfinite(*seconds)) {
@@ -123,8 +133,8 @@ public:
 
     SuiteValue boolean(const toml::node& n, std::string_view key, const std::string& where) const {
         if (const auto* b = n.as_boolean()) return {b->get() ? "on" : "off", line_of(n.source())};
-        fail(line_of(n.source()), fmt::format("'{}' in {} must be true or false, not {}", key,
-                                              where, type_name(n)));
+        fail(line_of(n.source()),
+             fmt::format("'{}' in {} must be true or false, not {}", key, where, type_name(n)));
     }
 
     SuiteEnv env(const toml::node& n, const std::string& where) const {
@@ -140,15 +150,18 @@ public:
         };
         if (const auto* t = n.as_table()) {
             for (const auto& [key, value] : *t) {
-                add(std::string(key.str()) + "=" + string(value, "env." + std::string(key.str()), where),
+                add(std::string(key.str()) + "=" +
+                        string(value, "env." + std::string(key.str()), where),
                     value);
             }
         } else if (const auto* a = n.as_array()) {
-            for (const auto& item : *a) add(string(item, "env", where), item);
+            for (const auto& item : *a)
+                add(string(item, "env", where), item);
         } else {
-            fail(out.line, fmt::format("'env' in {} must be a table or an array, not {}", where,
-                                       type_name(n)),
-                 "e.g. env = { MODE = \"fast\" } or env = [\"MODE=fast\", \"HOME\"]");
+            fail(
+                out.line,
+                fmt::format("'env' in {} must be a table or an array, not {}", where, type_name(n)),
+                "e.g. env = { MODE = \"fast\" } or env = [\"MODE=fast\", \"HOME\"]");
         }
         return out;
     }
@@ -200,7 +213,8 @@ public:
         const std::string anonymous = fmt::format("[[bench]] #{}", number);
         if (name == nullptr) fail(e.line, anonymous + " has no 'name'", "add name = \"...\"");
         e.name = string(*name, "name", anonymous);
-        if (util::trim(e.name).empty()) fail(line_of(name->source()), anonymous + " has an empty name");
+        if (util::trim(e.name).empty())
+            fail(line_of(name->source()), anonymous + " has an empty name");
         const std::string where = fmt::format("[[bench]] '{}'", util::printable(e.name));
         check_keys(t, kBenchKeys, where);
         const auto* command_node = t.get("command");
@@ -240,7 +254,7 @@ public:
         }
     }
 
-private:
+  private:
     const Suite& suite_;
 };
 

@@ -15,7 +15,8 @@ namespace {
 
 std::string lower(std::string_view text) {
     std::string out(text);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
 
@@ -60,7 +61,8 @@ std::string validate_threshold(std::string_view text) {
         if (why.empty() && !seen.insert(metric).second) why = metric + " is limited twice";
         if (!why.empty()) {
             throw UsageError(
-                fmt::format("invalid threshold '{}': {}", util::printable(all), util::printable(why)),
+                fmt::format("invalid threshold '{}': {}", util::printable(all),
+                            util::printable(why)),
                 "write a percentage with an optional metric and floor, e.g. 1%, ir=0.5% or "
                 "cost=2%|100000, several separated by commas");
         }

@@ -31,8 +31,8 @@ void check_names(const std::vector<SourcedRun>& parts) {
         for (const auto& b : p.run.benchmarks) {
             const auto [it, fresh] = where.emplace(b.name, p.source);
             if (!fresh) {
-                duplicates.push_back(fmt::format("'{}' ({} and {})", util::printable(b.name),
-                                                 it->second, p.source));
+                duplicates.push_back(
+                    fmt::format("'{}' ({} and {})", util::printable(b.name), it->second, p.source));
             }
         }
     }
@@ -54,17 +54,19 @@ GitInfo merged_git(const std::vector<SourcedRun>& parts, std::vector<std::string
                              "merge shards of one pipeline, measured on the same commit");
         }
         if (g.branch != first.run.git.branch || g.dirty != first.run.git.dirty) {
-            warnings.push_back(fmt::format("{} has other git facts (branch, dirty) than {}; "
-                                           "keeping {}'s",
-                                           p.source, first.source, first.source));
+            warnings.push_back(
+                fmt::format("{} has other git facts (branch, dirty) than {}; "
+                            "keeping {}'s",
+                            p.source, first.source, first.source));
         }
     }
     return first.run.git;
 }
 
 void sort_benchmarks(std::vector<BenchmarkResult>& benchmarks) {
-    const bool positioned = std::all_of(benchmarks.begin(), benchmarks.end(),
-                                        [](const BenchmarkResult& b) { return b.position.has_value(); });
+    const bool positioned =
+        std::all_of(benchmarks.begin(), benchmarks.end(),
+                    [](const BenchmarkResult& b) { return b.position.has_value(); });
     std::stable_sort(benchmarks.begin(), benchmarks.end(),
                      [positioned](const BenchmarkResult& a, const BenchmarkResult& b) {
                          return positioned ? *a.position < *b.position : a.name < b.name;

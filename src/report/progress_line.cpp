@@ -28,17 +28,18 @@ std::string cut(const std::string& text, std::size_t width) {
 
 std::string live_progress_line(const ProgressState& state, std::size_t width) {
     std::vector<std::string> names;
-    for (const auto& n : state.running) names.push_back(util::printable(n));
-    std::string line = fmt::format("[{}/{}] {:.1f}s", state.done, state.total,
-                                   state.elapsed_seconds);
+    for (const auto& n : state.running)
+        names.push_back(util::printable(n));
+    std::string line =
+        fmt::format("[{}/{}] {:.1f}s", state.done, state.total, state.elapsed_seconds);
     if (!names.empty()) line += "  running: " + util::join(names, ", ");
     return cut(line, width);
 }
 
 std::string progress_log_line(std::size_t done, std::size_t total, const BenchmarkResult& result) {
-    std::string line = fmt::format("cgbench: [{}/{}] {} {} {:.2f}s", done, total,
-                                   util::printable(result.name), status_label(result),
-                                   result.wall_seconds);
+    std::string line =
+        fmt::format("cgbench: [{}/{}] {} {} {:.2f}s", done, total, util::printable(result.name),
+                    status_label(result), result.wall_seconds);
     if (result.status != BenchStatus::Ok) line += fmt::format(" ({})", result.error);
     return line;
 }

@@ -25,7 +25,7 @@ bool is_interrupt(const std::exception_ptr& e) {
 // The shared state of the workers: a queue (the next index), the results by index and the
 // first failure. Everything is guarded by one mutex, held only between measurements.
 class Scheduler {
-public:
+  public:
     Scheduler(const std::vector<BenchmarkSpec>& specs, const MeasureFn& measure,
               ProgressSink* progress)
         : specs_(specs), measure_(measure), progress_(progress), results_(specs.size()) {}
@@ -51,7 +51,7 @@ public:
         return std::move(results_);
     }
 
-private:
+  private:
     std::optional<std::size_t> take() {
         const std::lock_guard lock(mutex_);
         if (error_ || next_ == specs_.size()) return std::nullopt;
@@ -79,12 +79,13 @@ private:
 std::vector<BenchmarkResult> run_scheduled(const std::vector<BenchmarkSpec>& specs, int jobs,
                                            const MeasureFn& measure, ProgressSink* progress) {
     Scheduler scheduler(specs, measure, progress);
-    const auto workers = std::min<std::size_t>(static_cast<std::size_t>(std::max(jobs, 1)),
-                                               specs.size());
+    const auto workers =
+        std::min<std::size_t>(static_cast<std::size_t>(std::max(jobs, 1)), specs.size());
     {
         std::vector<std::jthread> threads;  // joined when the block ends, also on a throw
         threads.reserve(workers);
-        for (std::size_t i = 0; i < workers; ++i) threads.emplace_back([&] { scheduler.work(); });
+        for (std::size_t i = 0; i < workers; ++i)
+            threads.emplace_back([&] { scheduler.work(); });
     }
     return scheduler.finish();
 }

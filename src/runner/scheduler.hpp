@@ -15,7 +15,7 @@ namespace cgbench::runner {
 // Told when benchmarks start and finish (to draw progress). Calls come from worker threads,
 // never two at once. Implementations must not throw.
 class ProgressSink {
-public:
+  public:
     virtual ~ProgressSink() = default;
     // Benchmark `index` (into the scheduled specs) has started.
     virtual void started(std::size_t index, const BenchmarkSpec& spec) = 0;

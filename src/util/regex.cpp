@@ -26,6 +26,8 @@ Regex::~Regex() = default;
 Regex::Regex(Regex&&) noexcept = default;
 Regex& Regex::operator=(Regex&&) noexcept = default;
 
-bool Regex::search(const std::string& text) const { return std::regex_search(text, impl_->re); }
+bool Regex::search(const std::string& text) const {
+    return std::regex_search(text, impl_->re);
+}
 
 }  // namespace cgbench::util

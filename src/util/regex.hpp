@@ -9,7 +9,7 @@
 namespace cgbench::util {
 
 class Regex {
-public:
+  public:
     // Compiles `pattern`; throws std::invalid_argument carrying the reason when it is invalid.
     explicit Regex(const std::string& pattern);
     ~Regex();
@@ -19,7 +19,7 @@ public:
     // True when the expression matches somewhere in `text` (a search, not a full match).
     bool search(const std::string& text) const;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -36,8 +36,8 @@ std::vector<int> processes_mentioning(const std::string& text) {
             continue;  // it ended meanwhile
         }
         const auto close = status.rfind(')');
-        const bool zombie = close != std::string::npos && status.size() > close + 2 &&
-                            status[close + 2] == 'Z';
+        const bool zombie =
+            close != std::string::npos && status.size() > close + 2 && status[close + 2] == 'Z';
         if (!zombie && cmdline.find(text) != std::string::npos) out.push_back(std::stoi(pid));
     }
     return out;
@@ -62,15 +62,17 @@ TEST(InterruptE2E, CtrlCStopsAllBenchmarksAndWritesNothing) {
     const auto dir = scratch("interrupt");
     std::string suite;
     for (int i = 1; i <= 3; ++i) {
-        suite += fmt::format("[[bench]]\nname = \"sleep{}\"\ncommand = [\"{}\", \"{}\", \"60\"]\n\n",
-                             i, program("spawn_and_sleep"), (dir / fmt::format("pid{}", i)).string());
+        suite +=
+            fmt::format("[[bench]]\nname = \"sleep{}\"\ncommand = [\"{}\", \"{}\", \"60\"]\n\n", i,
+                        program("spawn_and_sleep"), (dir / fmt::format("pid{}", i)).string());
     }
     write_suite(dir, suite);
     const auto out = dir / "result.json";
     const std::string suite_path = (dir / "cgbench.toml").string();
     const std::string out_path = out.string();
-    std::vector<const char*> argv = {CGBENCH_BINARY, "run",        "-q", "-j2", "--suite",
-                                     suite_path.c_str(), "--out", out_path.c_str(), nullptr};
+    std::vector<const char*> argv = {
+        CGBENCH_BINARY,   "run",  "-q", "-j2", "--suite", suite_path.c_str(), "--out",
+        out_path.c_str(), nullptr};
     pid_t pid = 0;
     ASSERT_EQ(::posix_spawn(&pid, CGBENCH_BINARY, nullptr, nullptr,
                             const_cast<char* const*>(argv.data()), environ),

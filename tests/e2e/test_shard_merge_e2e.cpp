@@ -13,9 +13,12 @@ namespace {
 
 fs::path five_benchmarks(const fs::path& dir) {
     std::string text;
-    for (const auto& [name, args] : std::vector<std::pair<std::string, std::string>>{
-             {"parse/small", "\"1000\""}, {"parse/large", "\"3000\""}, {"walk", "\"2000\", \"slow\""},
-             {"a-first", "\"1500\""}, {"zeta", "\"2500\""}}) {
+    for (const auto& [name, args] :
+         std::vector<std::pair<std::string, std::string>>{{"parse/small", "\"1000\""},
+                                                          {"parse/large", "\"3000\""},
+                                                          {"walk", "\"2000\", \"slow\""},
+                                                          {"a-first", "\"1500\""},
+                                                          {"zeta", "\"2500\""}}) {
         text += fmt::format("[[bench]]\nname = \"{}\"\ncommand = [\"{}\", {}]\n\n", name,
                             program("workload"), args);
     }
@@ -27,15 +30,16 @@ fs::path five_benchmarks(const fs::path& dir) {
 TEST(ShardMergeE2E, ShardsMergedEqualTheUnshardedRun) {
     const auto dir = scratch("shard-merge");
     const auto suite = five_benchmarks(dir).string();
-    const auto whole = cgbench({"run", "-q", "-j2", "--suite", suite, "--out", (dir / "whole.json").string()});
+    const auto whole =
+        cgbench({"run", "-q", "-j2", "--suite", suite, "--out", (dir / "whole.json").string()});
     ASSERT_EQ(whole.exit_code, 0) << whole.err;
     std::vector<std::string> merge = {"merge", "-q", "--out", (dir / "merged.json").string()};
     std::size_t measured = 0;
     for (int k = 1; k <= 3; ++k) {
         const auto out = (dir / fmt::format("shard{}.json", k)).string();
         // Shards 1 and 2 from --shard, shard 3 the way GitLab's `parallel: 3` says it.
-        const auto r = k < 3 ? cgbench({"run", "-q", "--suite", suite, "--shard", fmt::format("{}/3", k),
-                                        "--out", out})
+        const auto r = k < 3 ? cgbench({"run", "-q", "--suite", suite, "--shard",
+                                        fmt::format("{}/3", k), "--out", out})
                              : cgbench({"run", "-q", "--suite", suite, "--out", out},
                                        {.env = {{"CI_NODE_INDEX", "3"}, {"CI_NODE_TOTAL", "3"}}});
         ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -61,8 +65,10 @@ TEST(ShardMergeE2E, MergeRefusesMismatchedShards) {
     const auto suite = five_benchmarks(dir).string();
     const auto one = (dir / "one.json").string();
     const auto two = (dir / "two.json").string();
-    ASSERT_EQ(cgbench({"run", "-q", "--suite", suite, "--shard", "1/2", "--out", one}).exit_code, 0);
-    ASSERT_EQ(cgbench({"run", "-q", "--suite", suite, "--shard", "2/2", "--out", two}).exit_code, 0);
+    ASSERT_EQ(cgbench({"run", "-q", "--suite", suite, "--shard", "1/2", "--out", one}).exit_code,
+              0);
+    ASSERT_EQ(cgbench({"run", "-q", "--suite", suite, "--shard", "2/2", "--out", two}).exit_code,
+              0);
     const auto out = dir / "merged.json";
 
     const auto dup = cgbench({"merge", one, two, one, "--out", out.string()});
@@ -86,8 +92,10 @@ TEST(ShardMergeE2E, MergeRefusesMismatchedShards) {
 
 TEST(ShardMergeE2E, AnEmptyShardMeasuresNothing) {
     const auto dir = scratch("shard-empty");
-    write_suite(dir, fmt::format("[[bench]]\nname = \"only\"\ncommand = [\"{}\"]\n", program("workload")));
-    const auto r = cgbench({"run", "--shard", "2/2", "--out", (dir / "out.json").string()}, {.cwd = dir});
+    write_suite(
+        dir, fmt::format("[[bench]]\nname = \"only\"\ncommand = [\"{}\"]\n", program("workload")));
+    const auto r =
+        cgbench({"run", "--shard", "2/2", "--out", (dir / "out.json").string()}, {.cwd = dir});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("shard 2/2 has no benchmarks"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "out.json"));

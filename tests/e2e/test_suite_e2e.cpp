@@ -17,19 +17,22 @@ namespace {
 std::string entry(const std::string& name, const std::string& prog,
                   const std::vector<std::string>& args, const std::string& extra = "") {
     std::string command = fmt::format("\"{}\"", program(prog));
-    for (const auto& a : args) command += fmt::format(", \"{}\"", a);
+    for (const auto& a : args)
+        command += fmt::format(", \"{}\"", a);
     return fmt::format("[[bench]]\nname = \"{}\"\ncommand = [{}]\n{}\n", name, command, extra);
 }
 
 std::vector<std::string> names(const nlohmann::json& result) {
     std::vector<std::string> out;
-    for (const auto& b : result["benchmarks"]) out.push_back(b["name"]);
+    for (const auto& b : result["benchmarks"])
+        out.push_back(b["name"]);
     return out;
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
     std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
     return n;
 }
 
@@ -47,8 +50,7 @@ std::string squeeze_spaces(const std::string& text) {
 TEST(SuiteE2E, ParallelRunEqualsSequentialRunEventForEvent) {
     const auto dir = scratch("suite-parallel");
     std::ofstream(dir / "input.txt") << "some bytes for stdin\n";
-    write_suite(dir, "[defaults]\nthreshold = \"1%\"\n\n" +
-                         entry("w/2000", "workload", {"2000"}) +
+    write_suite(dir, "[defaults]\nthreshold = \"1%\"\n\n" + entry("w/2000", "workload", {"2000"}) +
                          entry("w/stdin", "workload", {"2000", "stdin"}, "stdin = \"input.txt\"") +
                          entry("w/slow", "workload", {"2000", "slow"}, "threshold = \"ir=0.5%\"") +
                          entry("w/3000", "workload", {"3000"}, "env = { MODE = \"x\" }"));
@@ -79,23 +81,25 @@ TEST(SuiteE2E, ParallelRunEqualsSequentialRunEventForEvent) {
 TEST(SuiteE2E, FailuresAreReportedAndSavedWithTheOthers) {
     const auto dir = scratch("suite-failures");
     const auto out = dir / "result.json";
-    write_suite(dir, entry("ok/first", "workload", {"2000"}) +
-                         entry("exits", "exit_with", {"3", "the real reason"}) +
-                         entry("crashes", "crash", {"11"}) +
-                         entry("sleeps", "spawn_and_sleep", {(dir / "pid").string(), "30"},
-                               "timeout = 1") +
-                         entry("ok/last", "workload", {"3000"}));
-    const auto r = cgbench({"run", "-j2", "--suite", (dir / "cgbench.toml").string(), "--out",
-                            out.string()});
+    write_suite(
+        dir, entry("ok/first", "workload", {"2000"}) +
+                 entry("exits", "exit_with", {"3", "the real reason"}) +
+                 entry("crashes", "crash", {"11"}) +
+                 entry("sleeps", "spawn_and_sleep", {(dir / "pid").string(), "30"}, "timeout = 1") +
+                 entry("ok/last", "workload", {"3000"}));
+    const auto r =
+        cgbench({"run", "-j2", "--suite", (dir / "cgbench.toml").string(), "--out", out.string()});
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_NE(r.err.find("cgbench: error: 3 of 5 benchmarks failed: 'exits' exited with status 3; "
                          "'crashes' killed by"),
-              std::string::npos) << r.err;
+              std::string::npos)
+        << r.err;
     EXPECT_NE(r.err.find("'sleeps' timed out"), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("the real reason"), std::string::npos) << r.out;
     ASSERT_TRUE(fs::exists(out)) << "the measured benchmarks were lost";
     const auto doc = read_json(out);
-    EXPECT_EQ(names(doc), (std::vector<std::string>{"ok/first", "exits", "crashes", "sleeps", "ok/last"}));
+    EXPECT_EQ(names(doc),
+              (std::vector<std::string>{"ok/first", "exits", "crashes", "sleeps", "ok/last"}));
     const auto& b = doc["benchmarks"];
     EXPECT_EQ(b[0]["status"], "ok");
     EXPECT_EQ(b[1]["status"], "failed");
@@ -112,13 +116,14 @@ TEST(SuiteE2E, PathsAreRelativeToTheSuiteAndFilterSelects) {
     fs::create_directories(proj / "bin");
     fs::create_directories(proj / "data");
     fs::copy_file(program("print_env"), proj / "bin" / "print_env");
-    write_suite(proj, "[[bench]]\nname = \"env/here\"\ncommand = [\"./bin/print_env\", \"seen.txt\"]\n"
-                      "cwd = \"data\"\n\n" +
-                          entry("other", "workload", {"100"}));
+    write_suite(proj,
+                "[[bench]]\nname = \"env/here\"\ncommand = [\"./bin/print_env\", \"seen.txt\"]\n"
+                "cwd = \"data\"\n\n" +
+                    entry("other", "workload", {"100"}));
     // Started from elsewhere, the suite's paths still mean the same files.
-    const auto r = cgbench({"run", "--format", "json", "--filter", "^env/", "--suite",
-                            "project/cgbench.toml"},
-                           {.cwd = root});
+    const auto r =
+        cgbench({"run", "--format", "json", "--filter", "^env/", "--suite", "project/cgbench.toml"},
+                {.cwd = root});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(names(nlohmann::json::parse(r.out)), (std::vector<std::string>{"env/here"}));
     const std::string text = util::read_file(proj / "data" / "seen.txt");
@@ -160,8 +165,9 @@ TEST(SuiteE2E, ConfigShowNamesWhereEachValueCameFrom) {
     write_suite(dir, "[defaults]\nthreshold = \"1%\"\ntimeout = 100\n\n" +
                          entry("a", "workload", {"100"}, "timeout = 5") +
                          entry("b", "workload", {"200"}));
-    const auto r = cgbench({"config", "show", "--weights", "ir"},
-                           {.env = {{"CGBENCH_THRESHOLD", "2%"}, {"CGBENCH_JOBS", "3"}}, .cwd = dir});
+    const auto r =
+        cgbench({"config", "show", "--weights", "ir"},
+                {.env = {{"CGBENCH_THRESHOLD", "2%"}, {"CGBENCH_JOBS", "3"}}, .cwd = dir});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto o = squeeze_spaces(r.out);
     EXPECT_NE(o.find("suite cgbench.toml: 2 of 2 benchmark(s)"), std::string::npos) << o;

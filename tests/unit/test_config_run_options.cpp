@@ -80,7 +80,8 @@ TEST(RunOptions, SingleProgram) {
     EXPECT_EQ(spec.env.size(), 1u);
     EXPECT_TRUE(plan.suite.empty());
     EXPECT_FALSE(plan.shard);
-    EXPECT_EQ(plan.request.jobs, static_cast<int>(std::max(1U, std::thread::hardware_concurrency())));
+    EXPECT_EQ(plan.request.jobs,
+              static_cast<int>(std::max(1U, std::thread::hardware_concurrency())));
     EXPECT_EQ(plan.settings.jobs.source, Source::Default);
 }
 
@@ -118,8 +119,8 @@ TEST(RunOptions, LayersInTheDocumentedOrder) {
     EXPECT_EQ(plan.request.benchmarks[1].threshold, "ir=0.5%");
     EXPECT_EQ(plan.request.benchmarks[2].timeout_seconds, 600.0);
     // The environment beats the suite...
-    const exec::EnvMap env = {{"CGBENCH_GEOMETRY", "ci-default"}, {"CGBENCH_TIMEOUT", "20"},
-                              {"CGBENCH_THRESHOLD", "3%"}};
+    const exec::EnvMap env = {
+        {"CGBENCH_GEOMETRY", "ci-default"}, {"CGBENCH_TIMEOUT", "20"}, {"CGBENCH_THRESHOLD", "3%"}};
     plan = plan_run(in, env);
     EXPECT_EQ(plan.request.settings.geometry.ll.size, 8388608u);
     EXPECT_EQ(plan.settings.geometry.origin, "CGBENCH_GEOMETRY");
@@ -221,8 +222,9 @@ TEST(RunOptions, BadValuesNameTheirSource) {
     auto in = suite_input();
     EXPECT_NE(error_of(in, {{"CGBENCH_WEIGHTS", "heavy"}}).find("(from CGBENCH_WEIGHTS)"),
               std::string::npos);
-    EXPECT_NE(error_of(in, {{"CGBENCH_JOBS", "0"}}).find("invalid job count '0' (from CGBENCH_JOBS)"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of(in, {{"CGBENCH_JOBS", "0"}}).find("invalid job count '0' (from CGBENCH_JOBS)"),
+        std::string::npos);
     EXPECT_NE(error_of(in, {{"CGBENCH_THRESHOLD", "lots"}}).find("(from CGBENCH_THRESHOLD)"),
               std::string::npos);
     in.jobs = "two";

@@ -12,7 +12,8 @@ namespace {
 
 std::vector<std::string> names(std::size_t n) {
     std::vector<std::string> out;
-    for (std::size_t i = 0; i < n; ++i) out.push_back("bench/" + std::string(1, char('a' + (i * 7) % 26)) + std::to_string(i));
+    for (std::size_t i = 0; i < n; ++i)
+        out.push_back("bench/" + std::string(1, char('a' + (i * 7) % 26)) + std::to_string(i));
     return out;
 }
 
@@ -23,7 +24,8 @@ void expect_partition(const std::vector<std::string>& all, std::size_t total,
     for (std::size_t k = 1; k <= total; ++k) {
         const auto members = shard_members(all, Shard{k, total}, costs);
         EXPECT_TRUE(std::is_sorted(members.begin(), members.end()));
-        for (const auto i : members) ++seen.at(i);
+        for (const auto i : members)
+            ++seen.at(i);
     }
     EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
 }
@@ -65,7 +67,8 @@ TEST(Shard, ByNameDependsOnNamesNotOnSuiteOrder) {
     const std::vector<std::string> b = {"a", "b", "c", "d"};
     const auto pick = [](const std::vector<std::string>& all, std::size_t k) {
         std::vector<std::string> out;
-        for (const auto i : shard_members(all, Shard{k, 2}, std::nullopt)) out.push_back(all[i]);
+        for (const auto i : shard_members(all, Shard{k, 2}, std::nullopt))
+            out.push_back(all[i]);
         std::sort(out.begin(), out.end());
         return out;
     };
@@ -95,7 +98,8 @@ TEST(Shard, UnknownCostsCountAsTheMean) {
     EXPECT_EQ(shard_members(all, Shard{2, 2}, costs), (std::vector<std::size_t>{0, 2}));
     // Costs for none of the names: by name, as without costs.
     const CostMap unrelated = {{"x", 1}};
-    EXPECT_EQ(shard_members(all, Shard{1, 2}, unrelated), shard_members(all, Shard{1, 2}, std::nullopt));
+    EXPECT_EQ(shard_members(all, Shard{1, 2}, unrelated),
+              shard_members(all, Shard{1, 2}, std::nullopt));
 }
 
 TEST(Shard, HugeCostsDoNotWrapAround) {

@@ -92,14 +92,17 @@ TEST(Suite, RelativeSuitePathsAnchorAtItsDirectory) {
 TEST(Suite, UnknownKeysNameFileLineAndKey) {
     const auto e = error_of("[[bench]]\nname = \"parse/large\"\ncomand = [\"./p\"]\n");
     EXPECT_NE(e.find("suite/cgbench.toml:3: unknown key 'comand' in [[bench]] 'parse/large'"),
-              std::string::npos) << e;
+              std::string::npos)
+        << e;
     EXPECT_NE(e.find("did you mean 'command'?"), std::string::npos) << e;
     EXPECT_NE(error_of(std::string("[defaults]\ntimout = 5\n") + kEntry)
                   .find(":2: unknown key 'timout' in [defaults]"),
               std::string::npos);
-    EXPECT_NE(error_of(std::string(kEntry) + "[extra]\n").find(":4: unknown key 'extra' in the top level"),
+    EXPECT_NE(error_of(std::string(kEntry) + "[extra]\n")
+                  .find(":4: unknown key 'extra' in the top level"),
               std::string::npos);
-    EXPECT_NE(error_of(std::string("timeout = 5\n") + kEntry).find(":1: key 'timeout' outside any section"),
+    EXPECT_NE(error_of(std::string("timeout = 5\n") + kEntry)
+                  .find(":1: key 'timeout' outside any section"),
               std::string::npos);
 }
 
@@ -109,7 +112,8 @@ TEST(Suite, RunWideSettingsAreRejectedPerEntry) {
         const auto e = error_of(std::string(kEntry) + key + "\n");
         EXPECT_NE(e.find(":4: '"), std::string::npos) << e;
         EXPECT_NE(e.find("cannot be set in [[bench]] 'b': it is one value for the whole run"),
-                  std::string::npos) << e;
+                  std::string::npos)
+            << e;
         EXPECT_NE(e.find("set it in [defaults]"), std::string::npos) << e;
     }
 }
@@ -118,14 +122,18 @@ TEST(Suite, WrongTypesNameTheKeyAndTheType) {
     const auto with_defaults = [](const std::string& line) {
         return error_of("[defaults]\n" + line + "\n" + kEntry);
     };
-    EXPECT_NE(with_defaults("timeout = \"10\"").find(":2: 'timeout' in [defaults] must be a number of seconds, not a string"),
+    EXPECT_NE(with_defaults("timeout = \"10\"")
+                  .find(":2: 'timeout' in [defaults] must be a number of seconds, not a string"),
               std::string::npos);
     EXPECT_NE(with_defaults("timeout = 0").find("positive"), std::string::npos);
-    EXPECT_NE(with_defaults("geometry = 5").find(":2: 'geometry' in [defaults] must be a string, not an integer"),
+    EXPECT_NE(with_defaults("geometry = 5")
+                  .find(":2: 'geometry' in [defaults] must be a string, not an integer"),
               std::string::npos);
-    EXPECT_NE(with_defaults("branch_sim = \"yes\"").find("must be true or false"), std::string::npos);
-    EXPECT_NE(with_defaults("env = \"A=1\"").find("'env' in [defaults] must be a table or an array"),
+    EXPECT_NE(with_defaults("branch_sim = \"yes\"").find("must be true or false"),
               std::string::npos);
+    EXPECT_NE(
+        with_defaults("env = \"A=1\"").find("'env' in [defaults] must be a table or an array"),
+        std::string::npos);
     EXPECT_NE(with_defaults("env = { A = 1 }").find("'env.A' in [defaults] must be a string"),
               std::string::npos);
     EXPECT_NE(error_of("defaults = 3\n" + std::string(kEntry)).find("'defaults' must be a table"),
@@ -135,10 +143,13 @@ TEST(Suite, WrongTypesNameTheKeyAndTheType) {
     EXPECT_NE(error_of("[[bench]]\nname = \"x\"\ncommand = \"./p --size 3\"\n")
                   .find(":3: 'command' in [[bench]] 'x' must be a non-empty array of strings"),
               std::string::npos);
-    EXPECT_NE(error_of("[[bench]]\nname = \"x\"\ncommand = [\"./p\", 3]\n").find("non-empty array of strings"),
+    EXPECT_NE(error_of("[[bench]]\nname = \"x\"\ncommand = [\"./p\", 3]\n")
+                  .find("non-empty array of strings"),
               std::string::npos);
-    EXPECT_NE(error_of("[[bench]]\nname = \"x\"\ncommand = []\n").find("non-empty array"), std::string::npos);
-    EXPECT_NE(error_of("[[bench]]\nname = 7\ncommand = [\"./p\"]\n").find(":2: 'name' in [[bench]] #1 must be a string"),
+    EXPECT_NE(error_of("[[bench]]\nname = \"x\"\ncommand = []\n").find("non-empty array"),
+              std::string::npos);
+    EXPECT_NE(error_of("[[bench]]\nname = 7\ncommand = [\"./p\"]\n")
+                  .find(":2: 'name' in [[bench]] #1 must be a string"),
               std::string::npos);
 }
 
@@ -146,24 +157,30 @@ TEST(Suite, BadValuesNameTheLine) {
     const auto with_defaults = [](const std::string& line) {
         return error_of("[defaults]\n" + line + "\n" + kEntry);
     };
-    EXPECT_NE(with_defaults("geometry = \"I1=30000,8,64\"").find(":2: 'geometry' in [defaults]: invalid I1 geometry"),
+    EXPECT_NE(with_defaults("geometry = \"I1=30000,8,64\"")
+                  .find(":2: 'geometry' in [defaults]: invalid I1 geometry"),
               std::string::npos);
-    EXPECT_NE(with_defaults("weights = \"1,2\"").find(":2: 'weights' in [defaults]: invalid weights"),
-              std::string::npos);
+    EXPECT_NE(
+        with_defaults("weights = \"1,2\"").find(":2: 'weights' in [defaults]: invalid weights"),
+        std::string::npos);
     EXPECT_NE(with_defaults("cpu_baseline = \"avx9\"").find(":2: 'cpu_baseline' in [defaults]"),
               std::string::npos);
-    EXPECT_NE(with_defaults("threshold = \"2 percent\"").find(":2: 'threshold' in [defaults]: invalid threshold"),
+    EXPECT_NE(with_defaults("threshold = \"2 percent\"")
+                  .find(":2: 'threshold' in [defaults]: invalid threshold"),
               std::string::npos);
-    EXPECT_NE(with_defaults("env = [\"1BAD=x\"]").find(":2: invalid env entry '1BAD=x' in [defaults]"),
-              std::string::npos);
-    EXPECT_NE(error_of(std::string(kEntry) + "threshold = \"fast\"\n").find(":4: 'threshold' in [[bench]] 'b'"),
+    EXPECT_NE(
+        with_defaults("env = [\"1BAD=x\"]").find(":2: invalid env entry '1BAD=x' in [defaults]"),
+        std::string::npos);
+    EXPECT_NE(error_of(std::string(kEntry) + "threshold = \"fast\"\n")
+                  .find(":4: 'threshold' in [[bench]] 'b'"),
               std::string::npos);
 }
 
 TEST(Suite, NamesAreRequiredAndUnique) {
     EXPECT_NE(error_of("[[bench]]\ncommand = [\"./p\"]\n").find(":1: [[bench]] #1 has no 'name'"),
               std::string::npos);
-    EXPECT_NE(error_of("[[bench]]\nname = \" \"\ncommand = [\"./p\"]\n").find("empty name"), std::string::npos);
+    EXPECT_NE(error_of("[[bench]]\nname = \" \"\ncommand = [\"./p\"]\n").find("empty name"),
+              std::string::npos);
     EXPECT_NE(error_of("[[bench]]\nname = \"x\"\n").find(":1: [[bench]] 'x' has no 'command'"),
               std::string::npos);
     const auto e = error_of(std::string(kEntry) + "\n" + kEntry);
@@ -175,7 +192,8 @@ TEST(Suite, SyntaxErrorsAndEmptySuites) {
     EXPECT_NE(error_of("a = \"x\"\na = \"y\"\n").find("suite/cgbench.toml:2: "), std::string::npos);
     EXPECT_NE(error_of("").find("suite/cgbench.toml: the suite has no [[bench]] entries"),
               std::string::npos);
-    EXPECT_NE(error_of("[defaults]\ntimeout = 5\n").find("no [[bench]] entries"), std::string::npos);
+    EXPECT_NE(error_of("[defaults]\ntimeout = 5\n").find("no [[bench]] entries"),
+              std::string::npos);
 }
 
 TEST(Suite, LoadsFilesAndDiscoversThem) {
@@ -199,7 +217,8 @@ TEST(Suite, TheExampleSuiteNamesTheBuiltExamples) {
     const auto suite = load_suite(path);
     ASSERT_EQ(suite.entries.size(), 8u);
     for (const auto& e : suite.entries) {
-        EXPECT_TRUE(fs::exists(suite.dir / e.command.front())) << e.name << ": " << e.command.front();
+        EXPECT_TRUE(fs::exists(suite.dir / e.command.front()))
+            << e.name << ": " << e.command.front();
     }
 }
 

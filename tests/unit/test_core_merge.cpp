@@ -42,7 +42,8 @@ std::string error_of(const std::vector<SourcedRun>& parts) {
 
 std::vector<std::string> names(const RunResult& run) {
     std::vector<std::string> out;
-    for (const auto& b : run.benchmarks) out.push_back(b.name);
+    for (const auto& b : run.benchmarks)
+        out.push_back(b.name);
     return out;
 }
 
@@ -77,7 +78,8 @@ TEST(Merge, KeepsEachRunWideWarningOnce) {
     a.warnings = {"ASLR could not be disabled"};
     b.warnings = {"ASLR could not be disabled", "other"};
     const auto merged = merge_runs({{"a", a}, {"b", b}}, "x");
-    EXPECT_EQ(merged.run.warnings, (std::vector<std::string>{"ASLR could not be disabled", "other"}));
+    EXPECT_EQ(merged.run.warnings,
+              (std::vector<std::string>{"ASLR could not be disabled", "other"}));
 }
 
 TEST(Merge, RefusesDifferentFingerprints) {
@@ -93,7 +95,8 @@ TEST(Merge, RefusesDifferentFingerprints) {
 TEST(Merge, RefusesDuplicateNames) {
     const auto e = error_of({{"s1.json", shard("t", {bench("a", 0), bench("b", 1)})},
                              {"s2.json", shard("t", {bench("b", 1)})}});
-    EXPECT_NE(e.find("benchmark measured twice: 'b' (s1.json and s2.json)"), std::string::npos) << e;
+    EXPECT_NE(e.find("benchmark measured twice: 'b' (s1.json and s2.json)"), std::string::npos)
+        << e;
     EXPECT_NE(error_of({}).find("nothing to merge"), std::string::npos);
 }
 
@@ -105,12 +108,14 @@ TEST(Merge, GitCommitsMustAgreeOtherFactsWarn) {
               std::string::npos);
     other.git.commit = "abc";
     other.git.branch = "HEAD";
-    const auto merged = merge_runs({{"s1.json", shard("t", {bench("a", 0)})}, {"s2.json", other}}, "x");
+    const auto merged =
+        merge_runs({{"s1.json", shard("t", {bench("a", 0)})}, {"s2.json", other}}, "x");
     EXPECT_EQ(merged.run.git.branch, "main");
     ASSERT_EQ(merged.warnings.size(), 1u);
     EXPECT_NE(merged.warnings[0].find("s2.json"), std::string::npos);
     other.git.commit.reset();  // unknown in one shard: not a conflict
-    EXPECT_EQ(merge_runs({{"s1.json", shard("t", {bench("a", 0)})}, {"s2.json", other}}, "x").run.git.commit,
+    EXPECT_EQ(merge_runs({{"s1.json", shard("t", {bench("a", 0)})}, {"s2.json", other}}, "x")
+                  .run.git.commit,
               "abc");
 }
 

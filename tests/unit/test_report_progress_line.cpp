@@ -30,7 +30,8 @@ TEST(ProgressLine, LogLines) {
     EXPECT_EQ(progress_log_line(3, 8, b), "cgbench: [3/8] parse/large ok 2.31s");
     b.status = BenchStatus::Timeout;
     b.error = "timed out after 2 s";
-    EXPECT_EQ(progress_log_line(4, 8, b), "cgbench: [4/8] parse/large TIMEOUT 2.31s (timed out after 2 s)");
+    EXPECT_EQ(progress_log_line(4, 8, b),
+              "cgbench: [4/8] parse/large TIMEOUT 2.31s (timed out after 2 s)");
 }
 
 }  // namespace cgbench::report

@@ -26,7 +26,7 @@ std::vector<BenchmarkSpec> specs(int n) {
 
 // Records events, and fails the test if two calls ever overlap.
 class RecordingSink final : public ProgressSink {
-public:
+  public:
     std::vector<std::string> events;
     std::atomic<bool> inside{false};
 
@@ -41,7 +41,7 @@ public:
         inside = false;
     }
 
-private:
+  private:
     void enter() {
         EXPECT_FALSE(inside.exchange(true)) << "progress calls overlap";
         std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -71,7 +71,8 @@ TEST(Scheduler, ResultsComeInSuiteOrderWhateverFinishesFirst) {
     RecordingSink sink;
     const auto results = run_scheduled(specs(8), 3, measure, &sink);
     ASSERT_EQ(results.size(), 8u);
-    for (int i = 0; i < 8; ++i) EXPECT_EQ(results[i].name, "b" + std::to_string(i));
+    for (int i = 0; i < 8; ++i)
+        EXPECT_EQ(results[i].name, "b" + std::to_string(i));
     EXPECT_EQ(most, 3);
     ASSERT_EQ(sink.events.size(), 16u);
     EXPECT_EQ(sink.events[0], "start 0 b0");  // handed out in suite order
@@ -124,7 +125,8 @@ TEST(Scheduler, InterruptedWinsOverOtherFailures) {
     std::atomic<bool> second_started{false};
     const MeasureFn measure = [&](const BenchmarkSpec& spec) -> BenchmarkResult {
         if (spec.name == "b0") {
-            while (!second_started) std::this_thread::yield();
+            while (!second_started)
+                std::this_thread::yield();
             throw EnvironmentError("valgrind broke");
         }
         second_started = true;
