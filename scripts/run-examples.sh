@@ -1,26 +1,14 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds cgbench and the examples, measures every
-# example with `cgbench run` and prints the results. Results go to ./cgbench-results/.
+# The main job: installs what is missing, builds cgbench and the examples, and measures the
+# example suite (examples/cgbench.toml, copied next to the built programs) with one
+# `cgbench run --suite`: all benchmarks in parallel, one table. The result goes to
+# ./cgbench-results/examples.json. Extra arguments go to `cgbench run` (e.g. -j1, --filter).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 
 "$root/scripts/build.sh"
-cgbench="$build/src/cgbench"
-examples="$build/examples"
 out="$root/cgbench-results"
 mkdir -p "$out"
-
-run() {
-  local name="$1"; shift
-  echo "== $name"
-  "$cgbench" run --name "$name" --out "$out/${name//\//-}.json" -- "$@"
-  echo
-}
-run memory-cache/linear "$examples/memory_cache" linear 1000000
-run memory-cache/random "$examples/memory_cache" random 1000000
-run magic-squares/direct "$examples/magic_squares" direct 200000
-run magic-squares/center5 "$examples/magic_squares" center5 200000
-run varint/mixed "$examples/varint" 200000 0
-run varint/width1 "$examples/varint" 200000 1
-echo "result files: $out/"
+"$build/src/cgbench" run --suite "$build/examples/cgbench.toml" --out "$out/examples.json" "$@"
+echo "result file: $out/examples.json"

@@ -6,6 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "config/run_options.hpp"
+#include "core/result.hpp"
+#include "exec/environment.hpp"
+#include "report/reporter.hpp"
+#include "util/fs.hpp"
+
 namespace CLI {
 class App;
 }
@@ -41,7 +47,34 @@ void warn(const std::string& message);
 // Help text shared by all subcommands: the exit codes.
 std::string exit_code_help();
 
+// Adds the options of `cgbench run` to `app` (`cgbench config show` takes the same ones, so
+// it can show what a command line would change).
+void add_run_options(CLI::App& app, config::RunInput& input);
+
+// The program and its arguments of `run` / `config show`: everything from the first
+// non-option argument on, or after "--". Throws UsageError for an unknown option.
+std::vector<std::string> program_arguments(const CLI::App& app, const GlobalOptions& global);
+
+// The previous cost of each benchmark in `plan`, for balancing shards; nullopt while no
+// history is connected (shards are then balanced by name). The one place that looks them up.
+std::optional<config::CostMap> previous_costs(const config::RunPlan& plan);
+
+// plan_run, then the shard's share of the suite (what `run` measures and `config show` shows).
+config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvMap& env);
+
+// Prints `run` in `format` (not with -q on the console), writes it to `out` (may be null)
+// when at least one benchmark succeeded, and throws BenchmarkError naming every failed
+// benchmark. Returns the exit code (0).
+int report_run(const RunResult& run, report::Format format, util::AtomicFile* out,
+               const GlobalOptions& global);
+
 // Registers `cgbench run`.
 Subcommand register_run(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench config` (`config show`).
+Subcommand register_config(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench merge`.
+Subcommand register_merge(CLI::App& app, GlobalOptions& global);
 
 }  // namespace cgbench::cli

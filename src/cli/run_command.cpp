@@ -4,13 +4,16 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
 
 #include "cli/command.hpp"
+#include "cli/progress.hpp"
 #include "config/run_options.hpp"
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
 #include "exec/environment.hpp"
+#include "exec/interrupt.hpp"
 #include "exec/process.hpp"
 #include "metrics/events.hpp"
 #include "metrics/score.hpp"
@@ -37,13 +40,52 @@ std::string run_help_footer() {
         out += fmt::format("  {:<12} {}\n", p.name, p.description);
     }
     out += "  L1,LL,RAM    three non-negative integers, e.g. 1,6,80\n\n"
+           "Suites: settings are layered built-in < suite [defaults] < [[bench]] entry <\n"
+           "environment < command line (`cgbench config show` prints each value and its\n"
+           "source). Paths in a suite are relative to its directory.\n\n"
            "Environment: CGBENCH_GEOMETRY, CGBENCH_WEIGHTS, CGBENCH_CPU_BASELINE, CGBENCH_TIMEOUT,\n"
-           "CGBENCH_FORMAT set defaults that the options above override; CGBENCH_VALGRIND names\n"
-           "the valgrind binary.\n\n";
+           "CGBENCH_THRESHOLD, CGBENCH_JOBS, CGBENCH_FORMAT set defaults that the options above\n"
+           "override; CI_NODE_INDEX/CI_NODE_TOTAL (GitLab parallel:) select a shard when --shard\n"
+           "is not given; CGBENCH_VALGRIND names the valgrind binary.\n\n";
     return out + exit_code_help();
 }
 
-void add_options(CLI::App& run, config::RunInput& in) {
+[[noreturn]] void throw_failures(const std::vector<const BenchmarkResult*>& failed,
+                                std::size_t total) {
+    const bool unstable = std::any_of(failed.begin(), failed.end(),
+                                      [](const BenchmarkResult* b) { return !b->spread.empty(); });
+    const std::string hint =
+        unstable ? "make the program deterministic (fixed seeds, no timers or thread races)"
+                 : "see its stderr above; fix the program or its arguments";
+    if (failed.size() == 1) {
+        throw BenchmarkError(fmt::format("benchmark '{}' {}", util::printable(failed[0]->name),
+                                         failed[0]->error),
+                             hint);
+    }
+    std::vector<std::string> parts;
+    for (const auto* b : failed) {
+        parts.push_back(fmt::format("'{}' {}", util::printable(b->name), b->error));
+    }
+    throw BenchmarkError(fmt::format("{} of {} benchmarks failed: {}", failed.size(), total,
+                                     util::join(parts, "; ")),
+                         hint);
+}
+
+}  // namespace
+
+void add_run_options(CLI::App& run, config::RunInput& in) {
+    run.add_option("--suite", in.suite,
+                   "Run the benchmarks of this suite file (default: ./cgbench.toml when no "
+                   "program is given)");
+    run.add_option("--filter", in.filter,
+                   "Only suite benchmarks whose name matches this regex (ECMAScript, searched)");
+    run.add_option("-j,--jobs", in.jobs,
+                   "Benchmarks measured at once; counts do not change [number of cores]");
+    run.add_option("--shard", in.shard,
+                   "Run shard K of N of the suite (K/N, 1-based), e.g. one job of a CI matrix");
+    run.add_option("--threshold", in.threshold,
+                   "Threshold recorded for `compare`: [METRIC=]P%[|FLOOR], e.g. 1% or "
+                   "cost=2%|100000");
     run.add_option("--name", in.name, "Benchmark name (default: program and arguments)");
     run.add_option("--geometry", in.geometry,
                    "Simulated caches: ci-default (I1=32768,8,64 D1=32768,8,64 LL=8388608,16,64) "
@@ -72,15 +114,30 @@ void add_options(CLI::App& run, config::RunInput& in) {
     run.add_flag("--show-output", in.show_output, "Copy the program's output to stderr");
 }
 
+std::optional<config::CostMap> previous_costs(const config::RunPlan& plan) {
+    // The one place where shards would be balanced by history: look up the previous cost of
+    // each of plan.request.benchmarks (e.g. the latest stored run of the target branch with
+    // this fingerprint) and return name -> cost. Every job of a CI matrix must get the same
+    // map, or the shards overlap. Until the history database provides costs, shards are
+    // balanced by name.
+    (void)plan;
+    return std::nullopt;
+}
+
 // The program and its arguments: everything from the first non-option argument on (as with
 // env(1) or valgrind), or everything after "--". A "--" after the program name belongs to
 // the program.
-std::vector<std::string> program_arguments(const CLI::App& run, const GlobalOptions& global) {
-    std::vector<std::string> command = run.remaining();
+std::vector<std::string> program_arguments(const CLI::App& app, const GlobalOptions& global) {
+    std::vector<std::string> command = app.remaining();
     if (!command.empty() && command.front().size() > 1 && command.front()[0] == '-') {
+        const auto* parent = app.get_parent();
+        const std::string name = parent != nullptr && parent->get_parent() != nullptr
+                                     ? parent->get_name() + " " + app.get_name()
+                                     : app.get_name();
         throw UsageError(fmt::format("unknown option '{}'", util::printable(command.front())),
-                         "see `cgbench run --help`; put -- before a program whose name starts "
-                         "with -");
+                         fmt::format("see `cgbench {} --help`; put -- before a program whose "
+                                     "name starts with -",
+                                     name));
     }
     if (global.after_dashes) {
         if (!command.empty()) command.push_back("--");
@@ -89,9 +146,41 @@ std::vector<std::string> program_arguments(const CLI::App& run, const GlobalOpti
     return command;
 }
 
+int report_run(const RunResult& run, report::Format format, util::AtomicFile* out,
+               const GlobalOptions& global) {
+    std::vector<const BenchmarkResult*> failed;
+    for (const auto& b : run.benchmarks) {
+        if (b.status != BenchStatus::Ok) failed.push_back(&b);
+    }
+    if (!(global.quiet && format == report::Format::Console)) {
+        report::RenderOptions ro{color_on_stdout(), global.verbose > 0};
+        fmt::print("{}", report::make_run_reporter(format)->render(run, ro));
+        std::fflush(stdout);
+    }
+    // A result file holds at least one measurement; a run where everything failed leaves none.
+    if (out != nullptr && failed.size() < run.benchmarks.size()) {
+        out->commit(to_json(run).dump(2) + "\n");
+    }
+    if (!failed.empty()) throw_failures(failed, run.benchmarks.size());
+    return 0;
+}
+
+config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvMap& env) {
+    auto plan = config::plan_run(input, env);
+    config::apply_shard(plan, previous_costs(plan));
+    return plan;
+}
+
+namespace {
+
 int execute(const config::RunInput& in, const GlobalOptions& global) {
     const auto env = exec::current_environment();
-    auto plan = config::plan_run(in, env);
+    const auto plan = plan_sharded_run(in, env);
+    if (plan.request.benchmarks.empty()) {
+        warn(fmt::format("shard {} has no benchmarks (the suite selects {}); nothing to measure",
+                         plan.shard->text(), plan.suite_size));
+        return 0;
+    }
     // Prove every output is writable before measuring.
     std::unique_ptr<util::AtomicFile> out_file;
     if (plan.out) out_file = std::make_unique<util::AtomicFile>(*plan.out);
@@ -104,47 +193,33 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
     spdlog::debug("valgrind {} at {}{}", inst.version, inst.launcher.string(),
                   inst.bypassed_wrapper ? " (bypassing the wrapper script)" : "");
 
-    const RunResult run = runner::execute_run(plan.request, inst, runner, env);
+    RunResult run;
+    {
+        ProgressPrinter progress(plan.suite.empty() ? ProgressPrinter::Mode::Off
+                                                    : progress_mode(global),
+                                 plan.request.benchmarks.size());
+        run = runner::execute_run(plan.request, inst, runner, env, &progress);
+    }
+    if (plan.shard) run.shard = plan.shard->text();
+    exec::throw_if_interrupted();  // a signal after the last benchmark still writes nothing
 
-    std::size_t ok = 0;
-    const BenchmarkResult* first_failure = nullptr;
-    for (const auto& b : run.benchmarks) {
-        if (b.status == BenchStatus::Ok) {
-            ++ok;
-        } else if (first_failure == nullptr) {
-            first_failure = &b;
-        }
-    }
-    if (!(global.quiet && plan.format == report::Format::Console)) {
-        report::RenderOptions ro{color_on_stdout(), global.verbose > 0};
-        fmt::print("{}", report::make_run_reporter(plan.format)->render(run, ro));
-        std::fflush(stdout);
-    }
-    // A result file holds at least one measurement; a run where everything failed leaves none.
-    if (out_file && ok > 0) out_file->commit(to_json(run).dump(2) + "\n");
-    if (first_failure != nullptr) {
-        throw BenchmarkError(
-            fmt::format("benchmark '{}' {}", util::printable(first_failure->name),
-                        first_failure->error),
-            first_failure->spread.empty()
-                ? "see its stderr above; fix the program or its arguments"
-                : "make the program deterministic (fixed seeds, no timers or thread races)");
-    }
-    return 0;
+    return report_run(run, plan.format, out_file.get(), global);
 }
 
 }  // namespace
 
 Subcommand register_run(CLI::App& app, GlobalOptions& global) {
-    auto* run = app.add_subcommand("run", "Measure a program under Cachegrind:\n"
+    auto* run = app.add_subcommand("run", "Measure a program, or a suite, under Cachegrind:\n"
                                           "  cgbench run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+                                          "  cgbench run [OPTIONS] [--suite cgbench.toml]\n"
                                           "Options go before the program; everything after it "
-                                          "is passed to the program.");
+                                          "is passed to the program. Suite benchmarks run in "
+                                          "parallel (-j) with the same counts as one by one.");
     run->prefix_command();
     add_global_flags(*run, global);
     run->footer(run_help_footer());
     auto input = std::make_shared<config::RunInput>();
-    add_options(*run, *input);
+    add_run_options(*run, *input);
     return {run, [input, run, &global] {
                 input->command = program_arguments(*run, global);
                 return execute(*input, global);

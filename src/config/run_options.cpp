@@ -2,23 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <thread>
+
+#include "config/benchmark_plan.hpp"
+#include "config/suite.hpp"
 #include "core/errors.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::config {
 
 namespace {
-
-std::optional<double> parse_timeout(const Layered& t) {
-    if (t.value.empty()) return std::nullopt;
-    const auto v = util::parse_seconds(t.value);
-    if (!v || *v <= 0) {
-        throw UsageError(fmt::format("invalid timeout '{}' (from {})", util::printable(t.value),
-                                     t.origin),
-                         "give a positive number of seconds, e.g. --timeout 600");
-    }
-    return v;
-}
 
 std::filesystem::path probe_cache_dir(const exec::EnvMap& env) {
     if (const auto it = env.find("XDG_CACHE_HOME"); it != env.end() && !it->second.empty()) {
@@ -30,53 +23,145 @@ std::filesystem::path probe_cache_dir(const exec::EnvMap& env) {
     return {};
 }
 
-RunSettings layer_settings(const RunInput& in, const exec::EnvMap& env) {
+// Parses a layered value; a value from the environment names its variable when it is bad
+// (suite values are checked with their line when the file is read).
+template <class Parse>
+auto parse_layered(const Layered& l, Parse parse) {
+    try {
+        return parse(l.value);
+    } catch (const UsageError& e) {
+        if (l.source != Source::Environment) throw;
+        throw UsageError(fmt::format("{} (from {})", e.what(), l.origin), e.hint());
+    }
+}
+
+int parse_jobs(const Layered& l) {
+    const auto n = util::parse_u64(l.value);
+    if (!n || *n < 1 || *n > 1024) {
+        throw UsageError(fmt::format("invalid job count '{}' (from {})", util::printable(l.value),
+                                     l.origin),
+                         "give how many benchmarks to run at once, e.g. -j 2");
+    }
+    return static_cast<int>(*n);
+}
+
+// GitLab's `parallel:` sets CI_NODE_INDEX (1-based) and CI_NODE_TOTAL.
+void apply_ci_node(Layered& shard, const exec::EnvMap& env) {
+    const auto index = env.find("CI_NODE_INDEX");
+    const auto total = env.find("CI_NODE_TOTAL");
+    if (index == env.end() || total == env.end() || index->second.empty()) return;
+    shard = Layered{index->second + "/" + total->second, Source::Environment,
+                    "CI_NODE_INDEX/CI_NODE_TOTAL"};
+}
+
+}  // namespace
+
+RunSettings layer_run_settings(const RunInput& in, const exec::EnvMap& env, const Suite* suite) {
     RunSettings s;
+    s.jobs = Layered{std::to_string(std::max(1U, std::thread::hardware_concurrency())),
+                     Source::Default, "built-in: the number of cores"};
+    if (suite != nullptr) {
+        const auto from_suite = [&](Layered& l, const std::optional<SuiteValue>& v) {
+            if (v) l = Layered{v->text, Source::SuiteDefaults, suite->origin(v->line)};
+        };
+        from_suite(s.geometry, suite->defaults.geometry);
+        from_suite(s.weights, suite->defaults.weights);
+        from_suite(s.cpu_baseline, suite->defaults.cpu_baseline);
+        from_suite(s.branch_sim, suite->defaults.branch_sim);
+    }
     const auto layer = [&](Layered& l, std::string_view var, const std::optional<std::string>& cli,
                            std::string flag) {
-        apply_env(l, env, var);
+        if (!var.empty()) apply_env(l, env, var);
         apply(l, cli, Source::CommandLine, std::move(flag));
     };
     layer(s.geometry, "CGBENCH_GEOMETRY", in.geometry, "--geometry");
     layer(s.weights, "CGBENCH_WEIGHTS", in.weights, "--weights");
     layer(s.cpu_baseline, "CGBENCH_CPU_BASELINE", in.cpu_baseline, "--cpu-baseline");
-    layer(s.timeout, "CGBENCH_TIMEOUT", in.timeout, "--timeout");
+    layer(s.branch_sim, "", in.branch_sim ? std::optional<std::string>("on") : std::nullopt,
+          "--branch-sim");
     layer(s.format, "CGBENCH_FORMAT", in.format, "--format");
+    layer(s.jobs, "CGBENCH_JOBS", in.jobs, "-j");
+    apply_ci_node(s.shard, env);
+    layer(s.shard, "", in.shard, "--shard");
     return s;
+}
+
+namespace {
+
+// The suite named by --suite, or found in the current directory when no program is given.
+std::optional<Suite> find_suite(const RunInput& in) {
+    if (in.suite) {
+        if (!in.command.empty()) {
+            throw UsageError("give either a program or --suite, not both",
+                             "put the program into the suite as a [[bench]] entry");
+        }
+        return load_suite(*in.suite);
+    }
+    if (!in.command.empty()) return std::nullopt;
+    const auto found = discover_suite();
+    if (found.empty()) {
+        throw UsageError("no program given",
+                         "usage: cgbench run [OPTIONS] -- PROGRAM [ARGS...], or --suite FILE "
+                         "(./cgbench.toml is used when present)");
+    }
+    return load_suite(found);
+}
+
+void plan_shard(RunPlan& plan, const RunInput& in) {
+    const Layered& shard = plan.settings.shard;
+    if (plan.suite.empty()) {
+        if (in.shard) throw UsageError("--shard splits a suite", "use it with --suite FILE");
+        if (in.filter) throw UsageError("--filter selects benchmarks of a suite",
+                                        "use it with --suite FILE");
+        plan.settings.shard = layered_default("");  // CI_NODE_* do not split one program
+        return;
+    }
+    if (!shard.value.empty()) plan.shard = parse_shard(shard.value, shard.origin);
 }
 
 }  // namespace
 
 RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
-    if (in.command.empty()) {
-        throw UsageError("no program given",
-                         "usage: cgbench run [OPTIONS] -- PROGRAM [ARGS...]");
-    }
     if (in.verify < 1) throw UsageError("--verify needs a count of at least 1");
+    const auto suite = find_suite(in);
     RunPlan plan;
-    plan.settings = layer_settings(in, env);
+    plan.settings = layer_run_settings(in, env, suite ? &*suite : nullptr);
     auto& ms = plan.request.settings;
-    ms.geometry = valgrind::parse_geometry(plan.settings.geometry.value);
-    ms.weights = metrics::parse_weights(plan.settings.weights.value);
-    ms.cpu_baseline = valgrind::parse_cpu_baseline(plan.settings.cpu_baseline.value);
-    ms.branch_sim = in.branch_sim;
+    ms.geometry = parse_layered(plan.settings.geometry, valgrind::parse_geometry);
+    ms.weights = parse_layered(plan.settings.weights, metrics::parse_weights);
+    ms.cpu_baseline = parse_layered(plan.settings.cpu_baseline, valgrind::parse_cpu_baseline);
+    ms.branch_sim = plan.settings.branch_sim.value == "on";
     ms.echo_output = in.show_output;
     if (in.keep_raw) ms.keep_raw_dir = *in.keep_raw;
-    plan.format = report::parse_format(plan.settings.format.value);
+    plan.format = parse_layered(plan.settings.format, report::parse_format);
     if (in.out) plan.out = *in.out;
-
-    runner::BenchmarkSpec spec;
-    spec.command = in.command;
-    spec.name = in.name ? *in.name : runner::default_benchmark_name(in.command);
-    if (spec.name.empty()) throw UsageError("--name cannot be empty");
-    if (in.cwd) spec.cwd = *in.cwd;
-    if (in.stdin_path) spec.stdin_path = *in.stdin_path;
-    for (const auto& e : in.env) spec.env.push_back(exec::parse_env_request(e));
-    spec.timeout_seconds = parse_timeout(plan.settings.timeout);
-    plan.request.benchmarks.push_back(std::move(spec));
+    plan.request.jobs = parse_jobs(plan.settings.jobs);
     plan.request.verify = in.verify;
     plan.request.probe_cache_dir = probe_cache_dir(env);
+    if (suite) {
+        plan.suite = suite->path;
+        plan.request.git_dir = suite->dir;  // the project the suite belongs to
+        plan_suite_benchmarks(*suite, in, env, plan);
+    } else {
+        plan_single_benchmark(in, env, plan);
+    }
+    plan.suite_size = plan.request.benchmarks.size();
+    plan_shard(plan, in);
     return plan;
+}
+
+void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs) {
+    if (!plan.shard) return;
+    std::vector<std::string> names;
+    for (const auto& b : plan.request.benchmarks) names.push_back(b.name);
+    std::vector<runner::BenchmarkSpec> specs;
+    std::vector<BenchmarkSettings> settings;
+    for (const std::size_t i : shard_members(names, *plan.shard, previous_costs)) {
+        specs.push_back(std::move(plan.request.benchmarks[i]));
+        settings.push_back(std::move(plan.benchmark_settings[i]));
+    }
+    plan.request.benchmarks = std::move(specs);
+    plan.benchmark_settings = std::move(settings);
 }
 
 }  // namespace cgbench::config

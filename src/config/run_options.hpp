@@ -1,7 +1,7 @@
 #pragma once
-// Options of `cgbench run`, from raw command-line input to a validated request. Validation
-// happens here, before anything runs: a bad geometry fails in milliseconds, not after a
-// ten-minute measurement.
+// Options of `cgbench run`, from raw command-line input (and a suite file) to a validated plan.
+// Validation happens here, before anything runs: a bad geometry or a typo in the suite fails
+// in milliseconds, not after a ten-minute measurement. The layering order is in layered.hpp.
 
 #include <filesystem>
 #include <optional>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/layered.hpp"
+#include "config/shard.hpp"
 #include "exec/environment.hpp"
 #include "report/reporter.hpp"
 #include "runner/run_pipeline.hpp"
@@ -18,6 +19,11 @@ namespace cgbench::config {
 // What the command line said, unvalidated (CLI11 fills this).
 struct RunInput {
     std::vector<std::string> command;
+    std::optional<std::string> suite;
+    std::optional<std::string> filter;
+    std::optional<std::string> shard;
+    std::optional<std::string> jobs;
+    std::optional<std::string> threshold;
     std::optional<std::string> name;
     std::optional<std::string> geometry;
     std::optional<std::string> weights;
@@ -34,24 +40,54 @@ struct RunInput {
     bool show_output = false;
 };
 
-// The layered settings of a run (for `config show` and the fingerprint).
+// The layered run-wide settings (for `config show` and the fingerprint).
 struct RunSettings {
     Layered geometry = layered_default("ci-default");
     Layered weights = layered_default("pythonspeed");
     Layered cpu_baseline = layered_default("portable");
-    Layered timeout = layered_default("");
+    Layered branch_sim = layered_default("off");
     Layered format = layered_default("console");
+    Layered jobs = layered_default("1");     // built-in: the number of cores
+    Layered shard = layered_default("");     // "K/N"; empty: the whole suite
+};
+
+// The layered settings of one benchmark, as `config show` lists them; the matching
+// BenchmarkSpec holds the parsed values.
+struct BenchmarkSettings {
+    Layered command;
+    Layered cwd;
+    Layered stdin_path;
+    Layered timeout = layered_default("");    // empty: no timeout
+    Layered threshold = layered_default("");  // empty: compare's default
+    std::vector<Layered> env;  // each request with the layer that added it
 };
 
 struct RunPlan {
     runner::RunRequest request;
     RunSettings settings;
+    std::vector<BenchmarkSettings> benchmark_settings;  // parallel to request.benchmarks
+    std::filesystem::path suite;                         // empty: a single program
+    std::optional<Shard> shard;
+    std::size_t suite_size = 0;  // benchmarks selected before sharding
     report::Format format = report::Format::Console;
     std::optional<std::filesystem::path> out;
 };
 
-// Resolves the layers (default < CGBENCH_* in `env` < command line) and validates every
-// value. Throws UsageError naming the option and the fix.
+struct Suite;
+
+// The run-wide layers: built-in < `suite` [defaults] (may be null) < CGBENCH_* (and
+// CI_NODE_*) in `env` < command line. Not validated; plan_run validates.
+RunSettings layer_run_settings(const RunInput& input, const exec::EnvMap& env,
+                               const Suite* suite);
+
+// Resolves the layers (built-in < suite [defaults] < suite entry < CGBENCH_* in `env` <
+// command line) and validates every value. Without a program and without --suite, a
+// cgbench.toml in the current directory is used. Throws UsageError naming the setting and the
+// fix.
 RunPlan plan_run(const RunInput& input, const exec::EnvMap& env);
+
+// Keeps only the benchmarks of `plan.shard` (when set), in suite order, balanced by
+// `previous_costs` when given and by name otherwise (see shard_members).
+void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs);
 
 }  // namespace cgbench::config

@@ -43,6 +43,8 @@ struct BenchmarkResult {
     std::string raw_file;               // where --keep-raw put the Valgrind output
     int runs = 1;                       // times measured (--verify N)
     std::vector<EventSpread> spread;    // events that differed between runs; empty: identical
+    std::string threshold;              // the suite's threshold text for `compare`; empty: unset
+    std::optional<std::size_t> position;  // 0-based [[bench]] index in its suite; merges sort by it
 };
 
 struct GitInfo {
@@ -85,6 +87,7 @@ struct RunResult {
     Fingerprint fingerprint;
     std::vector<BenchmarkResult> benchmarks;
     std::vector<std::string> warnings;  // run-wide (e.g. ASLR refused)
+    std::string shard;                  // "K/N" when this run measured one shard of a suite
 };
 
 }  // namespace cgbench

@@ -140,6 +140,21 @@ std::vector<std::string> read_strings(const json& obj, std::string_view key) {
     return out;
 }
 
+// The "verify" object of a benchmark (--verify N), if present.
+void read_verify(const Reader& r, const json& j, const std::string& where, BenchmarkResult& b) {
+    const auto it = j.find("verify");
+    if (it == j.end() || !it->is_object()) return;
+    b.runs = it->value("runs", 1);
+    if (const auto sp = it->find("spread"); sp != it->end() && sp->is_object()) {
+        for (const auto& [key, range] : sp->items()) {
+            const auto e = metrics::event_from_name(key);
+            if (!e || !range.is_object()) r.fail(where + ".verify.spread is malformed");
+            b.spread.push_back({*e, r.u64(r.at(range, "min", key), key + ".min"),
+                                r.u64(r.at(range, "max", key), key + ".max")});
+        }
+    }
+}
+
 BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index) {
     const std::string where = fmt::format("benchmarks[{}]", index);
     BenchmarkResult b;
@@ -177,17 +192,11 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
     b.stderr_tail = j.value("stderr_tail", "");
     b.warnings = read_strings(j, "warnings");
     b.raw_file = j.value("raw_file", "");
-    if (const auto it = j.find("verify"); it != j.end() && it->is_object()) {
-        b.runs = it->value("runs", 1);
-        if (const auto sp = it->find("spread"); sp != it->end() && sp->is_object()) {
-            for (const auto& [key, range] : sp->items()) {
-                const auto e = metrics::event_from_name(key);
-                if (!e || !range.is_object()) r.fail(where + ".verify.spread is malformed");
-                b.spread.push_back({*e, r.u64(r.at(range, "min", key), key + ".min"),
-                                    r.u64(r.at(range, "max", key), key + ".max")});
-            }
-        }
+    b.threshold = j.value("threshold", "");
+    if (const auto it = j.find("position"); it != j.end()) {
+        b.position = static_cast<std::size_t>(r.u64(*it, where + ".position"));
     }
+    read_verify(r, j, where, b);
     return b;
 }
 
@@ -240,6 +249,8 @@ ojson to_json(const BenchmarkResult& b) {
     if (!b.stderr_tail.empty()) j["stderr_tail"] = b.stderr_tail;
     if (!b.warnings.empty()) j["warnings"] = b.warnings;
     if (!b.raw_file.empty()) j["raw_file"] = b.raw_file;
+    if (!b.threshold.empty()) j["threshold"] = b.threshold;
+    if (b.position) j["position"] = *b.position;
     if (b.runs > 1) {
         ojson spread = ojson::object();
         for (const auto& s : b.spread) {
@@ -261,6 +272,7 @@ ojson to_json(const RunResult& run) {
                      {"dirty", run.git.dirty ? ojson(*run.git.dirty) : ojson(nullptr)}};
     r["fingerprint"] = to_json(run.fingerprint);
     if (!run.warnings.empty()) r["warnings"] = run.warnings;
+    if (!run.shard.empty()) r["shard"] = run.shard;
     j["run"] = std::move(r);
     ojson benches = ojson::array();
     for (const auto& b : run.benchmarks) benches.push_back(to_json(b));
@@ -287,6 +299,7 @@ RunResult run_from_json(const json& doc, const std::string& source) {
     }
     out.fingerprint = read_fingerprint(r, r.at(run, "fingerprint", "run"));
     out.warnings = read_strings(run, "warnings");
+    out.shard = run.value("shard", "");
     const json& benches = r.at(doc, "benchmarks", "the document");
     if (!benches.is_array()) r.fail("benchmarks is not an array");
     for (std::size_t i = 0; i < benches.size(); ++i) {

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <mutex>
@@ -91,9 +92,27 @@ void report(int fd, char kind, int err) {
     [[maybe_unused]] const ssize_t n = ::write(fd, &r, sizeof r);
 }
 
-// Runs in the forked child: only async-signal-safe calls until execve.
+// Marks every descriptor above stderr close-on-exec. cgbench's other threads may have files
+// open without O_CLOEXEC at the moment of fork (streams being read, copies of raw files);
+// the program must start with the same descriptors whatever else cgbench was doing.
+void close_on_exec_above_stderr(int max_fd) {
+#ifdef CLOSE_RANGE_CLOEXEC
+    if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+#endif
+    for (int fd = 3; fd < max_fd; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);  // kernels before 5.11
+}
+
+// The descriptor limit for close_on_exec_above_stderr's fallback (sysconf is not
+// async-signal-safe, so it is read before fork).
+int max_fd() {
+    static const int limit = static_cast<int>(std::clamp(::sysconf(_SC_OPEN_MAX), 256L, 65536L));
+    return limit;
+}
+
+// Runs in the forked child: only async-signal-safe calls until execve. Safe while other
+// threads run: everything it touches was prepared before fork.
 [[noreturn]] void child_main(const ProcessSpec& spec, char** argv, char** envp, int in_fd,
-                             int out_fd, int err_fd, int status_fd) {
+                             int out_fd, int err_fd, int status_fd, int fd_limit) {
     ::setpgid(0, 0);
     sigset_t all;
     sigemptyset(&all);
@@ -110,6 +129,7 @@ void report(int fd, char kind, int err) {
         report(status_fd, 'C', errno);
         ::_exit(127);
     }
+    close_on_exec_above_stderr(fd_limit);
     ::dup2(in_fd, 0);
     ::dup2(out_fd, 1);
     ::dup2(err_fd, 2);
@@ -279,13 +299,14 @@ ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
     Pipe out, err, status;
     auto argv = c_strings(spec.argv);
     auto envp = c_strings(spec.env);
+    const int fd_limit = max_fd();
 
     const auto start = Clock::now();
     const pid_t pid = ::fork();
     if (pid < 0) throw EnvironmentError(fmt::format("fork() failed: {}", strerror(errno)));
     if (pid == 0) {
         child_main(spec, argv.data(), envp.data(), in.get(), out.write.get(), err.write.get(),
-                   status.write.get());
+                   status.write.get(), fd_limit);
     }
     ::setpgid(pid, pid);  // also in the parent, so a kill right away reaches the group
     out.write.reset();

@@ -17,9 +17,14 @@ struct BenchmarkSpec {
     std::string name;
     std::vector<std::string> command;  // program and arguments, as the user wrote them
     std::filesystem::path cwd;         // empty: the current directory
+    // Where a relative program path (command[0] with a '/') is resolved; empty: `cwd`. A suite
+    // sets its own directory, so commands read the same wherever cgbench is started.
+    std::filesystem::path base_dir;
     std::vector<exec::EnvRequest> env;
     std::string stdin_path;            // empty: /dev/null
     std::optional<double> timeout_seconds;
+    std::string threshold;             // validated threshold text, carried into the result
+    std::optional<std::size_t> position;  // index of the suite entry; empty for a single program
 };
 
 struct MeasureSettings {

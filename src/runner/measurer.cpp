@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/errors.hpp"
@@ -69,10 +70,30 @@ std::pair<fs::path, exec::ResolvedProgram> Measurer::locate(const BenchmarkSpec&
                                      cwd.string(), util::printable(spec.name)),
                          "fix the cwd setting");
     }
-    return {cwd, exec::resolve_program(spec.command.front(), cwd, caller_)};
+    const fs::path base = spec.base_dir.empty() ? cwd : spec.base_dir;
+    return {cwd, exec::resolve_program(spec.command.front(), base, caller_)};
 }
 
-void Measurer::check(const BenchmarkSpec& spec) const { locate(spec); }
+void Measurer::check(const BenchmarkSpec& spec) const {
+    locate(spec);
+    std::error_code ec;
+    if (!spec.stdin_path.empty() && !fs::exists(spec.stdin_path, ec)) {
+        throw UsageError(fmt::format("stdin file {} of '{}' does not exist", spec.stdin_path,
+                                     util::printable(spec.name)),
+                         "fix the stdin setting");
+    }
+}
+
+MeasureFacts Measurer::facts() const {
+    const std::lock_guard lock(facts_mutex_);
+    return facts_;
+}
+
+void Measurer::record_facts(int aslr_errno, std::size_t env_block_bytes) {
+    const std::lock_guard lock(facts_mutex_);
+    if (aslr_errno != 0) facts_.aslr_errno = aslr_errno;
+    facts_.env_block_bytes = std::max(facts_.env_block_bytes, env_block_bytes);
+}
 
 std::vector<std::string> Measurer::probe_environment(const BenchmarkSpec& spec) const {
     exec::EnvironmentSpec env;
@@ -87,6 +108,8 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
     result.name = spec.name;
     result.command = spec.command;
     result.weights = settings_.weights;
+    result.threshold = spec.threshold;
+    result.position = spec.position;
     const auto [cwd, program] = locate(spec);
     const util::StagingDir staging;
     const fs::path run_path = exec::stage_program(program, staging.path());
@@ -100,7 +123,6 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
         valgrind::glibc_tunables_for(settings_.cpu_baseline, settings_.geometry);
     env_spec.argv = argv;
     const auto env = exec::build_environment(env_spec, caller_);
-    facts_.env_block_bytes = env.block_bytes;
     if (env.over_budget) {
         result.warnings.push_back(fmt::format(
             "arguments and environment take {} bytes, over the {}-byte budget: counts now "
@@ -120,7 +142,7 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
     spdlog::debug("running: {}", util::shell_join(ps.argv));
     spdlog::trace("environment: {}", util::shell_join(ps.env));
     const auto outcome = runner_.run(ps);
-    facts_.aslr_errno = outcome.aslr_errno;
+    record_facts(outcome.aslr_errno, env.block_bytes);
     if (outcome.killed_leftovers) {
         result.warnings.push_back("the program left processes running; cgbench killed them");
     }

@@ -3,6 +3,7 @@
 // under Cachegrind, parse the profile, score it.
 
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,15 @@
 
 namespace cgbench::runner {
 
-// Facts observed while measuring that belong in the run's fingerprint.
+// Facts observed while measuring that belong in the run's fingerprint. They are combined
+// over all measurements so that the order in which parallel runs finish cannot change them.
 struct MeasureFacts {
-    int aslr_errno = 0;              // last refusal of personality(), 0 if ASLR was disabled
-    std::size_t env_block_bytes = 0;
+    int aslr_errno = 0;              // errno of a refused personality(), 0 if always disabled
+    std::size_t env_block_bytes = 0; // the largest argv+environment block measured
 };
 
+// One Measurer serves a whole run. measure() may be called from several threads at once when
+// the ProcessRunner allows it (PosixProcessRunner does); the facts are guarded by a mutex.
 class Measurer {
 public:
     Measurer(valgrind::Installation inst, MeasureSettings settings, exec::ProcessRunner& runner,
@@ -33,14 +37,15 @@ public:
     // `attempt` (0-based) distinguishes kept raw files of repeated runs.
     BenchmarkResult measure(const BenchmarkSpec& spec, int attempt = 0);
 
-    // Checks, without running anything, that `spec` can be run: its working directory exists
-    // and its program resolves to an executable. Throws UsageError otherwise.
+    // Checks, without running anything, that `spec` can be run: its working directory and
+    // stdin file exist and its program resolves to an executable. Throws UsageError otherwise.
     void check(const BenchmarkSpec& spec) const;
 
     // The environment the program would get, for the glibc probe.
     std::vector<std::string> probe_environment(const BenchmarkSpec& spec) const;
 
-    const MeasureFacts& facts() const { return facts_; }
+    // The facts of every measurement so far (a copy, safe while others still measure).
+    MeasureFacts facts() const;
     const MeasureSettings& settings() const { return settings_; }
     const valgrind::Installation& installation() const { return inst_; }
     // Behaviour options passed to Valgrind (for the fingerprint).
@@ -51,6 +56,7 @@ private:
     std::pair<std::filesystem::path, exec::ResolvedProgram> locate(const BenchmarkSpec& spec) const;
     void interpret(const exec::ProcessOutcome& outcome, const std::filesystem::path& out_file,
                    const std::filesystem::path& log_file, BenchmarkResult& result) const;
+    void record_facts(int aslr_errno, std::size_t env_block_bytes);
     void keep_raw(const BenchmarkSpec& spec, int attempt, const std::filesystem::path& out_file,
                   const std::filesystem::path& log_file, BenchmarkResult& result) const;
 
@@ -58,6 +64,7 @@ private:
     MeasureSettings settings_;
     exec::ProcessRunner& runner_;
     exec::EnvMap caller_;
+    mutable std::mutex facts_mutex_;
     MeasureFacts facts_;
 };
 

@@ -55,7 +55,8 @@ std::vector<EventSpread> event_spread(const std::vector<BenchmarkResult>& runs) 
 }
 
 RunResult execute_run(const RunRequest& request, const valgrind::Installation& inst,
-                      exec::ProcessRunner& runner, const exec::EnvMap& caller) {
+                      exec::ProcessRunner& runner, const exec::EnvMap& caller,
+                      ProgressSink* progress) {
     RunResult run;
     run.id = util::new_run_id();
     run.started = util::now_iso8601();
@@ -69,9 +70,10 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
                                                      : request.git_dir,
                              caller, git_runner);
     });
-    for (const auto& spec : request.benchmarks) {
-        run.benchmarks.push_back(measure_verified(measurer, spec, request.verify));
-    }
+    run.benchmarks = run_scheduled(
+        request.benchmarks, request.jobs,
+        [&](const BenchmarkSpec& spec) { return measure_verified(measurer, spec, request.verify); },
+        progress);
     const auto selection =
         request.benchmarks.empty()
             ? valgrind::GlibcSelection{}

@@ -9,6 +9,7 @@
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "runner/benchmark.hpp"
+#include "runner/scheduler.hpp"
 #include "valgrind/installation.hpp"
 
 namespace cgbench::runner {
@@ -17,15 +18,20 @@ struct RunRequest {
     std::vector<BenchmarkSpec> benchmarks;
     MeasureSettings settings;
     int verify = 1;                            // measure each benchmark this many times
+    int jobs = 1;                              // benchmarks measured at the same time
     std::filesystem::path probe_cache_dir;     // where glibc probes are cached; empty: none
     std::filesystem::path git_dir;             // where to read git facts; empty: cwd
 };
 
-// Runs the request. Benchmark failures are recorded in the results (status, error); a
-// benchmark whose repeated runs differ is marked failed with its spread. Throws UsageError /
-// EnvironmentError / Interrupted as Measurer does.
+// Runs the request, `request.jobs` benchmarks at a time (`runner` must then be safe to call
+// from several threads), telling `progress` (may be null) as they start and finish. Every
+// benchmark is checked before any runs. Benchmark failures are recorded in the results
+// (status, error), in the order of `request.benchmarks`; a benchmark whose repeated runs
+// differ is marked failed with its spread. Throws UsageError / EnvironmentError / Interrupted
+// as Measurer does.
 RunResult execute_run(const RunRequest& request, const valgrind::Installation& inst,
-                      exec::ProcessRunner& runner, const exec::EnvMap& caller);
+                      exec::ProcessRunner& runner, const exec::EnvMap& caller,
+                      ProgressSink* progress = nullptr);
 
 // Per-event min/max over repeated results; only events that differ are listed.
 std::vector<EventSpread> event_spread(const std::vector<BenchmarkResult>& runs);

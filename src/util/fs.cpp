@@ -46,7 +46,7 @@ AtomicFile::AtomicFile(fs::path target) : target_(std::move(target)) {
                          "create the directory first or choose another path");
     }
     std::string pattern = (dir / ("." + target_.filename().string() + ".tmp.XXXXXX")).string();
-    fd_ = ::mkstemp(pattern.data());
+    fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);  // never inherited by measured programs
     if (fd_ < 0) {
         const int err = errno;
         throw UsageError(fmt::format("cannot write {}: {}", target_.string(), errno_text(err)),
@@ -61,7 +61,7 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::commit(std::string_view content) {
-    // mkstemp creates 0600; a result file is meant to be shared like any other output.
+    // mkostemp creates 0600; a result file is meant to be shared like any other output.
     const bool ok = write_all(fd_, content) && ::fchmod(fd_, 0644) == 0 && ::fsync(fd_) == 0;
     const int err = errno;
     ::close(fd_);

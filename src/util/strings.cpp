@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -125,6 +126,40 @@ std::string shell_join(const std::vector<std::string>& argv) {
     quoted.reserve(argv.size());
     for (const auto& a : argv) quoted.push_back(shell_quote(a));
     return join(quoted, " ");
+}
+
+namespace {
+
+// Levenshtein distance, one row at a time.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace
+
+std::string closest(std::string_view word, const std::vector<std::string_view>& candidates,
+                    std::size_t max_distance) {
+    std::string best;
+    std::size_t best_distance = max_distance + 1;
+    for (const auto c : candidates) {
+        const std::size_t d = edit_distance(word, c);
+        if (d < best_distance) {
+            best = std::string(c);
+            best_distance = d;
+        }
+    }
+    return best;
 }
 
 }  // namespace cgbench::util

@@ -38,6 +38,11 @@ std::string printable(std::string_view text);
 // Turns an arbitrary name into a file-name-safe token ("a/b c" -> "a_b_c").
 std::string file_safe(std::string_view text);
 
+// The candidate closest to `word` by edit distance (for "did you mean ...?"), or empty when
+// none is within `max_distance` edits.
+std::string closest(std::string_view word, const std::vector<std::string_view>& candidates,
+                    std::size_t max_distance = 2);
+
 // Quotes an argv element for display the way a POSIX shell would read it back. Display only:
 // cgbench never runs a shell.
 std::string shell_quote(std::string_view arg);

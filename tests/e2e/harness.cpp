@@ -43,6 +43,18 @@ nlohmann::json read_json(const fs::path& path) {
     return nlohmann::json::parse(in);
 }
 
+fs::path write_suite(const fs::path& dir, const std::string& text) {
+    const fs::path path = dir / "cgbench.toml";
+    std::ofstream(path) << text;
+    return path;
+}
+
+nlohmann::json benchmarks_without_wall_time(const nlohmann::json& result) {
+    nlohmann::json out = result.at("benchmarks");
+    for (auto& b : out) b.erase("wall_seconds");
+    return out;
+}
+
 std::string program(const std::string& name) { return std::string(CGBENCH_TEST_PROGRAMS) + "/" + name; }
 std::string example(const std::string& name) { return std::string(CGBENCH_EXAMPLES) + "/" + name; }
 

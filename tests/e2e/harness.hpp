@@ -44,6 +44,13 @@ std::map<std::string, std::uint64_t> cg_annotate_totals(const fs::path& raw);
 // Valgrind's own summary from its log ("I   refs:      1,234"), for Ir.
 std::optional<std::uint64_t> log_instruction_refs(const fs::path& log);
 
+// Writes `text` to DIR/cgbench.toml and returns that path.
+fs::path write_suite(const fs::path& dir, const std::string& text);
+
+// The "benchmarks" array of a result document without the wall times (which are the only
+// values allowed to differ between two measurements of the same suite).
+nlohmann::json benchmarks_without_wall_time(const nlohmann::json& result);
+
 // Runs cgbench and returns the result JSON's first benchmark's events (asserting success).
 nlohmann::json measure_events(const std::vector<std::string>& run_args, const Options& options = {});
 

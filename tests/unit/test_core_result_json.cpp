@@ -78,6 +78,24 @@ TEST(ResultJson, RoundTrip) {
     EXPECT_EQ(b.runs, 3);
 }
 
+TEST(ResultJson, SuiteFieldsRoundTripAndAreOmittedWhenUnset) {
+    RunResult run = sample_run();
+    EXPECT_FALSE(to_json(run)["benchmarks"][0].contains("threshold"));
+    EXPECT_FALSE(to_json(run)["benchmarks"][0].contains("position"));
+    EXPECT_FALSE(to_json(run)["run"].contains("shard"));
+    run.shard = "2/3";
+    run.benchmarks[0].threshold = "cost=2%|100000";
+    run.benchmarks[0].position = 7;
+    const auto j = to_json(run);
+    EXPECT_EQ(j["run"]["shard"], "2/3");
+    EXPECT_EQ(j["benchmarks"][0]["threshold"], "cost=2%|100000");
+    EXPECT_EQ(j["benchmarks"][0]["position"], 7);
+    const auto back = run_from_json(nlohmann::json::parse(j.dump()), "test");
+    EXPECT_EQ(back.shard, "2/3");
+    EXPECT_EQ(back.benchmarks[0].threshold, "cost=2%|100000");
+    EXPECT_EQ(back.benchmarks[0].position, 7u);
+}
+
 TEST(ResultJson, FingerprintDifferencesAreNamed) {
     Fingerprint a = sample_run().fingerprint;
     Fingerprint b = a;

@@ -1,8 +1,10 @@
 // The process runner on real processes.
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/personality.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
@@ -144,6 +146,37 @@ TEST(Process, EnvironmentIsExactlyWhatWasGiven) {
     s.env = {"ONLY=this"};
     const auto out = runner.run(s);
     EXPECT_EQ(out.stdout_tail, "ONLY=this\n");
+}
+
+TEST(Process, ProgramInheritsNoDescriptorBeyondStderr) {
+    // A file another thread of cgbench might have open without O_CLOEXEC at fork time.
+    const int leaked = ::open("/dev/null", O_RDONLY);
+    ASSERT_GE(leaked, 3);
+    PosixProcessRunner runner;
+    const auto path = "/proc/self/fd/" + std::to_string(leaked);
+    EXPECT_EQ(runner.run(spec({"/usr/bin/test", "-e", path})).exit_code, 1) << path;
+    EXPECT_EQ(runner.run(spec({"/usr/bin/test", "-e", "/proc/self/fd/2"})).exit_code, 0);
+    ::close(leaked);
+}
+
+TEST(Process, RunsFromSeveralThreadsAtOnce) {
+    // Each run's output, exit status and process group stay its own.
+    PosixProcessRunner runner;
+    std::vector<std::thread> threads;
+    std::vector<ProcessOutcome> outcomes(6);
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        threads.emplace_back([&, i] {
+            outcomes[i] = runner.run(spec({kPrograms + "/exit_with", std::to_string(i), "thread " + std::to_string(i)}));
+        });
+    }
+    for (auto& t : threads) t.join();
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        EXPECT_EQ(outcomes[i].exit_code, static_cast<int>(i));
+        EXPECT_NE(outcomes[i].stderr_tail.find("thread " + std::to_string(i) + "\n"), std::string::npos);
+        EXPECT_EQ(outcomes[i].stderr_tail.find("thread " + std::to_string((i + 1) % 6) + "\n"),
+                  std::string::npos);
+        EXPECT_FALSE(outcomes[i].killed_leftovers);
+    }
 }
 
 }  // namespace cgbench::exec

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <functional>
+#include <thread>
 
 #include "core/errors.hpp"
 #include "runner/measurer.hpp"
@@ -63,6 +66,45 @@ exec::ProcessOutcome exited(int code, std::string err = {}) {
     o.stderr_tail = std::move(err);
     return o;
 }
+
+// The captured profile with `extra` more instructions in one (new) function.
+std::string with_extra_ir(std::string text, std::uint64_t extra) {
+    if (extra == 0) return text;
+    const auto pos = text.rfind("\nsummary: ") + 10;
+    const auto end = text.find(' ', pos);
+    const auto ir = std::stoull(text.substr(pos, end - pos));
+    text.replace(pos, end - pos, std::to_string(ir + extra));
+    const auto line = text.find("\nfn=");
+    text.insert(line + 1, "fn=extra\n999999 " + std::to_string(extra) + "\n");
+    return text;
+}
+
+// Plays Valgrind from several threads at once. The profile's Ir grows by the program's last
+// argument, earlier benchmarks take longer (so they finish out of order), the benchmark with
+// argument 2 sees personality() refused, and the most simultaneous runs are counted.
+class ConcurrentFake final : public exec::ProcessRunner {
+public:
+    std::atomic<int> running{0};
+    std::atomic<int> most{0};
+
+    exec::ProcessOutcome run(const exec::ProcessSpec& spec) override {
+        const auto out = std::find_if(spec.argv.begin(), spec.argv.end(), [](const auto& a) {
+            return util::starts_with(a, "--cachegrind-out-file=");
+        });
+        if (out == spec.argv.end()) return exited(1);  // the glibc probe: not available
+        const int now = ++running;
+        for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
+        }
+        const auto arg = std::stoull(spec.argv.back());
+        std::this_thread::sleep_for(std::chrono::milliseconds(4 * (10 - static_cast<int>(arg))));
+        std::ofstream(out->substr(22)) << with_extra_ir(captured(), arg);
+        --running;
+        exec::ProcessOutcome o;
+        if (arg == 2) o.aslr_errno = EPERM;
+        return o;
+    }
+};
+
 
 }  // namespace
 
@@ -186,18 +228,8 @@ TEST(Measurer, KeepsRawFiles) {
 
 TEST(Pipeline, VerifyReportsTheSpreadOfUnrepeatableRuns) {
     FakeRunner fake;
-    fake.profile = [](int call) {
-        std::string text = captured();
-        if (call == 2) {  // the third run executes one more instruction in one function
-            const auto pos = text.rfind("\nsummary: ") + 10;
-            const auto end = text.find(' ', pos);
-            const auto ir = std::stoull(text.substr(pos, end - pos));
-            text.replace(pos, end - pos, std::to_string(ir + 1));
-            const auto line = text.find("\nfn=");
-            text.insert(line + 1, "fn=extra\n999999 1\n");
-        }
-        return text;
-    };
+    // The third run executes one more instruction in one function.
+    fake.profile = [](int call) { return with_extra_ir(captured(), call == 2 ? 1 : 0); };
     RunRequest req;
     req.benchmarks = {workload_spec()};
     req.verify = 3;
@@ -224,6 +256,41 @@ TEST(Pipeline, IdenticalRunsPassVerification) {
     EXPECT_EQ(run.benchmarks[0].runs, 2);
     EXPECT_EQ(run.fingerprint.cpu_baseline, "portable");
     EXPECT_EQ(run.fingerprint.geometry.name, "ci-default");
+}
+
+TEST(Pipeline, ParallelRunsEqualSequentialOnesInSuiteOrder) {
+    RunRequest req;
+    for (int i = 0; i < 6; ++i) {
+        auto spec = workload_spec();
+        spec.name = "w" + std::to_string(i);
+        spec.command.back() = std::to_string(i);
+        spec.position = static_cast<std::size_t>(i);
+        req.benchmarks.push_back(spec);
+    }
+    req.verify = 2;
+    const auto measure = [&](int jobs, ConcurrentFake& fake) {
+        req.jobs = jobs;
+        return execute_run(req, fake_valgrind(), fake, {});
+    };
+    ConcurrentFake one, three;
+    const auto sequential = measure(1, one);
+    const auto parallel = measure(3, three);
+    EXPECT_EQ(one.most, 1);
+    EXPECT_EQ(three.most, 3);
+    ASSERT_EQ(parallel.benchmarks.size(), 6u);
+    const auto base_ir = valgrind::parse_cachegrind(captured()).totals.get(metrics::Event::Ir);
+    for (std::size_t i = 0; i < 6; ++i) {
+        const auto& p = parallel.benchmarks[i];
+        EXPECT_EQ(p.name, "w" + std::to_string(i));
+        EXPECT_EQ(p.position, i);
+        EXPECT_EQ(p.events, sequential.benchmarks[i].events);
+        EXPECT_EQ(p.events.get(metrics::Event::Ir), base_ir + i);
+        EXPECT_TRUE(p.spread.empty());
+    }
+    // Facts are combined, not "whoever finished last".
+    EXPECT_EQ(parallel.fingerprint.aslr, sequential.fingerprint.aslr);
+    EXPECT_NE(parallel.fingerprint.aslr.find("refused"), std::string::npos);
+    EXPECT_EQ(parallel.fingerprint.env_block_bytes, sequential.fingerprint.env_block_bytes);
 }
 
 }  // namespace cgbench::runner

@@ -67,4 +67,13 @@ TEST(Strings, ShellQuoteRoundTripsThroughAShellReading) {
     EXPECT_EQ(shell_join({"a b", "c"}), "'a b' c");
 }
 
+TEST(Strings, ClosestSuggestsOnlyNearCandidates) {
+    const std::vector<std::string_view> keys = {"name", "command", "cwd", "stdin", "timeout"};
+    EXPECT_EQ(closest("comand", keys), "command");
+    EXPECT_EQ(closest("timout", keys), "timeout");
+    EXPECT_EQ(closest("stdin", keys), "stdin");
+    EXPECT_EQ(closest("geometry", keys), "");
+    EXPECT_EQ(closest("", {}), "");
+}
+
 }  // namespace cgbench::util

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# parallel.sh — wall time of a suite at -j2 vs -j1, and whether the counts are identical.
+#
+# Generates a suite of 8 benchmarks of similar size (varint over a random mix of widths,
+# sizes differing by a few elements so every benchmark has its own name and numbers), then
+# runs `cgbench run -q --suite` with -j1 and with -j$JOBS in the same invocation, interleaved
+# (-j1 -jN -j1 -jN ...), median wall time of $RUNS runs each. Every run's result file is
+# compared with the first -j1 one, benchmark by benchmark, without the wall times.
+# Goal: median(-j1) / median(-jN) >= 1.85 with JOBS=2 on a 2-CPU machine.
+#
+# Usage: bench/parallel.sh
+# Env:   RUNS=N (default 3), JOBS=N (default 2), SIZE=N varints per benchmark (default
+#        600000, about 1 s under Cachegrind), SKIP_BUILD=1
+set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+RUNS="${RUNS:-3}"
+bench_init
+bench_build
+
+GOAL=1.85
+JOBS="${JOBS:-2}"
+SIZE="${SIZE:-600000}"
+
+suite="$TMP/cgbench.toml"
+for i in 1 2 3 4 5 6 7 8; do
+    printf '[[bench]]\nname = "varint/%s"\ncommand = ["%s/varint", "%s", "0"]\n\n' \
+        "$i" "$EXAMPLES" "$((SIZE + i))"
+done >"$suite"
+
+# The benchmarks of a result file without wall times: one key per line in cgbench's output.
+counts() { sed -n '/"benchmarks"/,$p' "$1" | grep -v '"wall_seconds"'; }
+
+bench_machine
+echo "suite:    8 x varint $SIZE 0 (mixed widths)"
+echo
+
+# Untimed warm-up: fills the page cache and cgbench's glibc probe cache.
+time_cmd "$TMP/warmup" "$CGBENCH" run -q -j1 --suite "$suite" --out "$TMP/reference.json"
+
+identical=yes
+for ((i = 0; i < RUNS; i++)); do
+    for j in 1 "$JOBS"; do
+        time_cmd "$TMP/j$j.times" "$CGBENCH" run -q -j"$j" --suite "$suite" --out "$TMP/run.json"
+        if ! diff -q <(counts "$TMP/reference.json") <(counts "$TMP/run.json") >/dev/null; then
+            identical=no
+            diff <(counts "$TMP/reference.json") <(counts "$TMP/run.json") | head -n 20 >&2
+        fi
+    done
+done
+
+m1="$(median "$TMP/j1.times")"
+mj="$(median "$TMP/j$JOBS.times")"
+speedup="$(ratio "$m1" "$mj")"
+ok="$(awk -v v="$speedup" -v g="$GOAL" 'BEGIN { print (v >= g) ? "ok" : "UNDER GOAL" }')"
+
+printf '%-18s %10s  %s\n' "command" "median s" "all runs (s)"
+printf '%-18s %10s  %s\n' "run -j1" "$m1" "$(paste -sd' ' "$TMP/j1.times")"
+printf '%-18s %10s  %s\n' "run -j$JOBS" "$mj" "$(paste -sd' ' "$TMP/j$JOBS.times")"
+printf '%-18s %10s  goal >= %s: %s\n' "speed-up" "$speedup" "$GOAL" "$ok"
+echo "counts identical: $identical (every run vs the first -j1 run, all events of all 8 benchmarks)"

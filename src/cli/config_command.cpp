@@ -1,0 +1,116 @@
+// `cgbench config show`: every effective setting, its value and the layer it came from
+// (built-in < suite [defaults] < suite entry < environment < command line).
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "config/suite.hpp"
+#include "report/text_table.hpp"
+#include "util/strings.hpp"
+
+namespace cgbench::cli {
+
+namespace {
+
+std::string source_text(const config::Layered& l) {
+    switch (l.source) {
+        case config::Source::Default:
+            return l.origin;
+        case config::Source::SuiteDefaults:
+            return "suite [defaults] (" + l.origin + ")";
+        case config::Source::SuiteEntry:
+            return "suite entry (" + l.origin + ")";
+        case config::Source::Environment:
+            return "environment (" + l.origin + ")";
+        case config::Source::CommandLine:
+            return "command line (" + l.origin + ")";
+    }
+    return l.origin;
+}
+
+report::TextTable settings_table() {
+    return report::TextTable({{"setting", report::Align::Left},
+                              {"value", report::Align::Left},
+                              {"source", report::Align::Left}});
+}
+
+void add(report::TextTable& t, std::string name, const config::Layered& l,
+         std::string_view when_empty = "-") {
+    t.add_row({std::move(name),
+               l.value.empty() ? std::string(when_empty) : util::printable(l.value),
+               source_text(l)});
+}
+
+std::string run_wide(const config::RunSettings& s) {
+    auto t = settings_table();
+    add(t, "geometry", s.geometry);
+    add(t, "weights", s.weights);
+    add(t, "cpu_baseline", s.cpu_baseline);
+    add(t, "branch_sim", s.branch_sim);
+    add(t, "jobs", s.jobs);
+    add(t, "shard", s.shard, "all");
+    add(t, "format", s.format);
+    return "run (one value for the whole run):\n" + t.render(2);
+}
+
+std::string per_benchmark(const config::RunPlan& plan, std::size_t i) {
+    const auto& b = plan.benchmark_settings[i];
+    auto t = settings_table();
+    add(t, "command", b.command);
+    add(t, "cwd", b.cwd);
+    add(t, "stdin", b.stdin_path);
+    add(t, "timeout", b.timeout, "none");
+    add(t, "threshold", b.threshold, "compare's default");
+    for (const auto& e : b.env)
+        add(t, "env", e);
+    return fmt::format("\n{}:\n{}", util::printable(plan.request.benchmarks[i].name), t.render(2));
+}
+
+int show(const config::RunInput& in) {
+    const auto env = exec::current_environment();
+    if (in.command.empty() && !in.suite && config::discover_suite().empty()) {
+        fmt::print("no program and no suite (./{} not found): run-wide settings only\n\n{}",
+                   config::kSuiteFileName, run_wide(config::layer_run_settings(in, env, nullptr)));
+        return 0;
+    }
+    const auto plan = plan_sharded_run(in, env);
+    std::string out;
+    if (!plan.suite.empty()) {
+        out += fmt::format("suite {}: {} of {} benchmark(s){}\n\n", plan.suite.string(),
+                           plan.request.benchmarks.size(), plan.suite_size,
+                           plan.shard ? " in shard " + plan.shard->text() : "");
+    }
+    out += run_wide(plan.settings);
+    for (std::size_t i = 0; i < plan.request.benchmarks.size(); ++i)
+        out += per_benchmark(plan, i);
+    fmt::print("{}", out);
+    return 0;
+}
+
+}  // namespace
+
+Subcommand register_config(CLI::App& app, GlobalOptions& global) {
+    auto* config = app.add_subcommand("config", "Inspect settings (`cgbench config show`)");
+    config->require_subcommand(1);
+    add_global_flags(*config, global);
+    auto* show_cmd = config->add_subcommand(
+        "show",
+        "Print every effective setting of a run, its value and where it came from:\n"
+        "  cgbench config show [RUN OPTIONS] [--suite FILE | [--] PROGRAM [ARGS...]]\n"
+        "Layers, lowest first: built-in < suite [defaults] < suite [[bench]] entry <\n"
+        "environment (CGBENCH_*) < command line. Takes the options of `cgbench run`.");
+    show_cmd->prefix_command();
+    add_global_flags(*show_cmd, global);
+    show_cmd->footer(exit_code_help());
+    auto input = std::make_shared<config::RunInput>();
+    add_run_options(*show_cmd, *input);
+    return {config, [input, show_cmd, &global] {
+                input->command = program_arguments(*show_cmd, global);
+                return show(*input);
+            }};
+}
+
+}  // namespace cgbench::cli

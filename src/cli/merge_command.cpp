@@ -1,0 +1,64 @@
+// `cgbench merge`: join the result files of the shards of one run (`run --shard K/N` in the
+// jobs of a CI matrix) into one result, as if the suite had been measured in one job.
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "config/layered.hpp"
+#include "core/merge.hpp"
+#include "core/result_json.hpp"
+#include "util/time.hpp"
+
+namespace cgbench::cli {
+
+namespace {
+
+struct MergeInput {
+    std::vector<std::string> files;
+    std::optional<std::string> out;
+    std::optional<std::string> format;
+};
+
+int merge(const MergeInput& in, const GlobalOptions& global) {
+    auto format = config::layered_default("console");
+    config::apply_env(format, exec::current_environment(), "CGBENCH_FORMAT");
+    config::apply(format, in.format, config::Source::CommandLine, "--format");
+    const auto fmt_kind = report::parse_format(format.value);
+    std::unique_ptr<util::AtomicFile> out_file;  // checked writable before reading anything
+    if (in.out) out_file = std::make_unique<util::AtomicFile>(*in.out);
+
+    std::vector<SourcedRun> parts;
+    for (const auto& f : in.files)
+        parts.push_back({f, load_result_file(f)});
+    auto merged = merge_runs(parts, util::new_run_id());
+    for (const auto& w : merged.warnings)
+        warn(w);
+    // Storing the merged run in the history database belongs here, once there is one: a
+    // single transaction after the merge succeeded and before the report is written.
+    return report_run(merged.run, fmt_kind, out_file.get(), global);
+}
+
+}  // namespace
+
+Subcommand register_merge(CLI::App& app, GlobalOptions& global) {
+    auto* cmd = app.add_subcommand(
+        "merge",
+        "Join the result files of a sharded run into one run:\n"
+        "  cgbench merge shard-1.json shard-2.json ... --out all.json\n"
+        "The fingerprints must be equal and every benchmark name may occur once; benchmarks\n"
+        "come out in suite order. Exits 3 when a merged benchmark had failed.");
+    add_global_flags(*cmd, global);
+    cmd->footer(exit_code_help());
+    auto input = std::make_shared<MergeInput>();
+    cmd->add_option("files", input->files, "Result files written by `cgbench run --out`")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("-o,--out", input->out, "Write the merged result JSON here (atomically)");
+    cmd->add_option("--format", input->format, "Output: console, json, markdown, junit [console]");
+    return {cmd, [input, &global] { return merge(*input, global); }};
+}
+
+}  // namespace cgbench::cli

@@ -1,0 +1,188 @@
+#include "config/benchmark_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <stdexcept>
+
+#include "config/threshold_syntax.hpp"
+#include "core/errors.hpp"
+#include "util/regex.hpp"
+#include "util/strings.hpp"
+
+namespace cgbench::config {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<double> parse_timeout(const Layered& t) {
+    if (t.value.empty()) return std::nullopt;
+    const auto v = util::parse_seconds(t.value);
+    if (!v || *v <= 0) {
+        throw UsageError(
+            fmt::format("invalid timeout '{}' (from {})", util::printable(t.value), t.origin),
+            "give a positive number of seconds, e.g. --timeout 600");
+    }
+    return v;
+}
+
+std::string parse_threshold(const Layered& t) {
+    if (t.value.empty()) return {};
+    try {
+        return validate_threshold(t.value);
+    } catch (const UsageError& e) {
+        throw UsageError(fmt::format("{} (from {})", e.what(), t.origin), e.hint());
+    }
+}
+
+std::string env_text(const exec::EnvRequest& r) {
+    return r.value ? r.name + "=" + *r.value : r.name;
+}
+
+// The layers every benchmark shares: environment variables and the command line.
+void layer_overrides(BenchmarkSettings& b, const RunInput& in, const exec::EnvMap& env) {
+    apply_env(b.timeout, env, "CGBENCH_TIMEOUT");
+    apply(b.timeout, in.timeout, Source::CommandLine, "--timeout");
+    apply_env(b.threshold, env, "CGBENCH_THRESHOLD");
+    apply(b.threshold, in.threshold, Source::CommandLine, "--threshold");
+    for (const auto& e : in.env)
+        b.env.push_back({e, Source::CommandLine, "--env"});
+}
+
+// Parses the layered values into `spec`.
+void finish(runner::BenchmarkSpec& spec, const BenchmarkSettings& b, RunPlan& plan) {
+    spec.timeout_seconds = parse_timeout(b.timeout);
+    spec.threshold = parse_threshold(b.threshold);
+    for (const auto& e : b.env)
+        spec.env.push_back(exec::parse_env_request(e.value));
+    plan.request.benchmarks.push_back(std::move(spec));
+    plan.benchmark_settings.push_back(b);
+}
+
+fs::path relative_to(const fs::path& dir, const std::string& path) {
+    const fs::path p(path);
+    return (p.is_absolute() ? p : dir / p).lexically_normal();
+}
+
+void reject_single_program_options(const RunInput& in) {
+    for (const auto& [given, flag] :
+         {std::pair{in.name.has_value(), "--name"}, std::pair{in.cwd.has_value(), "--cwd"},
+          std::pair{in.stdin_path.has_value(), "--stdin"}}) {
+        if (given) {
+            throw UsageError(fmt::format("{} applies to a single program, not to a suite", flag),
+                             "set it per [[bench]] entry in the suite file");
+        }
+    }
+}
+
+// Every entry's name matched against --filter; UsageError for a bad regex or no match.
+std::vector<bool> filter_matches(const Suite& suite, const std::optional<std::string>& filter) {
+    std::vector<bool> keep(suite.entries.size(), true);
+    if (!filter) return keep;
+    std::optional<util::Regex> re;
+    try {
+        re.emplace(*filter);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(
+            fmt::format("invalid --filter '{}': {}", util::printable(*filter), e.what()),
+            "give an ECMAScript regular expression, e.g. --filter '^parse/'");
+    }
+    for (std::size_t i = 0; i < keep.size(); ++i)
+        keep[i] = re->search(suite.entries[i].name);
+    if (std::find(keep.begin(), keep.end(), true) == keep.end()) {
+        throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'",
+                                     suite.path.string(), util::printable(*filter)),
+                         "the filter is a regular expression searched in each name; `cgbench "
+                         "config show` lists the names");
+    }
+    return keep;
+}
+
+void check_raw_names(const RunPlan& plan) {
+    if (plan.request.settings.keep_raw_dir.empty()) return;
+    std::map<std::string, std::string> seen;
+    for (const auto& spec : plan.request.benchmarks) {
+        const auto [it, fresh] = seen.emplace(util::file_safe(spec.name), spec.name);
+        if (!fresh) {
+            throw UsageError(
+                fmt::format("benchmarks '{}' and '{}' would share --keep-raw file "
+                            "names ({})",
+                            util::printable(it->second), util::printable(spec.name), it->first),
+                "rename one of them");
+        }
+    }
+}
+
+// The layers of one suite entry up to the suite itself: built-in, [defaults], the entry.
+BenchmarkSettings entry_settings(const Suite& suite, const SuiteEntry& e) {
+    const auto& d = suite.defaults;
+    const auto layer = [&](Layered& l, const std::optional<SuiteValue>& v, Source source) {
+        if (v) l = Layered{v->text, source, suite.origin(v->line)};
+    };
+    const auto path_layer = [&](Layered& l, const std::optional<SuiteValue>& v) {
+        if (v)
+            l = {relative_to(suite.dir, v->text).string(), Source::SuiteEntry,
+                 suite.origin(v->line)};
+    };
+    BenchmarkSettings b;
+    b.command = {util::shell_join(e.command), Source::SuiteEntry, suite.origin(e.line)};
+    b.cwd = {suite.dir.string(), Source::Default, "built-in: the suite's directory"};
+    path_layer(b.cwd, e.cwd);
+    b.stdin_path = layered_default("/dev/null");
+    path_layer(b.stdin_path, e.stdin_path);
+    for (const auto& [env, source] :
+         {std::pair{&d.env, Source::SuiteDefaults}, std::pair{&e.env, Source::SuiteEntry}}) {
+        if (!*env) continue;
+        for (const auto& r : (*env)->requests) {
+            b.env.push_back({env_text(r), source, suite.origin((*env)->line)});
+        }
+    }
+    layer(b.timeout, d.timeout, Source::SuiteDefaults);
+    layer(b.timeout, e.timeout, Source::SuiteEntry);
+    layer(b.threshold, d.threshold, Source::SuiteDefaults);
+    layer(b.threshold, e.threshold, Source::SuiteEntry);
+    return b;
+}
+
+}  // namespace
+
+void plan_single_benchmark(const RunInput& in, const exec::EnvMap& env, RunPlan& plan) {
+    runner::BenchmarkSpec spec;
+    spec.command = in.command;
+    spec.name = in.name ? *in.name : runner::default_benchmark_name(in.command);
+    if (spec.name.empty()) throw UsageError("--name cannot be empty");
+    if (in.cwd) spec.cwd = *in.cwd;
+    if (in.stdin_path) spec.stdin_path = *in.stdin_path;
+    BenchmarkSettings b;
+    b.command = {util::shell_join(in.command), Source::CommandLine, "PROGRAM ARGS"};
+    b.cwd = Layered{"(the current directory)", Source::Default, "built-in"};
+    apply(b.cwd, in.cwd, Source::CommandLine, "--cwd");
+    b.stdin_path = layered_default("/dev/null");
+    apply(b.stdin_path, in.stdin_path, Source::CommandLine, "--stdin");
+    layer_overrides(b, in, env);
+    finish(spec, b, plan);
+}
+
+void plan_suite_benchmarks(const Suite& suite, const RunInput& in, const exec::EnvMap& env,
+                           RunPlan& plan) {
+    reject_single_program_options(in);
+    const auto keep = filter_matches(suite, in.filter);
+    for (std::size_t i = 0; i < suite.entries.size(); ++i) {
+        if (!keep[i]) continue;
+        const SuiteEntry& e = suite.entries[i];
+        BenchmarkSettings b = entry_settings(suite, e);
+        layer_overrides(b, in, env);
+        runner::BenchmarkSpec spec;
+        spec.name = e.name;
+        spec.command = e.command;
+        spec.base_dir = suite.dir;
+        spec.position = i;
+        spec.cwd = b.cwd.value;
+        if (e.stdin_path) spec.stdin_path = b.stdin_path.value;
+        finish(spec, b, plan);
+    }
+    check_raw_names(plan);
+}
+
+}  // namespace cgbench::config

@@ -1,0 +1,316 @@
+#include "config/suite.hpp"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "config/threshold_syntax.hpp"
+#include "core/errors.hpp"
+#include "metrics/score.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+#include "valgrind/cpu_baseline.hpp"
+#include "valgrind/geometry.hpp"
+
+namespace cgbench::config {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Keys = std::vector<std::string_view>;
+const Keys kDefaultsKeys = {"geometry",  "weights", "cpu_baseline", "branch_sim",
+                            "threshold", "timeout", "env"};
+const Keys kBenchKeys = {"name", "command", "cwd", "stdin", "env", "threshold", "timeout"};
+const Keys kTopKeys = {"defaults", "bench"};
+// Settings that decide the fingerprint: one value for the whole run.
+const Keys kRunWideKeys = {"geometry", "weights", "cpu_baseline", "branch_sim"};
+
+int line_of(const toml::source_region& r) {
+    return static_cast<int>(r.begin.line);
+}
+
+std::string_view type_name(const toml::node& n) {
+    switch (n.type()) {
+        case toml::node_type::string:
+            return "a string";
+        case toml::node_type::integer:
+            return "an integer";
+        case toml::node_type::floating_point:
+            return "a float";
+        case toml::node_type::boolean:
+            return "a boolean";
+        case toml::node_type::array:
+            return "an array";
+        case toml::node_type::table:
+            return "a table";
+        default:
+            return "a date or time";
+    }
+}
+
+bool contains(const Keys& keys, std::string_view key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+// Reads one suite; every failure names the file, the line and the key.
+class Reader {
+  public:
+    explicit Reader(const Suite& suite) : suite_(suite) {}
+
+    [[noreturn]] void fail(int line, const std::string& message, std::string hint = {}) const {
+        throw UsageError(fmt::format("{}: {}", suite_.origin(line), message), std::move(hint));
+    }
+
+    // Rejects keys outside `allowed`, suggesting the closest known one.
+    void check_keys(const toml::table& t, const Keys& allowed, const std::string& where) const {
+        for (const auto& [key, node] : t) {
+            if (contains(allowed, key.str())) continue;
+            const int line = line_of(key.source());
+            if (&allowed == &kBenchKeys && contains(kRunWideKeys, key.str())) {
+                fail(line,
+                     fmt::format("'{}' cannot be set in {}: it is one value for the whole run "
+                                 "(it decides the fingerprint)",
+                                 key.str(), where),
+                     "set it in [defaults], in the environment or on the command line");
+            }
+            if (&allowed == &kTopKeys &&
+                (contains(kDefaultsKeys, key.str()) || contains(kBenchKeys, key.str()))) {
+                fail(line, fmt::format("key '{}' outside any section", key.str()),
+                     "settings go under [defaults] or a [[bench]] entry");
+            }
+            const std::string guess = util::closest(key.str(), allowed);
+            fail(line, fmt::format("unknown key '{}' in {}", util::printable(key.str()), where),
+                 (guess.empty() ? std::string() : fmt::format("did you mean '{}'? ", guess)) +
+                     "known keys: " +
+                     util::join(std::vector<std::string>(allowed.begin(), allowed.end()), ", "));
+        }
+    }
+
+    std::string string(const toml::node& n, std::string_view key, const std::string& where) const {
+        if (const auto* s = n.as_string()) return s->get();
+        fail(line_of(n.source()),
+             fmt::format("'{}' in {} must be a string, not {}", key, where, type_name(n)));
+    }
+
+    // A string checked by `validate`, whose UsageError gains the position.
+    template <class Validate>
+    SuiteValue checked(const toml::node& n, std::string_view key, const std::string& where,
+                       Validate validate) const {
+        SuiteValue v{string(n, key, where), line_of(n.source())};
+        try {
+            validate(v.text);
+        } catch (const UsageError& e) {
+            fail(v.line, fmt::format("'{}' in {}: {}", key, where, e.what()), e.hint());
+        }
+        return v;
+    }
+
+    SuiteValue timeout(const toml::node& n, const std::string& where) const {
+        const int line = line_of(n.source());
+        std::optional<double> seconds;
+        std::string text;
+        if (const auto* i = n.as_integer()) {
+            seconds = static_cast<double>(i->get());
+            text = std::to_string(i->get());
+        } else if (const auto* f = n.as_floating_point()) {
+            seconds = f->get();
+            text = fmt::format("{}", f->get());
+        } else {
+            fail(line,
+                 fmt::format("'timeout' in {} must be a number of seconds, not {}", where,
+                             type_name(n)),
+                 "e.g. timeout = 600");
+        }
+        if (!(*seconds > 0) || !std::isfinite(*seconds)) {
+            fail(line, fmt::format("'timeout' in {} must be a positive number of seconds", where));
+        }
+        return {text, line};
+    }
+
+    SuiteValue boolean(const toml::node& n, std::string_view key, const std::string& where) const {
+        if (const auto* b = n.as_boolean()) return {b->get() ? "on" : "off", line_of(n.source())};
+        fail(line_of(n.source()),
+             fmt::format("'{}' in {} must be true or false, not {}", key, where, type_name(n)));
+    }
+
+    SuiteEnv env(const toml::node& n, const std::string& where) const {
+        SuiteEnv out{{}, line_of(n.source())};
+        const auto add = [&](const std::string& text, const toml::node& at) {
+            try {
+                out.requests.push_back(exec::parse_env_request(text));
+            } catch (const UsageError&) {
+                fail(line_of(at.source()),
+                     fmt::format("invalid env entry '{}' in {}", util::printable(text), where),
+                     "names are letters, digits and _ (not first a digit); cgbench sets _ itself");
+            }
+        };
+        if (const auto* t = n.as_table()) {
+            for (const auto& [key, value] : *t) {
+                add(std::string(key.str()) + "=" +
+                        string(value, "env." + std::string(key.str()), where),
+                    value);
+            }
+        } else if (const auto* a = n.as_array()) {
+            for (const auto& item : *a)
+                add(string(item, "env", where), item);
+        } else {
+            fail(
+                out.line,
+                fmt::format("'env' in {} must be a table or an array, not {}", where, type_name(n)),
+                "e.g. env = { MODE = \"fast\" } or env = [\"MODE=fast\", \"HOME\"]");
+        }
+        return out;
+    }
+
+    std::vector<std::string> command(const toml::node& n, const std::string& where) const {
+        const auto* a = n.as_array();
+        std::vector<std::string> out;
+        if (a != nullptr) {
+            for (const auto& item : *a) {
+                if (!item.is_string()) break;
+                out.push_back(item.as_string()->get());
+            }
+        }
+        if (a == nullptr || a->empty() || out.size() != a->size() || out.front().empty()) {
+            fail(line_of(n.source()),
+                 fmt::format("'command' in {} must be a non-empty array of strings", where),
+                 "cgbench never runs a shell: write the program and each argument as separate "
+                 "strings, e.g. command = [\"./prog\", \"--size\", \"10\"]");
+        }
+        return out;
+    }
+
+    SuiteDefaults defaults(const toml::table& t) const {
+        const std::string where = "[defaults]";
+        check_keys(t, kDefaultsKeys, where);
+        SuiteDefaults d;
+        if (const auto* n = t.get("geometry")) {
+            d.geometry = checked(*n, "geometry", where, valgrind::parse_geometry);
+        }
+        if (const auto* n = t.get("weights")) {
+            d.weights = checked(*n, "weights", where, metrics::parse_weights);
+        }
+        if (const auto* n = t.get("cpu_baseline")) {
+            d.cpu_baseline = checked(*n, "cpu_baseline", where, valgrind::parse_cpu_baseline);
+        }
+        if (const auto* n = t.get("branch_sim")) d.branch_sim = boolean(*n, "branch_sim", where);
+        if (const auto* n = t.get("threshold")) {
+            d.threshold = checked(*n, "threshold", where, validate_threshold);
+        }
+        if (const auto* n = t.get("timeout")) d.timeout = timeout(*n, where);
+        if (const auto* n = t.get("env")) d.env = env(*n, where);
+        return d;
+    }
+
+    SuiteEntry entry(const toml::table& t, std::size_t number) const {
+        SuiteEntry e;
+        e.line = line_of(t.source());
+        const auto* name = t.get("name");
+        const std::string anonymous = fmt::format("[[bench]] #{}", number);
+        if (name == nullptr) fail(e.line, anonymous + " has no 'name'", "add name = \"...\"");
+        e.name = string(*name, "name", anonymous);
+        if (util::trim(e.name).empty())
+            fail(line_of(name->source()), anonymous + " has an empty name");
+        const std::string where = fmt::format("[[bench]] '{}'", util::printable(e.name));
+        check_keys(t, kBenchKeys, where);
+        const auto* command_node = t.get("command");
+        if (command_node == nullptr) fail(e.line, where + " has no 'command'");
+        e.command = command(*command_node, where);
+        const auto text = [&](std::string_view key) -> std::optional<SuiteValue> {
+            const auto* n = t.get(key);
+            if (n == nullptr) return std::nullopt;
+            return SuiteValue{string(*n, key, where), line_of(n->source())};
+        };
+        e.cwd = text("cwd");
+        e.stdin_path = text("stdin");
+        if (const auto* n = t.get("threshold")) {
+            e.threshold = checked(*n, "threshold", where, validate_threshold);
+        }
+        if (const auto* n = t.get("timeout")) e.timeout = timeout(*n, where);
+        if (const auto* n = t.get("env")) e.env = env(*n, where);
+        return e;
+    }
+
+    void entries(const toml::node& bench, std::vector<SuiteEntry>& out) const {
+        const auto* array = bench.as_array();
+        if (array == nullptr || !array->is_array_of_tables()) {
+            fail(line_of(bench.source()), "'bench' must be an array of tables",
+                 "start each benchmark with [[bench]] (two brackets)");
+        }
+        std::map<std::string, int> seen;
+        for (const auto& node : *array) {
+            SuiteEntry e = entry(*node.as_table(), out.size() + 1);
+            if (const auto [it, fresh] = seen.emplace(e.name, e.line); !fresh) {
+                fail(e.line,
+                     fmt::format("duplicate benchmark name '{}' (first at line {})",
+                                 util::printable(e.name), it->second),
+                     "names identify results in reports and history; make them unique");
+            }
+            out.push_back(std::move(e));
+        }
+    }
+
+  private:
+    const Suite& suite_;
+};
+
+}  // namespace
+
+std::string Suite::origin(int line) const {
+    return line > 0 ? fmt::format("{}:{}", path.string(), line) : path.string();
+}
+
+Suite parse_suite(std::string_view text, const fs::path& path) {
+    Suite suite;
+    suite.path = path;
+    suite.dir = util::absolute_lexical(path).parent_path();
+    const Reader reader(suite);
+    toml::table root;
+    try {
+        root = toml::parse(text, path.string());
+    } catch (const toml::parse_error& e) {
+        reader.fail(line_of(e.source()), std::string(e.description()),
+                    "fix the TOML syntax (https://toml.io)");
+    }
+    reader.check_keys(root, kTopKeys, "the top level of the suite");
+    if (const auto* d = root.get("defaults")) {
+        if (!d->is_table()) {
+            reader.fail(line_of(d->source()), "'defaults' must be a table", "write [defaults]");
+        }
+        suite.defaults = reader.defaults(*d->as_table());
+    }
+    if (const auto* bench = root.get("bench")) reader.entries(*bench, suite.entries);
+    if (suite.entries.empty()) {
+        reader.fail(0, "the suite has no [[bench]] entries",
+                    "add one: [[bench]] name = \"...\" command = [\"./prog\"]");
+    }
+    return suite;
+}
+
+Suite load_suite(const fs::path& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        throw UsageError(fmt::format("suite file {} {}", path.string(),
+                                     fs::exists(path, ec) ? "is not a file" : "does not exist"),
+                         "check the path given to --suite");
+    }
+    std::string text;
+    try {
+        text = util::read_file(path);
+    } catch (const Error& e) {
+        throw UsageError(e.what(), "check the permissions of the suite file");
+    }
+    return parse_suite(text, path);
+}
+
+fs::path discover_suite() {
+    std::error_code ec;
+    const fs::path candidate(kSuiteFileName);
+    return fs::is_regular_file(candidate, ec) ? candidate : fs::path();
+}
+
+}  // namespace cgbench::config

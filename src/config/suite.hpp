@@ -1,0 +1,92 @@
+#pragma once
+// The suite file, `cgbench.toml` (DESIGN §4), read with toml++:
+//
+//   [defaults]                       # optional
+//   geometry = "ci-default"          # run-wide: these four decide the fingerprint, so they
+//   weights = "pythonspeed"          #   are set here (or by environment / command line),
+//   cpu_baseline = "portable"        #   never per benchmark
+//   branch_sim = false
+//   threshold = "1%"                 # defaults for every [[bench]]
+//   timeout = 600                    # seconds
+//   env = { MODE = "fast" }          # or ["MODE=fast", "HOME"], like --env
+//
+//   [[bench]]
+//   name = "parse/large"             # unique
+//   command = ["./build/parse", "large.json"]
+//   cwd = "data"                     # default: the suite file's directory
+//   stdin = "input.txt"
+//   env = { LEVEL = "3" }            # added to [defaults] env
+//   threshold = "2%"
+//   timeout = 30
+//
+// Relative paths (command[0] when it holds a '/', cwd, stdin) are relative to the suite
+// file's directory, so a suite reads the same wherever cgbench is started. Unknown keys,
+// wrong types, bad values and duplicate names are a UsageError "FILE:LINE: ..." naming the
+// key, raised before anything runs.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "exec/environment.hpp"
+
+namespace cgbench::config {
+
+inline constexpr std::string_view kSuiteFileName = "cgbench.toml";
+
+// A scalar setting as written in the file (numbers and booleans as text), and its line.
+struct SuiteValue {
+    std::string text;
+    int line = 0;
+};
+
+// An `env` setting: requests in file order (a table is read in key order).
+struct SuiteEnv {
+    std::vector<exec::EnvRequest> requests;
+    int line = 0;
+};
+
+struct SuiteDefaults {
+    std::optional<SuiteValue> geometry;
+    std::optional<SuiteValue> weights;
+    std::optional<SuiteValue> cpu_baseline;
+    std::optional<SuiteValue> branch_sim;  // "on" | "off"
+    std::optional<SuiteValue> threshold;
+    std::optional<SuiteValue> timeout;
+    std::optional<SuiteEnv> env;
+};
+
+struct SuiteEntry {
+    std::string name;
+    int line = 0;  // of its [[bench]] header
+    std::vector<std::string> command;
+    std::optional<SuiteValue> cwd;
+    std::optional<SuiteValue> stdin_path;
+    std::optional<SuiteValue> threshold;
+    std::optional<SuiteValue> timeout;
+    std::optional<SuiteEnv> env;
+};
+
+struct Suite {
+    std::filesystem::path path;  // as the user named it (used in messages)
+    std::filesystem::path dir;   // its directory, absolute
+    SuiteDefaults defaults;
+    std::vector<SuiteEntry> entries;  // in file order
+
+    // "cgbench.toml:12": where a setting came from, for messages and `config show`.
+    std::string origin(int line) const;
+};
+
+// Parses suite text; `path` names the file in messages and anchors relative paths. Every
+// value is validated (geometry, weights, CPU baseline, threshold, timeout, env names).
+Suite parse_suite(std::string_view text, const std::filesystem::path& path);
+
+// Reads and parses a suite file; UsageError when it cannot be read.
+Suite load_suite(const std::filesystem::path& path);
+
+// `cgbench.toml` when the current directory has one (auto-discovery), otherwise empty.
+std::filesystem::path discover_suite();
+
+}  // namespace cgbench::config

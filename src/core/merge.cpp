@@ -1,0 +1,102 @@
+#include "core/merge.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "core/errors.hpp"
+#include "util/strings.hpp"
+
+namespace cgbench {
+
+namespace {
+
+void check_fingerprints(const std::vector<SourcedRun>& parts) {
+    const auto& first = parts.front();
+    for (const auto& p : parts) {
+        if (p.run.fingerprint.comparison_key() == first.run.fingerprint.comparison_key()) continue;
+        throw UsageError(
+            fmt::format("{} and {} were measured differently: {}", first.source, p.source,
+                        util::join(first.run.fingerprint.differences(p.run.fingerprint), "; ")),
+            "merge only the shards of one run (same cgbench, Valgrind, geometry, weights and "
+            "CPU baseline)");
+    }
+}
+
+void check_names(const std::vector<SourcedRun>& parts) {
+    std::map<std::string, std::string> where;  // name -> source
+    std::vector<std::string> duplicates;
+    for (const auto& p : parts) {
+        for (const auto& b : p.run.benchmarks) {
+            const auto [it, fresh] = where.emplace(b.name, p.source);
+            if (!fresh) {
+                duplicates.push_back(
+                    fmt::format("'{}' ({} and {})", util::printable(b.name), it->second, p.source));
+            }
+        }
+    }
+    if (!duplicates.empty()) {
+        throw UsageError(fmt::format("benchmark measured twice: {}", util::join(duplicates, ", ")),
+                         "pass each shard's result file once, from shards of one --shard K/N "
+                         "split");
+    }
+}
+
+// The first part's git facts; a different commit is an error, other differences a warning.
+GitInfo merged_git(const std::vector<SourcedRun>& parts, std::vector<std::string>& warnings) {
+    const auto& first = parts.front();
+    for (const auto& p : parts) {
+        const auto& g = p.run.git;
+        if (g.commit && first.run.git.commit && *g.commit != *first.run.git.commit) {
+            throw UsageError(fmt::format("{} measured commit {}, {} commit {}", first.source,
+                                         *first.run.git.commit, p.source, *g.commit),
+                             "merge shards of one pipeline, measured on the same commit");
+        }
+        if (g.branch != first.run.git.branch || g.dirty != first.run.git.dirty) {
+            warnings.push_back(
+                fmt::format("{} has other git facts (branch, dirty) than {}; "
+                            "keeping {}'s",
+                            p.source, first.source, first.source));
+        }
+    }
+    return first.run.git;
+}
+
+void sort_benchmarks(std::vector<BenchmarkResult>& benchmarks) {
+    const bool positioned =
+        std::all_of(benchmarks.begin(), benchmarks.end(),
+                    [](const BenchmarkResult& b) { return b.position.has_value(); });
+    std::stable_sort(benchmarks.begin(), benchmarks.end(),
+                     [positioned](const BenchmarkResult& a, const BenchmarkResult& b) {
+                         return positioned ? *a.position < *b.position : a.name < b.name;
+                     });
+}
+
+}  // namespace
+
+MergedRun merge_runs(const std::vector<SourcedRun>& parts, std::string id) {
+    if (parts.empty()) throw UsageError("nothing to merge", "name the result files of the shards");
+    check_fingerprints(parts);
+    check_names(parts);
+    MergedRun out;
+    RunResult& run = out.run;
+    run.id = std::move(id);
+    run.fingerprint = parts.front().run.fingerprint;
+    run.git = merged_git(parts, out.warnings);
+    run.started = parts.front().run.started;
+    for (const auto& p : parts) {
+        run.started = std::min(run.started, p.run.started);  // ISO-8601 UTC sorts as text
+        run.benchmarks.insert(run.benchmarks.end(), p.run.benchmarks.begin(),
+                              p.run.benchmarks.end());
+        for (const auto& w : p.run.warnings) {
+            if (std::find(run.warnings.begin(), run.warnings.end(), w) == run.warnings.end()) {
+                run.warnings.push_back(w);
+            }
+        }
+    }
+    sort_benchmarks(run.benchmarks);
+    return out;
+}
+
+}  // namespace cgbench
