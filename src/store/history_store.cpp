@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <system_error>
 
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
+#include "store/result_reader.hpp"
 #include "store/schema.hpp"
 #include "util/time.hpp"
 
@@ -94,6 +97,28 @@ json parse_stored(const Database& db, std::string_view text, std::string_view wh
     }
 }
 
+// run_from_json for a document from the database: a problem is the database's (exit 4).
+RunResult read_document(const json& doc, const std::string& source) {
+    try {
+        return run_from_json(doc, source);
+    } catch (const UsageError& e) {
+        throw EnvironmentError(e.what(),
+                               "the history database holds a run this cgbench "
+                               "cannot read; pass --db with another path");
+    }
+}
+
+// One stored benchmark document: the fast reader, or, when it declines, the result file's
+// own reader on a run document `header()` (whose benchmarks are replaced).
+BenchmarkResult read_stored_benchmark(const Database& db, std::string_view text,
+                                      const std::function<json()>& header,
+                                      const std::string& source) {
+    if (auto b = read_known_benchmark(text)) return std::move(*b);
+    json doc = header();
+    doc["benchmarks"] = json::array({parse_stored(db, text, "a result")});
+    return std::move(read_document(doc, source).benchmarks.front());
+}
+
 }  // namespace
 
 HistoryStore HistoryStore::open_for_recording(const fs::path& path) {
@@ -155,27 +180,24 @@ std::optional<RunResult> HistoryStore::load(std::optional<std::int64_t> seq) {
         fmt::format("SELECT {}, fingerprint, warnings FROM runs WHERE seq = ?1", kRunColumns));
     run.bind(1, *seq);
     if (!run.step()) return std::nullopt;
-    RunResult out;
-    read_run_columns(run, 0, out.id, out.started, out.git);
+    RunResult head;
+    read_run_columns(run, 0, head.id, head.started, head.git);
     json doc{{"schema", kResultSchema}};
-    doc["run"] = json{{"id", out.id},
-                      {"started", out.started},
-                      {"git", git_json(out.git)},
+    doc["run"] = json{{"id", head.id},
+                      {"started", head.started},
+                      {"git", git_json(head.git)},
                       {"fingerprint", parse_stored(db_, run.text(5), "a fingerprint")},
                       {"warnings", parse_stored(db_, run.text(6), "a warning list")}};
-    json benchmarks = json::array();
+    doc["benchmarks"] = json::array();
+    const std::string source = fmt::format("{} run {}", db_.path().string(), head.id);
+    RunResult out = read_document(doc, source);
     auto results = db_.prepare("SELECT data FROM results WHERE run = ?1 ORDER BY position");
     results.bind(1, *seq);
-    while (results.step())
-        benchmarks.push_back(parse_stored(db_, results.text(0), "a result"));
-    doc["benchmarks"] = std::move(benchmarks);
-    try {
-        return run_from_json(doc, fmt::format("{} run {}", db_.path().string(), out.id));
-    } catch (const UsageError& e) {
-        throw EnvironmentError(e.what(),
-                               "the history database holds a run this cgbench "
-                               "cannot read; pass --db with another path");
+    while (results.step()) {
+        out.benchmarks.push_back(read_stored_benchmark(
+            db_, results.text(0), [&doc] { return doc; }, source));
     }
+    return out;
 }
 
 std::optional<RunResult> HistoryStore::run_by_id(std::string_view id) {
@@ -191,13 +213,50 @@ std::optional<RunResult> HistoryStore::latest_run(std::string_view exclude_id) {
     return load(s.step() ? std::optional(s.int64(0)) : std::nullopt);
 }
 
-std::optional<RunResult> HistoryStore::latest_run_at_commit(std::string_view commit,
-                                                            std::string_view exclude_id) {
+std::optional<RunResult> HistoryStore::latest_run_at_commit(
+    std::string_view commit, const std::vector<std::string>& exclude) {
     auto s = db_.prepare(
-        "SELECT seq FROM runs WHERE git_commit = ?1 AND id != ?2 "
-        "ORDER BY git_dirty IS 1, started DESC, seq DESC LIMIT 1");
-    s.bind(1, commit).bind(2, exclude_id);
-    return load(s.step() ? std::optional(s.int64(0)) : std::nullopt);
+        "SELECT seq, id FROM runs WHERE git_commit = ?1 "
+        "ORDER BY git_dirty IS 1, started DESC, seq DESC");
+    s.bind(1, commit);
+    while (s.step()) {
+        if (std::find(exclude.begin(), exclude.end(), s.text(1)) == exclude.end()) {
+            return load(s.int64(0));
+        }
+    }
+    return std::nullopt;
+}
+
+RunResult HistoryStore::complete_from_commit(RunResult anchor,
+                                             const std::vector<std::string>& exclude,
+                                             std::vector<std::string>& used) {
+    used.push_back(anchor.id);
+    if (!anchor.git.commit) return anchor;
+    auto s = db_.prepare(
+        "SELECT r.id, s.name, s.data FROM runs r JOIN results s ON s.run = r.seq "
+        "WHERE r.git_commit = ?1 AND r.fingerprint_key = ?2 AND (r.git_dirty IS 1) = ?3 "
+        "AND r.id != ?4 ORDER BY r.started DESC, r.seq DESC, s.position");
+    s.bind(1, *anchor.git.commit).bind(2, anchor.fingerprint.comparison_key());
+    s.bind(3, std::int64_t{anchor.git.dirty.value_or(false) ? 1 : 0}).bind(4, anchor.id);
+    std::set<std::string, std::less<>> names;
+    for (const auto& b : anchor.benchmarks)
+        names.insert(b.name);
+    const auto header = [&anchor] {
+        RunResult bare = anchor;
+        bare.benchmarks.clear();
+        return json(to_json(bare));
+    };
+    const std::string source =
+        fmt::format("{} at commit {}", db_.path().string(), *anchor.git.commit);
+    while (s.step()) {
+        const std::string_view id = s.text(0);
+        if (std::find(exclude.begin(), exclude.end(), id) != exclude.end()) continue;
+        if (!names.insert(std::string(s.text(1))).second) continue;
+        if (std::find(used.begin(), used.end(), id) == used.end()) used.emplace_back(id);
+        auto b = read_stored_benchmark(db_, s.text(2), header, source);
+        anchor.benchmarks.push_back(std::move(b));
+    }
+    return anchor;
 }
 
 std::vector<SeriesPoint> HistoryStore::series(std::string_view name, std::size_t limit) {

@@ -53,10 +53,16 @@ class HistoryStore {
     std::optional<RunResult> run_by_id(std::string_view id);
     // The most recently started run other than `exclude_id`.
     std::optional<RunResult> latest_run(std::string_view exclude_id = {});
-    // The most recently started run at `commit` other than `exclude_id`, preferring runs of
-    // a clean work tree over dirty ones.
+    // The most recently started run at `commit` not in `exclude`, preferring runs of a
+    // clean work tree over dirty ones.
     std::optional<RunResult> latest_run_at_commit(std::string_view commit,
-                                                  std::string_view exclude_id = {});
+                                                  const std::vector<std::string>& exclude = {});
+    // `anchor` completed with what else was recorded at its commit: for each benchmark it
+    // lacks, the latest result from other runs at that commit with the same fingerprint and
+    // work-tree state (clean or dirty), skipping runs in `exclude`. One `cgbench run` per
+    // benchmark thus compares like one suite run. Appends the run ids drawn on to `used`.
+    RunResult complete_from_commit(RunResult anchor, const std::vector<std::string>& exclude,
+                                   std::vector<std::string>& used);
     // The last `limit` results of benchmark `name`, oldest first, with the change of each
     // cost against the previous ok result.
     std::vector<SeriesPoint> series(std::string_view name, std::size_t limit);

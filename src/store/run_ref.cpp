@@ -44,17 +44,13 @@ HistoryStore& RunResolver::history(std::string_view wanted_for) {
                      "record runs with `cgbench run` first, pass --db PATH, or name result files");
 }
 
-ResolvedRun RunResolver::at_commit(const std::string& commit, const std::string& label,
-                                   std::string_view exclude_id) {
-    auto run = history(label).latest_run_at_commit(commit, exclude_id);
-    if (!run) {
-        throw UsageError(
-            fmt::format("no run recorded at commit {} ({}) in {}", short_commit(commit),
-                        util::printable(label), db_path_->string()),
-            "check out that commit and run `cgbench run` there, or name a run id "
-            "or a result file");
-    }
-    ResolvedRun out{std::move(*run), fmt::format("{} ({})", label, short_commit(commit)), {}};
+ResolvedRun RunResolver::completed(RunResult anchor, const std::string& label,
+                                   std::vector<std::string> notes,
+                                   const std::vector<std::string>& exclude) {
+    ResolvedRun out;
+    out.run = history(label).complete_from_commit(std::move(anchor), exclude, out.run_ids);
+    if (out.run_ids.size() > 1) notes.push_back(fmt::format("{} runs", out.run_ids.size()));
+    out.label = notes.empty() ? label : fmt::format("{} ({})", label, util::join(notes, ", "));
     if (out.run.git.dirty.value_or(false)) {
         out.warnings.push_back(
             fmt::format("{}: run {} was measured with uncommitted changes", out.label, out.run.id));
@@ -62,15 +58,30 @@ ResolvedRun RunResolver::at_commit(const std::string& commit, const std::string&
     return out;
 }
 
-ResolvedRun RunResolver::resolve(const std::string& ref, std::string_view exclude_id) {
+ResolvedRun RunResolver::at_commit(const std::string& commit, const std::string& label,
+                                   const std::vector<std::string>& exclude) {
+    auto run = history(label).latest_run_at_commit(commit, exclude);
+    if (!run) {
+        throw UsageError(
+            fmt::format("no run recorded at commit {} ({}) in {}", short_commit(commit),
+                        util::printable(label), db_path_->string()),
+            "check out that commit and run `cgbench run` there, or name a run id "
+            "or a result file");
+    }
+    return completed(std::move(*run), label, {short_commit(commit)}, exclude);
+}
+
+ResolvedRun RunResolver::resolve(const std::string& ref, const std::vector<std::string>& exclude) {
     std::error_code ec;
-    if (fs::is_regular_file(ref, ec)) return ResolvedRun{load_result_file(ref), ref, {}};
+    if (fs::is_regular_file(ref, ec)) return ResolvedRun{load_result_file(ref), ref, {}, {}};
     if (auto* h = history_if_present()) {
-        if (auto run = h->run_by_id(ref)) return ResolvedRun{std::move(*run), "run " + ref, {}};
+        if (auto run = h->run_by_id(ref)) {
+            return ResolvedRun{std::move(*run), "run " + ref, {}, {ref}};
+        }
     }
     if (const auto commit =
             git_.run({"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"})) {
-        return at_commit(*commit, ref, exclude_id);
+        return at_commit(*commit, ref, exclude);
     }
     const std::string db = db_path_ ? fmt::format("a run id in {}", db_path_->string())
                                     : std::string("a run id (--no-db)");
@@ -86,7 +97,7 @@ ResolvedRun RunResolver::latest() {
         throw UsageError(fmt::format("the history database {} holds no runs", db_path_->string()),
                          "record one with `cgbench run`, or name result files");
     }
-    return ResolvedRun{std::move(*run), "latest run", {}};
+    return completed(std::move(*run), "latest run", {}, {});
 }
 
 ResolvedRun RunResolver::at_merge_base(const ResolvedRun& head,
@@ -104,7 +115,7 @@ ResolvedRun RunResolver::at_merge_base(const ResolvedRun& head,
                     : std::vector<std::string>{"main", "master", "origin/main", "origin/master"};
     for (const auto& branch : candidates) {
         if (const auto base = git_.run({"merge-base", "--end-of-options", *head_commit, branch})) {
-            return at_commit(*base, fmt::format("merge base with {}", branch), head.run.id);
+            return at_commit(*base, fmt::format("merge base with {}", branch), head.run_ids);
         }
     }
     throw UsageError(

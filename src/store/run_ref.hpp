@@ -1,6 +1,7 @@
 #pragma once
 // What the user may name a run by, on `compare` and `export`: a result file, a run id from
-// the history database, or a git ref (the latest run recorded at that commit).
+// the history database, or a git ref: the latest run recorded at that commit, completed with
+// the latest result of each other benchmark recorded there (HistoryStore::complete_from_commit).
 
 #include <filesystem>
 #include <optional>
@@ -20,6 +21,7 @@ struct ResolvedRun {
     RunResult run;
     std::string label;                  // "base.json", "run 2026…", "main (abc1234)"
     std::vector<std::string> warnings;  // e.g. the run was measured in a dirty work tree
+    std::vector<std::string> run_ids;   // stored runs drawn on (empty for a file)
 };
 
 class RunResolver {
@@ -29,13 +31,14 @@ class RunResolver {
     RunResolver(std::optional<std::filesystem::path> db, std::filesystem::path git_dir,
                 const exec::EnvMap& caller, exec::ProcessRunner& runner);
 
-    // `ref` as an existing file, else a run id, else a git ref; a run resolved by git ref
-    // is never `exclude_id`. Throws UsageError naming what was tried.
-    ResolvedRun resolve(const std::string& ref, std::string_view exclude_id = {});
-    // The most recently started run in the history. UsageError when there is none.
+    // `ref` as an existing file, else a run id, else a git ref; what a git ref resolves to
+    // draws on no run in `exclude`. Throws UsageError naming what was tried.
+    ResolvedRun resolve(const std::string& ref, const std::vector<std::string>& exclude = {});
+    // The most recently started run in the history, completed from its commit. UsageError
+    // when there is none.
     ResolvedRun latest();
-    // The latest run at the merge base of `head`'s commit with `base_branch` (when empty:
-    // main, master, origin/main, origin/master, the first that exists), other than `head`.
+    // What was recorded at the merge base of `head`'s commit with `base_branch` (when empty:
+    // main, master, origin/main, origin/master, the first that exists), apart from `head`.
     ResolvedRun at_merge_base(const ResolvedRun& head,
                               const std::optional<std::string>& base_branch);
 
@@ -44,7 +47,10 @@ class RunResolver {
     HistoryStore& history(std::string_view wanted_for);
     HistoryStore* history_if_present();
     ResolvedRun at_commit(const std::string& commit, const std::string& label,
-                          std::string_view exclude_id);
+                          const std::vector<std::string>& exclude);
+    // Completes `anchor` from its commit; labelled "LABEL (NOTES, N runs)".
+    ResolvedRun completed(RunResult anchor, const std::string& label,
+                          std::vector<std::string> notes, const std::vector<std::string>& exclude);
 
     std::optional<std::filesystem::path> db_path_;
     std::optional<HistoryStore> history_;

@@ -80,7 +80,7 @@ TEST(HistoryStore, LatestRunsAndRunsAtACommit) {
     EXPECT_EQ(store.latest_run("c")->id, "b");
     // b is newer at that commit, but dirty: a clean run wins.
     EXPECT_EQ(store.latest_run_at_commit(*a.git.commit)->id, "a");
-    EXPECT_EQ(store.latest_run_at_commit(*a.git.commit, "a")->id, "b");
+    EXPECT_EQ(store.latest_run_at_commit(*a.git.commit, {"a"})->id, "b");
     EXPECT_FALSE(store.latest_run_at_commit("0000").has_value());
     const auto rows = store.runs(2);
     ASSERT_EQ(rows.size(), 2u);
@@ -88,6 +88,41 @@ TEST(HistoryStore, LatestRunsAndRunsAtACommit) {
     EXPECT_EQ(rows[1].id, "b");
     EXPECT_EQ(rows[1].git.dirty, true);
     EXPECT_EQ(rows[0].benchmarks, 1u);
+}
+
+TEST(HistoryStore, ARunIsCompletedFromItsCommit) {
+    // One `cgbench run` per benchmark: x, then y, at the same commit; a dirty run and a run
+    // with other weights at that commit must not mix in.
+    auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-complete") / "h.db");
+    auto x = run("x-run", {bench("x", 1000)});
+    x.started = "2026-11-22T01:00:00Z";
+    auto y = run("y-run", {bench("y", 2000)});
+    y.started = "2026-11-22T02:00:00Z";
+    auto dirty = run("dirty-run", {bench("z", 3000)});
+    dirty.git.dirty = true;
+    auto other = run("other-run", {bench("w", 4000)});
+    other.fingerprint.weights = metrics::parse_weights("kcachegrind");
+    for (const auto& r : {x, y, dirty, other})
+        store.record_run(r);
+
+    std::vector<std::string> used;
+    const auto all = store.complete_from_commit(*store.run_by_id("y-run"), {}, used);
+    ASSERT_EQ(all.benchmarks.size(), 2u);
+    EXPECT_EQ(all.benchmarks[0].name, "y");
+    EXPECT_EQ(all.benchmarks[1].name, "x");
+    EXPECT_EQ(all.id, "y-run");
+    EXPECT_EQ(used, (std::vector<std::string>{"y-run", "x-run"}));
+    expect_same_run(run("y-run", {}), [&] {
+        auto bare = all;
+        bare.started = "2026-11-22T03:15:00Z";
+        bare.benchmarks.clear();
+        return bare;
+    }());
+
+    used.clear();
+    const auto alone = store.complete_from_commit(*store.run_by_id("y-run"), {"x-run"}, used);
+    EXPECT_EQ(alone.benchmarks.size(), 1u);
+    EXPECT_EQ(used, (std::vector<std::string>{"y-run"}));
 }
 
 TEST(HistoryStore, SeriesIsOldestFirstWithChanges) {

@@ -71,6 +71,8 @@ TEST(RunResolver, FilesRunIdsAndGitRefs) {
     EXPECT_EQ(main.run.id, "run-a");
     EXPECT_EQ(main.label, "main (" + repo.a.substr(0, 10) + ")");
     EXPECT_EQ(resolver.resolve("HEAD").run.id, "run-b");
+    EXPECT_EQ(resolver.resolve("HEAD").run_ids, std::vector<std::string>{"run-b"});
+    EXPECT_THROW(resolver.resolve("HEAD", {"run-b"}), UsageError) << "nothing else at HEAD";
     EXPECT_EQ(resolver.latest().run.id, "run-b");
     const auto base = resolver.at_merge_base(resolver.latest(), std::nullopt);
     EXPECT_EQ(base.run.id, "run-a");
@@ -113,6 +115,26 @@ TEST(RunResolver, ACommitWithoutRunsOrWithoutDatabase) {
     }
     RunResolver no_db(std::nullopt, repo.dir, exec::current_environment(), runner);
     EXPECT_THROW(no_db.resolve("main"), UsageError);
+}
+
+TEST(RunResolver, OneRunPerBenchmarkResolvesToAllOfThem) {
+    const auto repo = make_repo("cgbench-ref-many");
+    const auto db = repo.dir / "h.db";
+    {
+        auto store = HistoryStore::open_for_recording(db);
+        auto first = at("first", repo.a, "2026-11-22T01:00:00Z");
+        auto second = at("second", repo.a, "2026-11-22T02:00:00Z");
+        second.benchmarks[0].name = "y";
+        store.record_run(first);
+        store.record_run(second);
+    }
+    exec::PosixProcessRunner runner;
+    RunResolver resolver(db, repo.dir, exec::current_environment(), runner);
+    const auto main = resolver.resolve("main");
+    EXPECT_EQ(main.run.benchmarks.size(), 2u);
+    EXPECT_EQ(main.label, "main (" + repo.a.substr(0, 10) + ", 2 runs)");
+    EXPECT_EQ(resolver.latest().run.benchmarks.size(), 2u);
+    EXPECT_EQ(resolver.resolve("second").run.benchmarks.size(), 1u) << "a run id is one run";
 }
 
 TEST(RunResolver, ADirtyRunIsUsedWithAWarning) {
