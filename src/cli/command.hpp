@@ -10,6 +10,10 @@ namespace CLI {
 class App;
 }
 
+namespace cgbench::config {
+struct DbInput;
+}
+
 namespace cgbench::cli {
 
 struct GlobalOptions {
@@ -32,6 +36,9 @@ struct Subcommand {
 // subcommand name (CLI11's fallthrough would break `run`'s pass-through of program args).
 void add_global_flags(CLI::App& app, GlobalOptions& global);
 
+// Adds --db PATH and --no-db (mutually exclusive) for the history database.
+void add_db_options(CLI::App& app, config::DbInput& db);
+
 // True when stdout is a terminal and colour is allowed (NO_COLOR unset, TERM not dumb).
 bool color_on_stdout();
 
@@ -43,5 +50,14 @@ std::string exit_code_help();
 
 // Registers `cgbench run`.
 Subcommand register_run(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench compare`.
+Subcommand register_compare(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench history`.
+Subcommand register_history(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench export`.
+Subcommand register_export(CLI::App& app, GlobalOptions& global);
 
 }  // namespace cgbench::cli

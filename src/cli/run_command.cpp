@@ -16,6 +16,7 @@
 #include "metrics/score.hpp"
 #include "report/reporter.hpp"
 #include "runner/run_pipeline.hpp"
+#include "store/history_store.hpp"
 #include "util/fs.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"
@@ -38,8 +39,10 @@ std::string run_help_footer() {
     }
     out += "  L1,LL,RAM    three non-negative integers, e.g. 1,6,80\n\n"
            "Environment: CGBENCH_GEOMETRY, CGBENCH_WEIGHTS, CGBENCH_CPU_BASELINE, CGBENCH_TIMEOUT,\n"
-           "CGBENCH_FORMAT set defaults that the options above override; CGBENCH_VALGRIND names\n"
-           "the valgrind binary.\n\n";
+           "CGBENCH_FORMAT, CGBENCH_DB set defaults that the options above override;\n"
+           "CGBENCH_VALGRIND names the valgrind binary.\n\n"
+           "History: every run is stored in the database (--db, default .cgbench/history.db) in\n"
+           "one transaction, failed benchmarks included; an interrupted run stores nothing.\n\n";
     return out + exit_code_help();
 }
 
@@ -69,6 +72,7 @@ void add_options(CLI::App& run, config::RunInput& in) {
     run.add_option("-o,--out", in.out, "Write the result JSON here (atomically)");
     run.add_option("--keep-raw", in.keep_raw, "Keep Valgrind's output files in this directory");
     run.add_option("--format", in.format, "Output: console, json, markdown, junit [console]");
+    add_db_options(run, in.db);
     run.add_flag("--show-output", in.show_output, "Copy the program's output to stderr");
 }
 
@@ -103,6 +107,8 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
                                                 util::ProbeCache(plan.request.probe_cache_dir));
     spdlog::debug("valgrind {} at {}{}", inst.version, inst.launcher.string(),
                   inst.bypassed_wrapper ? " (bypassing the wrapper script)" : "");
+    // Opened (created, migrated, write-locked once) before measuring: exit 4 in milliseconds.
+    const auto history = store::open_history_for_run(plan.db);
 
     const RunResult run = runner::execute_run(plan.request, inst, runner, env);
 
@@ -122,6 +128,7 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
     }
     // A result file holds at least one measurement; a run where everything failed leaves none.
     if (out_file && ok > 0) out_file->commit(to_json(run).dump(2) + "\n");
+    store::record_if_enabled(history.get(), run);
     if (first_failure != nullptr) {
         throw BenchmarkError(
             fmt::format("benchmark '{}' {}", util::printable(first_failure->name),

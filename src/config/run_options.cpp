@@ -64,6 +64,7 @@ RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
     if (in.keep_raw) ms.keep_raw_dir = *in.keep_raw;
     plan.format = report::parse_format(plan.settings.format.value);
     if (in.out) plan.out = *in.out;
+    plan.db = resolve_db(in.db, env);
 
     runner::BenchmarkSpec spec;
     spec.command = in.command;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "config/db_options.hpp"
 #include "config/layered.hpp"
 #include "exec/environment.hpp"
 #include "report/reporter.hpp"
@@ -29,6 +30,7 @@ struct RunInput {
     std::optional<std::string> cwd;
     std::optional<std::string> stdin_path;
     std::vector<std::string> env;
+    DbInput db;
     int verify = 1;
     bool branch_sim = false;
     bool show_output = false;
@@ -48,10 +50,11 @@ struct RunPlan {
     RunSettings settings;
     report::Format format = report::Format::Console;
     std::optional<std::filesystem::path> out;
+    std::optional<std::filesystem::path> db;  // the history database; nullopt with --no-db
 };
 
-// Resolves the layers (default < CGBENCH_* in `env` < command line) and validates every
-// value. Throws UsageError naming the option and the fix.
+// Resolves the layers (default < CGBENCH_* in `env` < command line, CGBENCH_DB included)
+// and validates every value. Throws UsageError naming the option and the fix.
 RunPlan plan_run(const RunInput& input, const exec::EnvMap& env);
 
 }  // namespace cgbench::config
