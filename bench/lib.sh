@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034  # variables are used by the scripts that source this
 # Shared helpers for the bench/*.sh scripts. Sourced, not run.
-#   bench_init            sets ROOT, CGBENCH, VALGRIND, EXAMPLES, RUNS, a temp dir TMP (removed on exit)
+#   bench_init            sets ROOT, CGBENCH, VALGRIND, EXAMPLES, RUNS, a temp dir TMP (removed on exit),
+#                         CGBENCH_DB (a history database in TMP)
 #   bench_build           builds via scripts/build.sh, quietly (log shown only on failure);
 #                         SKIP_BUILD=1 skips it
 #   bench_machine         prints machine, valgrind and cgbench versions
@@ -18,6 +19,8 @@ bench_init() {
     RUNS="${RUNS:-5}"
     TMP="$(mktemp -d "${TMPDIR:-/tmp}/cgbench-bench.XXXXXX")"
     trap 'rm -rf "$TMP"' EXIT
+    # Bench runs are recorded like any run, but not into the project's own history.
+    export CGBENCH_DB="$TMP/history.db"
 }
 
 bench_build() {
