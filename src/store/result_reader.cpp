@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cstdint>
 #include <string>
 
 #include "core/errors.hpp"
+#include "util/json_cursor.hpp"
 
 namespace cgbench::store {
 
@@ -46,150 +46,6 @@ Key key_of(std::string_view k) {
     return kUnknown;
 }
 
-// A strict reader for the documents cgbench writes: objects, arrays, strings (with the
-// escapes nlohmann emits; \u only outside the surrogate range), numbers, literals. Every
-// function returns false to decline: the caller then falls back to the DOM reader.
-class Cursor {
-  public:
-    explicit Cursor(std::string_view text) : s_(text) {}
-
-    void ws() {
-        while (i_ < s_.size() &&
-               (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r')) {
-            ++i_;
-        }
-    }
-    bool eat(char c) {
-        ws();
-        if (i_ >= s_.size() || s_[i_] != c) return false;
-        ++i_;
-        return true;
-    }
-    char peek() {
-        ws();
-        return i_ < s_.size() ? s_[i_] : '\0';
-    }
-    bool at_end() {
-        ws();
-        return i_ == s_.size();
-    }
-    bool string(std::string& out);
-    // A number: exactly one of the outputs is set (unsigned, negative integer, or other).
-    bool number(std::optional<std::uint64_t>& u, std::optional<std::int64_t>& i,
-                std::optional<double>& d);
-    bool literal(std::string_view word) {
-        ws();
-        if (s_.substr(i_, word.size()) != word) return false;
-        i_ += word.size();
-        return true;
-    }
-
-  private:
-    bool escape(std::string& out);
-
-    std::string_view s_;
-    std::size_t i_ = 0;
-};
-
-bool Cursor::string(std::string& out) {
-    if (!eat('"')) return false;
-    out.clear();
-    for (;;) {
-        const std::size_t start = i_;
-        while (i_ < s_.size() && s_[i_] != '"' && s_[i_] != '\\' &&
-               static_cast<unsigned char>(s_[i_]) >= 0x20) {
-            ++i_;
-        }
-        out.append(s_.substr(start, i_ - start));
-        if (i_ >= s_.size() || static_cast<unsigned char>(s_[i_]) < 0x20) return false;
-        if (s_[i_++] == '"') return true;
-        if (!escape(out)) return false;
-    }
-}
-
-bool Cursor::escape(std::string& out) {
-    if (i_ >= s_.size()) return false;
-    const char c = s_[i_++];
-    switch (c) {
-        case '"':
-        case '\\':
-        case '/':
-            out += c;
-            return true;
-        case 'b':
-            out += '\b';
-            return true;
-        case 'f':
-            out += '\f';
-            return true;
-        case 'n':
-            out += '\n';
-            return true;
-        case 'r':
-            out += '\r';
-            return true;
-        case 't':
-            out += '\t';
-            return true;
-        case 'u':
-            break;
-        default:
-            return false;
-    }
-    unsigned cp = 0;
-    if (i_ + 4 > s_.size()) return false;
-    const auto [p, ec] = std::from_chars(s_.data() + i_, s_.data() + i_ + 4, cp, 16);
-    if (ec != std::errc{} || p != s_.data() + i_ + 4 || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        return false;
-    }
-    i_ += 4;
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-    return true;
-}
-
-bool Cursor::number(std::optional<std::uint64_t>& u, std::optional<std::int64_t>& i,
-                    std::optional<double>& d) {
-    ws();
-    const std::size_t start = i_;
-    if (i_ < s_.size() && s_[i_] == '-') ++i_;
-    bool fraction = false;
-    while (i_ < s_.size()) {
-        const char c = s_[i_];
-        if (c == '.' || c == 'e' || c == 'E' || c == '+' || (c == '-' && i_ > start)) {
-            fraction = true;
-        } else if (c < '0' || c > '9') {
-            break;
-        }
-        ++i_;
-    }
-    const char* first = s_.data() + start;
-    const char* last = s_.data() + i_;
-    const char* digits = first + (*first == '-' ? 1 : 0);
-    // JSON forbids leading zeros ("01"); nlohmann rejects them, so decline.
-    if (digits == last ||
-        (*digits == '0' && digits + 1 < last && digits[1] >= '0' && digits[1] <= '9')) {
-        return false;
-    }
-    std::from_chars_result r{};
-    if (fraction) {
-        r = std::from_chars(first, last, d.emplace());
-    } else if (*first == '-') {
-        r = std::from_chars(first, last, i.emplace());
-    } else {
-        r = std::from_chars(first, last, u.emplace());
-    }
-    return r.ec == std::errc{} && r.ptr == last;  // overflow: let the DOM reader decide
-}
-
 // Reads one benchmark document the way read_benchmark (core/result_json.cpp) does.
 class Reader {
   public:
@@ -211,6 +67,8 @@ class Reader {
   private:
     bool top_value(Key k, BenchmarkResult& b);
     bool text(std::string& out) { return c_.string(out); }
+    bool status(BenchStatus& out);
+    bool seconds(double& out);
     bool unsigned_value(std::uint64_t& out);
     bool optional_int(std::optional<int>& out);
     bool strings(std::vector<std::string>& out);
@@ -220,7 +78,7 @@ class Reader {
     bool verify(BenchmarkResult& b);
     bool spread(std::vector<EventSpread>& out);
 
-    Cursor c_;
+    util::JsonCursor c_;
     std::string key_;
     std::uint32_t seen_ = 0;
 };
@@ -231,13 +89,8 @@ bool Reader::top_value(Key k, BenchmarkResult& b) {
             return text(b.name);
         case kCommand:
             return strings(b.command);
-        case kStatus: {
-            std::string s;
-            if (!text(s)) return false;
-            const auto status = bench_status_from(s);
-            if (status) b.status = *status;
-            return status.has_value();
-        }
+        case kStatus:
+            return status(b.status);
         case kTool:
             return text(b.tool);
         case kExitCode:
@@ -252,14 +105,8 @@ bool Reader::top_value(Key k, BenchmarkResult& b) {
             return weights(b.weights);
         case kCost:
             return unsigned_value(b.cost);
-        case kWall: {
-            std::optional<std::uint64_t> u;
-            std::optional<std::int64_t> i;
-            std::optional<double> d;
-            if (!c_.number(u, i, d)) return false;
-            b.wall_seconds = u ? static_cast<double>(*u) : i ? static_cast<double>(*i) : *d;
-            return true;
-        }
+        case kWall:
+            return seconds(b.wall_seconds);
         case kError:
             return text(b.error);
         case kStderr:
@@ -276,23 +123,37 @@ bool Reader::top_value(Key k, BenchmarkResult& b) {
     return false;
 }
 
+bool Reader::status(BenchStatus& out) {
+    std::string s;
+    if (!text(s)) return false;
+    const auto status = bench_status_from(s);
+    if (status) out = *status;
+    return status.has_value();
+}
+
+// Any JSON number, as read_benchmark's get<double>() reads it.
+bool Reader::seconds(double& out) {
+    util::JsonNumber n;
+    if (!c_.number(n)) return false;
+    out = n.whole      ? static_cast<double>(*n.whole)
+          : n.negative ? static_cast<double>(*n.negative)
+                       : *n.real;
+    return true;
+}
+
 bool Reader::unsigned_value(std::uint64_t& out) {
-    std::optional<std::uint64_t> u;
-    std::optional<std::int64_t> i;
-    std::optional<double> d;
-    if (!c_.number(u, i, d) || !u) return false;
-    out = *u;
+    util::JsonNumber n;
+    if (!c_.number(n) || !n.whole) return false;
+    out = *n.whole;
     return true;
 }
 
 // exit_code and signal: an integer, or null (absent).
 bool Reader::optional_int(std::optional<int>& out) {
     if (c_.peek() == 'n') return c_.literal("null");
-    std::optional<std::uint64_t> u;
-    std::optional<std::int64_t> i;
-    std::optional<double> d;
-    if (!c_.number(u, i, d) || d) return false;
-    out = u ? static_cast<int>(*u) : static_cast<int>(*i);
+    util::JsonNumber n;
+    if (!c_.number(n) || n.real) return false;
+    out = n.whole ? static_cast<int>(*n.whole) : static_cast<int>(*n.negative);
     return true;
 }
 

@@ -7,9 +7,12 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/result.hpp"
 #include "core/result_json.hpp"
+#include "exec/git.hpp"
 #include "metrics/score.hpp"
 #include "valgrind/geometry.hpp"
 
@@ -83,6 +86,44 @@ inline fs::path fresh_dir(const std::string& name) {
     fs::remove_all(d);
     fs::create_directories(d);
     return d;
+}
+
+// `run(id, benchmarks)` started at `started`.
+inline RunResult run_at(std::string id, std::vector<BenchmarkResult> benchmarks,
+                        std::string started) {
+    auto r = run(std::move(id), std::move(benchmarks));
+    r.started = std::move(started);
+    return r;
+}
+
+// Commits nothing (an empty commit) in the repository `git` works in; false if git failed.
+inline bool commit_empty(const exec::Git& git) {
+    return git
+        .run({"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q",
+              "--allow-empty", "-m", "c"})
+        .has_value();
+}
+
+// A fresh repository with one commit on `main`.
+inline bool init_repo(const exec::Git& git) {
+    return git.run({"init", "-q", "-b", "main"}).has_value() && commit_empty(git);
+}
+
+// How often `what` occurs in `text`.
+inline std::size_t occurrences(std::string_view text, std::string_view what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1)) {
+        ++n;
+    }
+    return n;
+}
+
+// The pipes of a Markdown table row that are cell borders (not backslash-escaped).
+inline std::size_t unescaped_pipes(std::string_view row) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < row.size(); ++i)
+        n += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
+    return n;
 }
 
 // Two runs are the same for every purpose of compare when their JSON documents are equal.

@@ -12,9 +12,7 @@ TEST(Git, RunsInTheGivenDirectory) {
     PosixProcessRunner runner;
     const Git git(dir, current_environment(), runner);
     ASSERT_TRUE(git.available()) << "git is a build dependency (scripts/install-deps.sh)";
-    ASSERT_TRUE(git.run({"init", "-q", "-b", "main"}));
-    ASSERT_TRUE(git.run({"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q",
-                         "--allow-empty", "-m", "first"}));
+    ASSERT_TRUE(testing_fixtures::init_repo(git));
     const auto head = git.run({"rev-parse", "HEAD"});
     ASSERT_TRUE(head);
     EXPECT_EQ(head->size(), 40u) << "trimmed: " << *head;

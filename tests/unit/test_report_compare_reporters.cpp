@@ -36,21 +36,6 @@ std::string render(Format f, const Comparison& c, bool color = false) {
     return make_compare_reporter(f)->render(c, RenderOptions{color, false});
 }
 
-// Pipes in a Markdown table row that are not backslash-escaped.
-std::size_t unescaped_pipes(std::string_view row) {
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < row.size(); ++i)
-        n += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
-    return n;
-}
-
-std::size_t count(std::string_view text, std::string_view what) {
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
-}
-
 }  // namespace
 
 TEST(CompareReporters, SummaryLine) {
@@ -78,17 +63,17 @@ TEST(CompareReporters, MarkdownKeepsItsTablesAndEscapesNames) {
     EXPECT_EQ(rows, 2u) << md;
     EXPECT_NE(md.find("**REGRESSION**"), std::string::npos);
     EXPECT_NE(md.find("<details>"), std::string::npos);
-    EXPECT_EQ(count(md, "<details>"), count(md, "</details>"));
+    EXPECT_EQ(occurrences(md, "<details>"), occurrences(md, "</details>"));
     EXPECT_EQ(md.find("| calm |"), md.rfind("| calm |")) << "unchanged only in the details";
 }
 
 TEST(CompareReporters, JunitHasOneFailurePerRegressionAndStaysWellFormed) {
     const std::string xml = render(Format::Junit, hostile_comparison());
     EXPECT_EQ(xml.find("<img"), std::string::npos);
-    EXPECT_EQ(count(xml, "<failure "), 1u) << xml;
-    EXPECT_EQ(count(xml, "</failure>"), 1u);
-    EXPECT_EQ(count(xml, "<testcase "), 4u);
-    EXPECT_EQ(count(xml, "</testcase>"), 4u);
+    EXPECT_EQ(occurrences(xml, "<failure "), 1u) << xml;
+    EXPECT_EQ(occurrences(xml, "</failure>"), 1u);
+    EXPECT_EQ(occurrences(xml, "<testcase "), 4u);
+    EXPECT_EQ(occurrences(xml, "</testcase>"), 4u);
     EXPECT_NE(xml.find("name=\"&lt;img src=x onerror=alert(1)&gt;|**x**\""), std::string::npos)
         << xml;
     EXPECT_NE(xml.find("tests=\"4\" failures=\"1\""), std::string::npos);

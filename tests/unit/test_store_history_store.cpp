@@ -65,13 +65,10 @@ TEST(HistoryStore, RecordingIsAllOrNothing) {
 
 TEST(HistoryStore, LatestRunsAndRunsAtACommit) {
     auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-latest") / "h.db");
-    auto a = run("a", {bench("x", 1000)});
-    a.started = "2026-11-22T01:00:00Z";
-    auto b = run("b", {bench("x", 1100)});
-    b.started = "2026-11-22T02:00:00Z";
+    const auto a = run_at("a", {bench("x", 1000)}, "2026-11-22T01:00:00Z");
+    auto b = run_at("b", {bench("x", 1100)}, "2026-11-22T02:00:00Z");
     b.git.dirty = true;
-    auto c = run("c", {bench("x", 1200)});
-    c.started = "2026-11-22T03:00:00Z";
+    auto c = run_at("c", {bench("x", 1200)}, "2026-11-22T03:00:00Z");
     c.git.commit = "ffff";
     for (const auto& r : {a, b, c})
         store.record_run(r);
@@ -94,10 +91,8 @@ TEST(HistoryStore, ARunIsCompletedFromItsCommit) {
     // One `cgbench run` per benchmark: x, then y, at the same commit; a dirty run and a run
     // with other weights at that commit must not mix in.
     auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-complete") / "h.db");
-    auto x = run("x-run", {bench("x", 1000)});
-    x.started = "2026-11-22T01:00:00Z";
-    auto y = run("y-run", {bench("y", 2000)});
-    y.started = "2026-11-22T02:00:00Z";
+    const auto x = run_at("x-run", {bench("x", 1000)}, "2026-11-22T01:00:00Z");
+    const auto y = run_at("y-run", {bench("y", 2000)}, "2026-11-22T02:00:00Z");
     auto dirty = run("dirty-run", {bench("z", 3000)});
     dirty.git.dirty = true;
     auto other = run("other-run", {bench("w", 4000)});

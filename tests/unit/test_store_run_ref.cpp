@@ -25,28 +25,17 @@ Repo make_repo(const std::string& name) {
     Repo r{fresh_dir(name), {}, {}};
     exec::PosixProcessRunner runner;
     const exec::Git git(r.dir, exec::current_environment(), runner);
-    const std::vector<std::string> commit = {"-c",
-                                             "user.name=t",
-                                             "-c",
-                                             "user.email=t@example.com",
-                                             "commit",
-                                             "-q",
-                                             "--allow-empty",
-                                             "-m",
-                                             "c"};
-    EXPECT_TRUE(git.run({"init", "-q", "-b", "main"}));
-    EXPECT_TRUE(git.run(commit));
+    EXPECT_TRUE(init_repo(git));
     r.a = git.run({"rev-parse", "HEAD"}).value_or("");
     EXPECT_TRUE(git.run({"checkout", "-q", "-b", "feature"}));
-    EXPECT_TRUE(git.run(commit));
+    EXPECT_TRUE(commit_empty(git));
     r.b = git.run({"rev-parse", "HEAD"}).value_or("");
     return r;
 }
 
 RunResult at(std::string id, const std::string& commit, std::string started) {
-    auto r = run(std::move(id), {bench("x", 1000)});
+    auto r = run_at(std::move(id), {bench("x", 1000)}, std::move(started));
     r.git.commit = commit;
-    r.started = std::move(started);
     return r;
 }
 
