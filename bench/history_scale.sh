@@ -84,21 +84,9 @@ read -r head_id base_id < <(sqlite3 -separator ' ' "$db" \
     "SELECT (SELECT id FROM runs ORDER BY seq DESC LIMIT 1), (SELECT id FROM runs ORDER BY seq DESC LIMIT 1 OFFSET 1)")
 bytes="$(stat -c %s "$db")"
 
-# Times CMD (run in the repository; exit status 0 or 1 = the gate's verdict) into OUT.
-time_gate() {
-    local out="$1"; shift
-    local t0 t1 rc=0
-    t0="$(date +%s.%N)"
-    (cd "$repo" && "$@") >/dev/null 2>"$TMP/last.err" || rc=$?
-    t1="$(date +%s.%N)"
-    if [ "$rc" -gt 1 ]; then
-        echo "bench: command failed with status $rc: $*" >&2
-        tail -n 20 "$TMP/last.err" >&2
-        exit 1
-    fi
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }' >>"$out"
-}
-
+# The commands run in the repository (for the git refs); exit status 1 is the gate's verdict.
+cd "$repo"
+export TIME_MAX_STATUS=1
 name="$(printf 'bench/%04d' $((BENCHES / 2)))"
 cmds=(
     "compare RUN RUN|$CGBENCH compare --db $db $base_id $head_id"
@@ -107,9 +95,9 @@ cmds=(
     "history $name|$CGBENCH history --db $db $name"
     "history $name --format json|$CGBENCH history --db $db --format json $name"
 )
-for c in "${cmds[@]}"; do time_gate "$TMP/warmup" ${c#*|}; done
+for c in "${cmds[@]}"; do time_cmd "$TMP/warmup" ${c#*|}; done
 for _ in $(seq 1 "$RUNS"); do
-    for i in "${!cmds[@]}"; do time_gate "$TMP/t$i" ${cmds[$i]#*|}; done
+    for i in "${!cmds[@]}"; do time_cmd "$TMP/t$i" ${cmds[$i]#*|}; done
 done
 
 bench_machine

@@ -9,13 +9,16 @@
 
 #include "e2e/harness.hpp"
 #include "exec/git.hpp"
+#include "unit/run_fixtures.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::e2e {
 
 namespace {
 
-const std::string kHostile = "<img src=x onerror=alert(1)>|**x**";
+using testing_fixtures::kHostile;
+using testing_fixtures::occurrences;
+using testing_fixtures::unescaped_pipes;
 
 // Records a run of workload (normal or slow) named `name` into `db`, also as `out`.
 void record(const fs::path& db, const std::string& name, bool slow, const fs::path& out = {},
@@ -36,20 +39,6 @@ std::vector<std::string> run_ids(const fs::path& db) {
     for (const auto& r : doc)
         ids.insert(ids.begin(), r["run"].get<std::string>());
     return ids;
-}
-
-std::size_t count(std::string_view text, std::string_view what) {
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
-}
-
-std::size_t unescaped_pipes(std::string_view row) {
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < row.size(); ++i)
-        n += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
-    return n;
 }
 
 }  // namespace
@@ -114,22 +103,12 @@ TEST(CompareE2E, GitRefsAndTheMergeBase) {
     const auto repo = scratch("compare-git");
     exec::PosixProcessRunner runner;
     const exec::Git git(repo, exec::current_environment(), runner);
-    const std::vector<std::string> commit = {"-c",
-                                             "user.name=t",
-                                             "-c",
-                                             "user.email=t@example.com",
-                                             "commit",
-                                             "-q",
-                                             "--allow-empty",
-                                             "-m",
-                                             "c"};
-    ASSERT_TRUE(git.run({"init", "-q", "-b", "main"}));
-    ASSERT_TRUE(git.run(commit));
+    ASSERT_TRUE(testing_fixtures::init_repo(git));
     const Options in_repo{.unset = {"CGBENCH_DB"}, .cwd = repo.string()};
     const auto db = repo / ".cgbench" / "history.db";
     record(db, "w", false, {}, in_repo);
     ASSERT_TRUE(git.run({"checkout", "-q", "-b", "feature"}));
-    ASSERT_TRUE(git.run(commit));
+    ASSERT_TRUE(testing_fixtures::commit_empty(git));
     record(db, "w", true, {}, in_repo);
 
     const auto gate = cgbench({"compare"}, in_repo);
@@ -172,8 +151,8 @@ TEST(CompareE2E, HostileNamesSurviveTheDatabaseAndEveryFormat) {
 
     const std::string xml = report("junit");
     EXPECT_EQ(xml.find("<img"), std::string::npos);
-    EXPECT_EQ(count(xml, "<failure "), 1u) << xml;
-    EXPECT_EQ(count(xml, "<testcase "), 1u);
+    EXPECT_EQ(occurrences(xml, "<failure "), 1u) << xml;
+    EXPECT_EQ(occurrences(xml, "<testcase "), 1u);
     EXPECT_NE(xml.find("name=\"&lt;img src=x onerror=alert(1)&gt;|**x**\""), std::string::npos);
 
     const auto json = nlohmann::json::parse(report("json"));
