@@ -46,6 +46,7 @@ struct MetricChange {
     std::int64_t delta() const;
 };
 
+// One benchmark, base vs head: its verdict and the metrics behind it.
 struct BenchmarkComparison {
     std::string name;
     Verdict verdict = Verdict::Unchanged;
@@ -68,6 +69,7 @@ struct Side {
     GitInfo git;
 };
 
+// How many benchmarks got each verdict.
 struct Counts {
     std::size_t total = 0;
     std::size_t regressions = 0;
@@ -81,6 +83,7 @@ struct Counts {
     std::size_t fixed = 0;
 };
 
+// The whole comparison: both sides, the rules, every benchmark; the model reporters render.
 struct Comparison {
     Side base;
     Side head;
@@ -103,6 +106,7 @@ struct Comparison {
     ExitCode exit_code() const;
 };
 
+// How to compare: the thresholds and the gate's switches.
 struct CompareOptions {
     ThresholdSet thresholds;
     bool force = false;            // compare despite fingerprint differences (warn loudly)

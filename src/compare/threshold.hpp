@@ -38,6 +38,7 @@ std::string metric_names();
 // The value of `metric` (canonical) in `b`; nullopt when it was not measured.
 std::optional<std::uint64_t> metric_value(const BenchmarkResult& b, std::string_view metric);
 
+// When a metric regresses (or improves): a relative change and an absolute floor.
 struct Threshold {
     double relative = kDefaultCostRelative;  // fraction: 0.01 is 1%
     std::uint64_t absolute = 0;              // the change must also exceed this many units
@@ -48,12 +49,14 @@ struct Threshold {
     friend bool operator==(const Threshold&, const Threshold&) = default;
 };
 
+// One METRIC=VALUE of a --threshold, for the benchmarks its pattern matches.
 struct ThresholdRule {
     std::string pattern;  // glob on benchmark names (fnmatch, `*` crosses `/`); empty: all
     std::string metric;   // canonical
     Threshold threshold;
 };
 
+// The rules in effect, in the order given, starting with the default on cost.
 class ThresholdSet {
   public:
     // Starts with the default rule on cost.

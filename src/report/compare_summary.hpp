@@ -31,7 +31,7 @@ std::string change_cell(const compare::BenchmarkComparison& b, std::string_view 
 // The value of `metric` on one side with thousands separators, or "-".
 std::string value_cell(const std::optional<BenchmarkResult>& side, std::string_view metric);
 
-// Why the verdict: "cost +3.10% > +1.00% and +31,000 > 1,000", "failed in HEAD: exited
+// Why the verdict: "cost +3.10% (+31,000) beyond 1.00% and 1,000", "failed in HEAD: exited
 // with status 3", "only in BASE"; empty for unchanged.
 std::string verdict_reason(const compare::BenchmarkComparison& b);
 

@@ -52,7 +52,7 @@ class ConsoleCompareReporter final : public CompareReporter {
         std::string out =
             fmt::format("base  {}\nhead  {}\n", util::printable(side_description(c.base)),
                         util::printable(side_description(c.head)));
-        out += fmt::format("gate  {}\n", thresholds_description(c));
+        out += fmt::format("gate  {}\n", util::printable(thresholds_description(c)));
         out += ansi(o.color, "2", provenance(c.fingerprint)) + "\n";
         if (c.forced) out += "\n" + ansi(o.color, "31;1", "WARNING: " + forced_warning(c)) + "\n";
 

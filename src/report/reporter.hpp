@@ -41,6 +41,7 @@ public:
                                const RenderOptions& options) const = 0;
 };
 
+// The compare reporter for `format` (every Format has one).
 std::unique_ptr<CompareReporter> make_compare_reporter(Format format);
 
 }  // namespace cgbench::report

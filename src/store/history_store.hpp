@@ -36,6 +36,7 @@ struct SeriesPoint {
     std::optional<double> change;  // cost vs the previous ok point; absent for the first
 };
 
+// One open history database (one connection; not shared between threads).
 class HistoryStore {
   public:
     // Opens `path` for recording: creates the directory, the file and the schema when
@@ -71,6 +72,7 @@ class HistoryStore {
     // Number of stored runs.
     std::size_t run_count();
 
+    // The database file.
     const std::filesystem::path& path() const { return db_.path(); }
 
   private:

@@ -17,6 +17,7 @@
 
 namespace cgbench::store {
 
+// A run found from what the user typed, and how to describe it.
 struct ResolvedRun {
     RunResult run;
     std::string label;                  // "base.json", "run 2026…", "main (abc1234)"
@@ -24,6 +25,7 @@ struct ResolvedRun {
     std::vector<std::string> run_ids;   // stored runs drawn on (empty for a file)
 };
 
+// Turns BASE, HEAD or RUN arguments into runs; opens the database only when needed.
 class RunResolver {
   public:
     // `db`: the history database (nullopt with --no-db); git runs in `git_dir` with the

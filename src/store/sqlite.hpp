@@ -62,6 +62,7 @@ class Database {
 // A prepared statement; bind parameters by 1-based index, step through rows.
 class Statement {
   public:
+    // Takes ownership of `stmt`, compiled on `db` (Database::prepare makes these).
     Statement(Database& db, sqlite3_stmt* stmt) : db_(&db), stmt_(stmt) {}
     ~Statement();
     Statement(Statement&& other) noexcept;
@@ -69,12 +70,14 @@ class Statement {
     Statement(const Statement&) = delete;
     Statement& operator=(const Statement&) = delete;
 
+    // Binds parameter `index` (1-based); text is copied, an empty string_view is "" (not
+    // NULL), an absent optional is NULL. Each returns *this for chaining.
     Statement& bind(int index, std::int64_t value);
     Statement& bind(int index, std::string_view text);
     Statement& bind(int index, const std::string& text) {
         return bind(index, std::string_view(text));
     }
-    Statement& bind(int index, const std::optional<std::string>& text);  // NULL when absent
+    Statement& bind(int index, const std::optional<std::string>& text);
     Statement& bind_null(int index);
 
     // Advances to the next row: true when a row is available, false when done.
@@ -84,6 +87,7 @@ class Statement {
     // Clears bindings and rewinds, ready for the next use.
     void reset();
 
+    // Column values of the current row (0-based); the optional forms are empty for NULL.
     bool is_null(int column) const;
     std::int64_t int64(int column) const;
     std::optional<std::int64_t> optional_int64(int column) const;
@@ -100,11 +104,13 @@ class Statement {
 // upgrading read locks; rolls back on destruction unless commit() succeeded.
 class Transaction {
   public:
+    // Begins; waits (and retries) while another connection holds the write lock.
     explicit Transaction(Database& db);
     ~Transaction();
     Transaction(const Transaction&) = delete;
     Transaction& operator=(const Transaction&) = delete;
 
+    // Commits; EnvironmentError (and a rollback on destruction) when that fails.
     void commit();
 
   private:
