@@ -9,6 +9,7 @@
 #include <map>
 
 #include "cli/command.hpp"
+#include "config/db_options.hpp"
 #include "core/errors.hpp"
 #include "core/version.hpp"
 
@@ -39,6 +40,13 @@ void add_global_flags(CLI::App& app, GlobalOptions& global) {
     app.add_flag("-v,--verbose", global.verbose, "More detail (-vv: also the environment)");
 }
 
+void add_db_options(CLI::App& app, config::DbInput& db) {
+    auto* path = app.add_option(
+        "--db", db.path,
+        fmt::format("History database [{}; env CGBENCH_DB]", config::kDefaultDbPath));
+    app.add_flag("--no-db", db.disabled, "Use no history database")->excludes(path);
+}
+
 bool color_on_stdout() {
     const char* no_color = std::getenv("NO_COLOR");
     const char* term = std::getenv("TERM");
@@ -55,7 +63,8 @@ std::string exit_code_help() {
            "  1  regression over threshold (compare)\n"
            "  2  usage, configuration or input error\n"
            "  3  a benchmark failed: non-zero exit, signal, timeout, not repeatable\n"
-           "  4  environment error: valgrind missing or unusable, files cgbench needs\n"
+           "  4  environment error: valgrind missing or unusable, history database damaged,\n"
+           "     unwritable or from a newer cgbench, files cgbench needs\n"
            "130  interrupted (Ctrl-C); nothing partial is written";
 }
 
@@ -70,8 +79,9 @@ int main(int argc, char** argv) {
     add_global_flags(app, global);
 
     std::map<const CLI::App*, Action> actions;
-    for (auto&& sub : {register_run(app, global), register_config(app, global),
-                       register_merge(app, global)}) {
+    for (auto&& sub : {register_run(app, global), register_compare(app, global),
+                       register_history(app, global), register_export(app, global),
+                       register_merge(app, global), register_config(app, global)}) {
         actions[sub.app] = sub.action;
     }
 

@@ -16,6 +16,14 @@ namespace CLI {
 class App;
 }
 
+namespace cgbench::config {
+struct DbInput;
+}
+
+namespace cgbench::store {
+class HistoryStore;
+}
+
 namespace cgbench::cli {
 
 struct GlobalOptions {
@@ -38,6 +46,9 @@ struct Subcommand {
 // subcommand name (CLI11's fallthrough would break `run`'s pass-through of program args).
 void add_global_flags(CLI::App& app, GlobalOptions& global);
 
+// Adds --db PATH and --no-db (mutually exclusive) for the history database.
+void add_db_options(CLI::App& app, config::DbInput& db);
+
 // True when stdout is a terminal and colour is allowed (NO_COLOR unset, TERM not dumb).
 bool color_on_stdout();
 
@@ -55,21 +66,28 @@ void add_run_options(CLI::App& app, config::RunInput& input);
 // non-option argument on, or after "--". Throws UsageError for an unknown option.
 std::vector<std::string> program_arguments(const CLI::App& app, const GlobalOptions& global);
 
-// The previous cost of each benchmark in `plan`, for balancing shards; nullopt while no
-// history is connected (shards are then balanced by name). The one place that looks them up.
-std::optional<config::CostMap> previous_costs(const config::RunPlan& plan);
-
-// plan_run, then the shard's share of the suite (what `run` measures and `config show` shows).
+// plan_run, then the shard's share of the suite (what `run` measures and `config show`
+// shows). With a shard and a history database holding earlier costs of these benchmarks, the
+// shards are balanced by those costs (the latest such run), otherwise by name.
 config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvMap& env);
 
 // Prints `run` in `format` (not with -q on the console), writes it to `out` (may be null)
-// when at least one benchmark succeeded, and throws BenchmarkError naming every failed
-// benchmark. Returns the exit code (0).
-int report_run(const RunResult& run, report::Format format, util::AtomicFile* out,
-               const GlobalOptions& global);
+// when at least one benchmark succeeded, records it in `history` (may be null; failed
+// benchmarks included), and throws BenchmarkError naming every failed benchmark. Returns 0.
+int finish_run(const RunResult& run, report::Format format, util::AtomicFile* out,
+               store::HistoryStore* history, const GlobalOptions& global);
 
 // Registers `cgbench run`.
 Subcommand register_run(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench compare`.
+Subcommand register_compare(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench history`.
+Subcommand register_history(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench export`.
+Subcommand register_export(CLI::App& app, GlobalOptions& global);
 
 // Registers `cgbench config` (`config show`).
 Subcommand register_config(CLI::App& app, GlobalOptions& global);

@@ -9,7 +9,9 @@
 #include "cli/command.hpp"
 #include "config/layered.hpp"
 #include "core/merge.hpp"
+#include "config/db_options.hpp"
 #include "core/result_json.hpp"
+#include "store/history_store.hpp"
 #include "util/time.hpp"
 
 namespace cgbench::cli {
@@ -20,15 +22,18 @@ struct MergeInput {
     std::vector<std::string> files;
     std::optional<std::string> out;
     std::optional<std::string> format;
+    config::DbInput db;
 };
 
 int merge(const MergeInput& in, const GlobalOptions& global) {
+    const auto env = exec::current_environment();
     auto format = config::layered_default("console");
-    config::apply_env(format, exec::current_environment(), "CGBENCH_FORMAT");
+    config::apply_env(format, env, "CGBENCH_FORMAT");
     config::apply(format, in.format, config::Source::CommandLine, "--format");
     const auto fmt_kind = report::parse_format(format.value);
     std::unique_ptr<util::AtomicFile> out_file;  // checked writable before reading anything
     if (in.out) out_file = std::make_unique<util::AtomicFile>(*in.out);
+    const auto history = store::open_history_for_run(config::resolve_db(in.db, env));
 
     std::vector<SourcedRun> parts;
     for (const auto& f : in.files)
@@ -36,9 +41,7 @@ int merge(const MergeInput& in, const GlobalOptions& global) {
     auto merged = merge_runs(parts, util::new_run_id());
     for (const auto& w : merged.warnings)
         warn(w);
-    // Storing the merged run in the history database belongs here, once there is one: a
-    // single transaction after the merge succeeded and before the report is written.
-    return report_run(merged.run, fmt_kind, out_file.get(), global);
+    return finish_run(merged.run, fmt_kind, out_file.get(), history.get(), global);
 }
 
 }  // namespace
@@ -48,8 +51,9 @@ Subcommand register_merge(CLI::App& app, GlobalOptions& global) {
         "merge",
         "Join the result files of a sharded run into one run:\n"
         "  cgbench merge shard-1.json shard-2.json ... --out all.json\n"
-        "The fingerprints must be equal and every benchmark name may occur once; benchmarks\n"
-        "come out in suite order. Exits 3 when a merged benchmark had failed.");
+        "The fingerprints must be equal, every benchmark name may occur once, and shards must\n"
+        "be all of one --shard K/N split; benchmarks come out in suite order. The merged run\n"
+        "is recorded in the history database. Exits 3 when a merged benchmark had failed.");
     add_global_flags(*cmd, global);
     cmd->footer(exit_code_help());
     auto input = std::make_shared<MergeInput>();
@@ -58,6 +62,7 @@ Subcommand register_merge(CLI::App& app, GlobalOptions& global) {
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--out", input->out, "Write the merged result JSON here (atomically)");
     cmd->add_option("--format", input->format, "Output: console, json, markdown, junit [console]");
+    add_db_options(*cmd, input->db);
     return {cmd, [input, &global] { return merge(*input, global); }};
 }
 

@@ -19,6 +19,7 @@
 #include "metrics/score.hpp"
 #include "report/reporter.hpp"
 #include "runner/run_pipeline.hpp"
+#include "store/history_store.hpp"
 #include "util/fs.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"
@@ -44,9 +45,11 @@ std::string run_help_footer() {
            "environment < command line (`cgbench config show` prints each value and its\n"
            "source). Paths in a suite are relative to its directory.\n\n"
            "Environment: CGBENCH_GEOMETRY, CGBENCH_WEIGHTS, CGBENCH_CPU_BASELINE, CGBENCH_TIMEOUT,\n"
-           "CGBENCH_THRESHOLD, CGBENCH_JOBS, CGBENCH_FORMAT set defaults that the options above\n"
-           "override; CI_NODE_INDEX/CI_NODE_TOTAL (GitLab parallel:) select a shard when --shard\n"
-           "is not given; CGBENCH_VALGRIND names the valgrind binary.\n\n";
+           "CGBENCH_THRESHOLD, CGBENCH_JOBS, CGBENCH_FORMAT, CGBENCH_DB set defaults that the\n"
+           "options above override; CI_NODE_INDEX/CI_NODE_TOTAL (GitLab parallel:) select a shard\n"
+           "when --shard is not given; CGBENCH_VALGRIND names the valgrind binary.\n\n"
+           "History: every run is stored in the database (--db, default .cgbench/history.db) in\n"
+           "one transaction, failed benchmarks included; an interrupted run stores nothing.\n\n";
     return out + exit_code_help();
 }
 
@@ -111,18 +114,10 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
     run.add_option("-o,--out", in.out, "Write the result JSON here (atomically)");
     run.add_option("--keep-raw", in.keep_raw, "Keep Valgrind's output files in this directory");
     run.add_option("--format", in.format, "Output: console, json, markdown, junit [console]");
+    add_db_options(run, in.db);
     run.add_flag("--show-output", in.show_output, "Copy the program's output to stderr");
 }
 
-std::optional<config::CostMap> previous_costs(const config::RunPlan& plan) {
-    // The one place where shards would be balanced by history: look up the previous cost of
-    // each of plan.request.benchmarks (e.g. the latest stored run of the target branch with
-    // this fingerprint) and return name -> cost. Every job of a CI matrix must get the same
-    // map, or the shards overlap. Until the history database provides costs, shards are
-    // balanced by name.
-    (void)plan;
-    return std::nullopt;
-}
 
 // The program and its arguments: everything from the first non-option argument on (as with
 // env(1) or valgrind), or everything after "--". A "--" after the program name belongs to
@@ -146,8 +141,8 @@ std::vector<std::string> program_arguments(const CLI::App& app, const GlobalOpti
     return command;
 }
 
-int report_run(const RunResult& run, report::Format format, util::AtomicFile* out,
-               const GlobalOptions& global) {
+int finish_run(const RunResult& run, report::Format format, util::AtomicFile* out,
+               store::HistoryStore* history, const GlobalOptions& global) {
     std::vector<const BenchmarkResult*> failed;
     for (const auto& b : run.benchmarks) {
         if (b.status != BenchStatus::Ok) failed.push_back(&b);
@@ -161,13 +156,27 @@ int report_run(const RunResult& run, report::Format format, util::AtomicFile* ou
     if (out != nullptr && failed.size() < run.benchmarks.size()) {
         out->commit(to_json(run).dump(2) + "\n");
     }
+    store::record_if_enabled(history, run);
     if (!failed.empty()) throw_failures(failed, run.benchmarks.size());
     return 0;
 }
 
 config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvMap& env) {
     auto plan = config::plan_run(input, env);
-    config::apply_shard(plan, previous_costs(plan));
+    if (!plan.shard) return plan;
+    std::optional<store::StoredCosts> stored;
+    if (plan.db) {
+        if (auto db = store::HistoryStore::open_existing(*plan.db)) {
+            std::vector<std::string> names;
+            for (const auto& b : plan.request.benchmarks) names.push_back(b.name);
+            stored = db->latest_costs(names);
+        }
+    }
+    if (stored) {
+        config::apply_shard(plan, stored->costs, "history run " + stored->run_id);
+    } else {
+        config::apply_shard(plan, std::nullopt);
+    }
     return plan;
 }
 
@@ -192,6 +201,8 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
                                                 util::ProbeCache(plan.request.probe_cache_dir));
     spdlog::debug("valgrind {} at {}{}", inst.version, inst.launcher.string(),
                   inst.bypassed_wrapper ? " (bypassing the wrapper script)" : "");
+    // Opened (created, migrated, write-locked once) before measuring: exit 4 in milliseconds.
+    const auto history = store::open_history_for_run(plan.db);
 
     RunResult run;
     {
@@ -200,10 +211,13 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
                                  plan.request.benchmarks.size());
         run = runner::execute_run(plan.request, inst, runner, env, &progress);
     }
-    if (plan.shard) run.shard = plan.shard->text();
+    if (plan.shard) {
+        run.shard = plan.shard->text();
+        run.shard_balance = plan.shard_balance;
+    }
     exec::throw_if_interrupted();  // a signal after the last benchmark still writes nothing
 
-    return report_run(run, plan.format, out_file.get(), global);
+    return finish_run(run, plan.format, out_file.get(), history.get(), global);
 }
 
 }  // namespace

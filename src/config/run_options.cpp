@@ -136,6 +136,7 @@ RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
     plan.format = parse_layered(plan.settings.format, report::parse_format);
     if (in.out) plan.out = *in.out;
     plan.request.jobs = parse_jobs(plan.settings.jobs);
+    plan.db = resolve_db(in.db, env);
     plan.request.verify = in.verify;
     plan.request.probe_cache_dir = probe_cache_dir(env);
     if (suite) {
@@ -150,8 +151,10 @@ RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
     return plan;
 }
 
-void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs) {
+void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs,
+                 std::string balance) {
     if (!plan.shard) return;
+    plan.shard_balance = previous_costs ? std::move(balance) : "names";
     std::vector<std::string> names;
     for (const auto& b : plan.request.benchmarks) names.push_back(b.name);
     std::vector<runner::BenchmarkSpec> specs;

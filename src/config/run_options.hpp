@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "config/db_options.hpp"
 #include "config/layered.hpp"
 #include "config/shard.hpp"
 #include "exec/environment.hpp"
@@ -35,6 +36,7 @@ struct RunInput {
     std::optional<std::string> cwd;
     std::optional<std::string> stdin_path;
     std::vector<std::string> env;
+    DbInput db;
     int verify = 1;
     bool branch_sim = false;
     bool show_output = false;
@@ -68,9 +70,11 @@ struct RunPlan {
     std::vector<BenchmarkSettings> benchmark_settings;  // parallel to request.benchmarks
     std::filesystem::path suite;                         // empty: a single program
     std::optional<Shard> shard;
+    std::string shard_balance;   // how apply_shard balanced: "history run ID" or "names"
     std::size_t suite_size = 0;  // benchmarks selected before sharding
     report::Format format = report::Format::Console;
     std::optional<std::filesystem::path> out;
+    std::optional<std::filesystem::path> db;  // the history database; nullopt with --no-db
 };
 
 struct Suite;
@@ -80,14 +84,16 @@ struct Suite;
 RunSettings layer_run_settings(const RunInput& input, const exec::EnvMap& env,
                                const Suite* suite);
 
-// Resolves the layers (built-in < suite [defaults] < suite entry < CGBENCH_* in `env` <
-// command line) and validates every value. Without a program and without --suite, a
+// Resolves the layers (built-in < suite [defaults] < suite entry < CGBENCH_* in `env`,
+// CGBENCH_DB included, < command line) and validates every value. Without a program and without --suite, a
 // cgbench.toml in the current directory is used. Throws UsageError naming the setting and the
 // fix.
 RunPlan plan_run(const RunInput& input, const exec::EnvMap& env);
 
 // Keeps only the benchmarks of `plan.shard` (when set), in suite order, balanced by
-// `previous_costs` when given and by name otherwise (see shard_members).
-void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs);
+// `previous_costs` when given and by name otherwise (see shard_members); `balance` says
+// which (recorded in the result so `merge` can check every shard used the same).
+void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs,
+                 std::string balance = "names");
 
 }  // namespace cgbench::config

@@ -43,6 +43,44 @@ void check_names(const std::vector<SourcedRun>& parts) {
     }
 }
 
+// When the parts are shards ("K/N"), they must be the shards of one split: the same N, each
+// K once, none missing, balanced from the same source (or they may overlap or miss
+// benchmarks without a duplicate to show it).
+void check_shards(const std::vector<SourcedRun>& parts) {
+    std::map<std::string, std::string> seen;  // "K/N" -> source
+    std::string total;
+    for (const auto& p : parts) {
+        const auto& shard = p.run.shard;
+        if (shard.empty()) return;  // not all of them are shards: nothing to check
+        const std::string n = shard.substr(shard.find('/') + 1);
+        if (!total.empty() && n != total) {
+            throw UsageError(fmt::format("{} is shard {} but {} is one of {}", p.source, shard,
+                                         parts.front().source, total),
+                             "merge the shards of one --shard K/N split");
+        }
+        total = n;
+        if (!seen.emplace(shard, p.source).second) {
+            throw UsageError(fmt::format("shard {} given twice ({} and {})", shard,
+                                         seen[shard], p.source),
+                             "pass each shard's result file once");
+        }
+        if (p.run.shard_balance != parts.front().run.shard_balance) {
+            throw UsageError(
+                fmt::format("{} was balanced by {} but {} by {}: the shards may overlap or miss "
+                            "benchmarks",
+                            p.source, p.run.shard_balance, parts.front().source,
+                            parts.front().run.shard_balance),
+                "give every job of the matrix the same history database (or none)");
+        }
+    }
+    for (std::size_t k = 1; !total.empty() && k <= std::stoul(total); ++k) {
+        if (!seen.count(fmt::format("{}/{}", k, total))) {
+            throw UsageError(fmt::format("shard {}/{} is missing", k, total),
+                             "merge the result files of all shards");
+        }
+    }
+}
+
 // The first part's git facts; a different commit is an error, other differences a warning.
 GitInfo merged_git(const std::vector<SourcedRun>& parts, std::vector<std::string>& warnings) {
     const auto& first = parts.front();
@@ -79,6 +117,7 @@ MergedRun merge_runs(const std::vector<SourcedRun>& parts, std::string id) {
     if (parts.empty()) throw UsageError("nothing to merge", "name the result files of the shards");
     check_fingerprints(parts);
     check_names(parts);
+    check_shards(parts);
     MergedRun out;
     RunResult& run = out.run;
     run.id = std::move(id);

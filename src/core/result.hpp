@@ -88,6 +88,9 @@ struct RunResult {
     std::vector<BenchmarkResult> benchmarks;
     std::vector<std::string> warnings;  // run-wide (e.g. ASLR refused)
     std::string shard;                  // "K/N" when this run measured one shard of a suite
+    // How the shards were balanced: "history run ID" (previous costs) or "names". Every shard
+    // of one split must say the same, or the shards may overlap or miss benchmarks.
+    std::string shard_balance;
 };
 
 }  // namespace cgbench

@@ -273,6 +273,7 @@ ojson to_json(const RunResult& run) {
     r["fingerprint"] = to_json(run.fingerprint);
     if (!run.warnings.empty()) r["warnings"] = run.warnings;
     if (!run.shard.empty()) r["shard"] = run.shard;
+    if (!run.shard_balance.empty()) r["shard_balance"] = run.shard_balance;
     j["run"] = std::move(r);
     ojson benches = ojson::array();
     for (const auto& b : run.benchmarks) benches.push_back(to_json(b));
@@ -300,6 +301,7 @@ RunResult run_from_json(const json& doc, const std::string& source) {
     out.fingerprint = read_fingerprint(r, r.at(run, "fingerprint", "run"));
     out.warnings = read_strings(run, "warnings");
     out.shard = run.value("shard", "");
+    out.shard_balance = run.value("shard_balance", "");
     const json& benches = r.at(doc, "benchmarks", "the document");
     if (!benches.is_array()) r.fail("benchmarks is not an array");
     for (std::size_t i = 0; i < benches.size(); ++i) {

@@ -13,8 +13,7 @@ namespace cgbench::report {
 namespace {
 
 std::string paint(const RenderOptions& o, std::string_view code, std::string_view text) {
-    if (!o.color) return std::string(text);
-    return fmt::format("\033[{}m{}\033[0m", code, text);
+    return ansi(o.color, code, text);
 }
 
 std::string details(const BenchmarkResult& b) {

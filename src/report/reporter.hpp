@@ -8,6 +8,10 @@
 
 #include "core/result.hpp"
 
+namespace cgbench::compare {
+struct Comparison;
+}
+
 namespace cgbench::report {
 
 enum class Format { Console, Json, Markdown, Junit };
@@ -28,5 +32,16 @@ public:
 };
 
 std::unique_ptr<RunReporter> make_run_reporter(Format format);
+
+// Renders the result of `cgbench compare` (a model computed by compare::compare_runs).
+class CompareReporter {
+public:
+    virtual ~CompareReporter() = default;
+    virtual std::string render(const compare::Comparison& comparison,
+                               const RenderOptions& options) const = 0;
+};
+
+// The compare reporter for `format` (every Format has one).
+std::unique_ptr<CompareReporter> make_compare_reporter(Format format);
 
 }  // namespace cgbench::report

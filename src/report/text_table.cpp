@@ -1,8 +1,15 @@
 #include "report/text_table.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace cgbench::report {
+
+std::string ansi(bool color, std::string_view code, std::string_view text) {
+    if (!color) return std::string(text);
+    return fmt::format("\033[{}m{}\033[0m", code, text);
+}
 
 std::size_t display_width(const std::string& text) {
     std::size_t n = 0;

@@ -2,6 +2,7 @@
 // Aligned plain-text tables for the console reporters.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cgbench::report {
@@ -20,6 +21,9 @@ private:
     std::vector<std::pair<std::string, Align>> columns_;
     std::vector<std::vector<std::string>> rows_;
 };
+
+// `text` in the ANSI style `code` ("31;1": bold red) when `color`, else unchanged.
+std::string ansi(bool color, std::string_view code, std::string_view text);
 
 // Display width of UTF-8 text (code points; wide characters are rare in names).
 std::size_t display_width(const std::string& text);

@@ -15,6 +15,9 @@ Result cgbench(const std::vector<std::string>& args, const Options& options) {
     spec.argv = {CGBENCH_BINARY};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     auto env = exec::current_environment();
+    // Runs record into a history database; unless a test names one, it is a shared file in
+    // the test temp dir rather than .cgbench/ in whatever directory the test runs in.
+    env["CGBENCH_DB"] = (fs::path(::testing::TempDir()) / "cgbench-e2e-history.db").string();
     for (const auto& u : options.unset) env.erase(u);
     for (const auto& [k, v] : options.env) env[k] = v;
     for (const auto& [k, v] : env) spec.env.push_back(k + "=" + v);

@@ -26,7 +26,8 @@ struct Options {
     double timeout = 600;
 };
 
-// Runs `cgbench ARGS...` and waits for it.
+// Runs `cgbench ARGS...` and waits for it. CGBENCH_DB points to a shared database in the
+// test temp dir unless `options` sets or unsets it.
 Result cgbench(const std::vector<std::string>& args, const Options& options = {});
 
 // A fresh empty directory under the test temp dir.

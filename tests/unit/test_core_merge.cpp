@@ -27,7 +27,6 @@ RunResult shard(std::string started, std::vector<BenchmarkResult> benchmarks) {
     run.fingerprint.weights = metrics::parse_weights("pythonspeed");
     run.fingerprint.cpu_baseline = "portable";
     run.benchmarks = std::move(benchmarks);
-    run.shard = "x/3";
     return run;
 }
 
@@ -117,6 +116,26 @@ TEST(Merge, GitCommitsMustAgreeOtherFactsWarn) {
     EXPECT_EQ(merge_runs({{"s1.json", shard("t", {bench("a", 0)})}, {"s2.json", other}}, "x")
                   .run.git.commit,
               "abc");
+}
+
+TEST(Merge, ShardsMustBeAllOfOneSplit) {
+    const auto part = [](std::string shard_text, std::string name, std::string balance = "names") {
+        auto r = shard("t", {bench(std::move(name), 0)});
+        r.shard = std::move(shard_text);
+        r.shard_balance = std::move(balance);
+        return r;
+    };
+    EXPECT_EQ(error_of({{"a", part("1/3", "a")}, {"b", part("2/3", "b")}, {"c", part("3/3", "c")}}),
+              "no error");
+    EXPECT_NE(error_of({{"a", part("1/3", "a")}, {"c", part("3/3", "c")}}).find("shard 2/3 is missing"),
+              std::string::npos);
+    EXPECT_NE(error_of({{"a", part("1/2", "a")}, {"b", part("1/2", "b")}}).find("given twice"),
+              std::string::npos);
+    EXPECT_NE(error_of({{"a", part("1/2", "a")}, {"b", part("2/3", "b")}}).find("one of 2"),
+              std::string::npos);
+    EXPECT_NE(error_of({{"a", part("1/2", "a")}, {"b", part("2/2", "b", "history run r1")}})
+                  .find("may overlap or miss"),
+              std::string::npos);
 }
 
 }  // namespace cgbench

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# history_scale.sh — `cgbench compare` and `cgbench history NAME` on a large history:
+# 1,000 benchmarks x 1,000 commits = 1,000,000 stored results (BENCHES x COMMITS).
+#
+# 1. A git repository with COMMITS commits on main (git fast-import).
+# 2. One real `cgbench run` creates the database (schema, fingerprint, a per-benchmark JSON
+#    document); SQL (sqlite3, recursive CTEs) then writes one run per commit with BENCHES
+#    results each, derived from that template: names bench/0000..., Ir varied per commit
+#    (about 10% of benchmarks change between two commits), cost and l1_hits kept
+#    consistent with it. The template run is removed.
+# 3. Times, median of $RUNS (default 11) runs each, interleaved:
+#      compare RUN RUN          the two latest runs by id (console report)
+#      compare --format json    the same, JSON report
+#      compare HEAD~1 HEAD      the same runs found through git refs
+#      history NAME             one benchmark's 1,000 results (console; bench/0500)
+#      history NAME --format json
+#    Goal: each <= 50 ms. Also prints the database size.
+#
+# Usage: bench/history_scale.sh
+# Env:   BENCHES=N COMMITS=N (default 1000 each), RUNS=N (default 11), SKIP_BUILD=1,
+#        KEEP=DIR  generate into DIR and keep it; an existing DIR is reused as it is
+set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+RUNS="${RUNS:-11}"
+bench_init
+bench_build
+BENCHES="${BENCHES:-1000}"
+COMMITS="${COMMITS:-1000}"
+GOAL_MS=50
+command -v sqlite3 >/dev/null || { echo "bench: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 1; }
+
+repo="${KEEP:-$TMP/repo}"
+db="$repo/.cgbench/history.db"
+t0="$(date +%s.%N)"
+if [ ! -e "$db" ]; then
+    # 1. COMMITS commits on main, one minute apart.
+    git init -q -b main "$repo"
+    for i in $(seq 1 "$COMMITS"); do
+        printf 'commit refs/heads/main\ncommitter b <b@example.com> %d +0000\ndata 3\nc%02d\n\n' \
+            $((1767225600 + i * 60)) $((i % 100))
+    done | git -C "$repo" fast-import --quiet
+    git -C "$repo" rev-list --reverse main | awk '{ print NR "," $1 }' >"$TMP/commits.csv"
+
+    # 2. The template: one real run, at HEAD.
+    (cd "$repo" && "$CGBENCH" run -q --db "$db" --name template -- \
+        "$ROOT/build/tests/programs/workload" 2000)
+    sqlite3 -bail "$db" >/dev/null <<SQL
+CREATE TEMP TABLE commits (n INTEGER PRIMARY KEY, hash TEXT NOT NULL);
+.import --csv $TMP/commits.csv commits
+CREATE TEMP TABLE tpl AS
+    SELECT r.fingerprint_key AS key, r.fingerprint AS fp, s.* FROM runs r
+    JOIN results s ON s.run = r.seq WHERE s.name = 'template';
+DELETE FROM results;
+DELETE FROM runs;
+BEGIN;
+INSERT INTO runs (seq, id, started, recorded, git_commit, git_branch, git_dirty,
+                  fingerprint_key, fingerprint, warnings)
+SELECT c.n, strftime('%Y%m%dT%H%M%SZ', 1767225600 + c.n * 60, 'unixepoch') || printf('-%08x', c.n),
+       strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + c.n * 60, 'unixepoch'),
+       strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + c.n * 60, 'unixepoch'),
+       c.hash, 'main', 0, t.key, t.fp, '[]'
+FROM commits c, tpl t;
+WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $BENCHES - 1),
+v AS (SELECT c.n AS run, b.j AS pos, printf('bench/%04d', b.j) AS name,
+             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500 AS delta
+      FROM commits c, b)
+INSERT INTO results (run, position, name, status, tool, cost, ir, i1mr, ilmr, dr, d1mr, dlmr,
+                     dw, d1mw, dlmw, bc, bcm, bi, bim, l1_hits, ll_hits, ram_hits, data)
+SELECT v.run, v.pos, v.name, 'ok', t.tool, t.cost + v.delta, t.ir + v.delta, t.i1mr, t.ilmr,
+       t.dr, t.d1mr, t.dlmr, t.dw, t.d1mw, t.dlmw, t.bc, t.bcm, t.bi, t.bim,
+       t.l1_hits + v.delta, t.ll_hits, t.ram_hits,
+       json_set(t.data, '\$.name', v.name, '\$.events.Ir', t.ir + v.delta,
+                '\$.derived.l1_hits', t.l1_hits + v.delta, '\$.cost', t.cost + v.delta)
+FROM v, tpl t ORDER BY v.run, v.pos;
+COMMIT;
+PRAGMA wal_checkpoint(TRUNCATE);
+SQL
+fi
+t1="$(date +%s.%N)"
+
+results="$(sqlite3 "$db" 'SELECT COUNT(*) FROM results')"
+read -r head_id base_id < <(sqlite3 -separator ' ' "$db" \
+    "SELECT (SELECT id FROM runs ORDER BY seq DESC LIMIT 1), (SELECT id FROM runs ORDER BY seq DESC LIMIT 1 OFFSET 1)")
+bytes="$(stat -c %s "$db")"
+
+# The commands run in the repository (for the git refs); exit status 1 is the gate's verdict.
+cd "$repo"
+export TIME_MAX_STATUS=1
+name="$(printf 'bench/%04d' $((BENCHES / 2)))"
+cmds=(
+    "compare RUN RUN|$CGBENCH compare --db $db $base_id $head_id"
+    "compare RUN RUN --format json|$CGBENCH compare --db $db --format json $base_id $head_id"
+    "compare HEAD~1 HEAD|$CGBENCH compare --db $db HEAD~1 HEAD"
+    "history $name|$CGBENCH history --db $db $name"
+    "history $name --format json|$CGBENCH history --db $db --format json $name"
+)
+for c in "${cmds[@]}"; do time_cmd "$TMP/warmup" ${c#*|}; done
+for _ in $(seq 1 "$RUNS"); do
+    for i in "${!cmds[@]}"; do time_cmd "$TMP/t$i" ${cmds[$i]#*|}; done
+done
+
+bench_machine
+echo "history:  $results results ($BENCHES benchmarks x $COMMITS commits), generated in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
+echo "database: $bytes bytes ($(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }'), $(awk -v b="$bytes" -v n="$results" 'BEGIN { printf "%.0f", b / n }') bytes per result)"
+echo
+printf '%-34s %10s  %s\n' "command" "median ms" "goal <= $GOAL_MS ms"
+for i in "${!cmds[@]}"; do
+    ms="$(awk -v s="$(median "$TMP/t$i")" 'BEGIN { printf "%.1f", s * 1000 }')"
+    printf '%-34s %10s  %s\n' "${cmds[$i]%%|*}" "$ms" "$(verdict "$ms" "$GOAL_MS")"
+done

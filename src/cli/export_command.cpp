@@ -1,0 +1,73 @@
+// `cgbench export [RUN]`: a run's results in the input format of Bencher or
+// github-action-benchmark, so cgbench numbers feed the dashboards people already have.
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "config/db_options.hpp"
+#include "exec/environment.hpp"
+#include "exec/process.hpp"
+#include "report/exporter.hpp"
+#include "store/run_ref.hpp"
+#include "util/fs.hpp"
+
+namespace cgbench::cli {
+
+namespace {
+
+struct ExportInput {
+    std::optional<std::string> run;
+    config::DbInput db;
+    std::string format;
+    std::optional<std::string> out;
+};
+
+int execute(const ExportInput& in) {
+    const auto env = exec::current_environment();
+    const auto exporter = report::make_exporter(report::parse_export_format(in.format));
+    std::unique_ptr<util::AtomicFile> out_file;
+    if (in.out) out_file = std::make_unique<util::AtomicFile>(*in.out);
+    exec::PosixProcessRunner runner;
+    store::RunResolver resolver(config::resolve_db(in.db, env), std::filesystem::current_path(),
+                                env, runner);
+    const auto resolved = in.run ? resolver.resolve(*in.run) : resolver.latest();
+    if (const auto n = report::skipped(resolved.run); n > 0) {
+        warn(fmt::format("{} failed benchmark{} left out of the export", n, n == 1 ? "" : "s"));
+    }
+    const std::string text = exporter->render(resolved.run);
+    if (out_file) {
+        out_file->commit(text);
+    } else {
+        fmt::print("{}", text);
+    }
+    return 0;
+}
+
+}  // namespace
+
+Subcommand register_export(CLI::App& app, GlobalOptions& global) {
+    auto* cmd = app.add_subcommand("export",
+                                   "Export a run for another tool:\n"
+                                   "  cgbench export [RUN] --format FORMAT");
+    add_global_flags(*cmd, global);
+    auto input = std::make_shared<ExportInput>();
+    cmd->add_option("RUN", input->run, "Result file, run id or git ref [the latest run]");
+    cmd->add_option("--format", input->format,
+                    "bencher (Bencher Metric Format) or github-action-benchmark "
+                    "(customSmallerIsBetter)")
+        ->required();
+    cmd->add_option("-o,--out", input->out, "Write here (atomically) instead of stdout");
+    add_db_options(*cmd, input->db);
+    cmd->footer(
+        "bencher: {NAME: {cost, instructions, l1-hits, ll-hits, ram-hits: {value}}}\n"
+        "github-action-benchmark: [{name, unit, value, extra}], a \"NAME\" series in "
+        "cost\nand a \"NAME (Ir)\" series in instructions per benchmark.\n\n" +
+        exit_code_help());
+    return {cmd, [input] { return execute(*input); }};
+}
+
+}  // namespace cgbench::cli

@@ -1,0 +1,84 @@
+// `cgbench history [NAME]`: one benchmark's series from the history database (commit, date,
+// cost, Ir, change against the previous result), or the list of stored runs.
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <limits>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "config/db_options.hpp"
+#include "core/errors.hpp"
+#include "exec/environment.hpp"
+#include "report/history_reporter.hpp"
+#include "store/history_store.hpp"
+#include "util/strings.hpp"
+
+namespace cgbench::cli {
+
+namespace {
+
+struct HistoryInput {
+    std::optional<std::string> name;
+    config::DbInput db;
+    std::optional<std::string> format;
+    std::optional<std::size_t> limit;
+};
+
+constexpr std::size_t kDefaultRunLimit = 20;
+
+store::HistoryStore open_store(const config::DbInput& input) {
+    const auto path = config::resolve_db(input, exec::current_environment());
+    if (!path) throw UsageError("history needs the database, and --no-db was given");
+    auto store = store::HistoryStore::open_existing(*path);
+    if (!store) {
+        throw UsageError(fmt::format("there is no history database at {}", path->string()),
+                         "record runs with `cgbench run`, or pass --db PATH");
+    }
+    return std::move(*store);
+}
+
+int execute(const HistoryInput& in, const GlobalOptions& global) {
+    const auto reporter =
+        report::make_history_reporter(report::parse_format(in.format.value_or("console")));
+    auto store = open_store(in.db);
+    const report::RenderOptions ro{color_on_stdout(), global.verbose > 0};
+    if (!in.name) {
+        fmt::print("{}", reporter->runs(store.runs(in.limit.value_or(kDefaultRunLimit)), ro));
+        return 0;
+    }
+    const auto points =
+        store.series(*in.name, in.limit.value_or(std::numeric_limits<std::int64_t>::max()));
+    if (points.empty()) {
+        throw UsageError(fmt::format("no results for benchmark '{}' in {}",
+                                     util::printable(*in.name), store.path().string()),
+                         "`cgbench history` lists the runs; a name is what --name gave");
+    }
+    fmt::print("{}", reporter->series(*in.name, points, ro));
+    return 0;
+}
+
+}  // namespace
+
+Subcommand register_history(CLI::App& app, GlobalOptions& global) {
+    auto* cmd = app.add_subcommand("history",
+                                   "Show stored results:\n"
+                                   "  cgbench history          the latest runs\n"
+                                   "  cgbench history NAME     one benchmark over time");
+    add_global_flags(*cmd, global);
+    auto input = std::make_shared<HistoryInput>();
+    cmd->add_option("NAME", input->name, "Benchmark name");
+    add_db_options(*cmd, input->db);
+    cmd->add_option("--format", input->format, "console or json (an array) [console]");
+    cmd->add_option("-n,--limit", input->limit,
+                    "Show the last N entries [all results of NAME; 20 runs]")
+        ->check(CLI::PositiveNumber);
+    cmd->footer(
+        "The change column compares each cost with the previous ok result; a + after "
+        "the\ncommit marks a run measured with uncommitted changes.\n\n" +
+        exit_code_help());
+    return {cmd, [input, &global] { return execute(*input, global); }};
+}
+
+}  // namespace cgbench::cli

@@ -1,0 +1,298 @@
+#include "compare/comparison.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "util/strings.hpp"
+
+namespace cgbench::compare {
+
+namespace {
+
+void judge(MetricChange& c) {
+    const double rel = c.relative();
+    if (c.threshold) {
+        const Threshold& t = *c.threshold;
+        if (c.head > c.base && rel > t.relative && c.head - c.base > t.absolute) {
+            c.verdict = Verdict::Regression;
+            return;
+        }
+        if (c.base > c.head && -rel > t.relative && c.base - c.head > t.absolute) {
+            c.verdict = Verdict::Improvement;
+            return;
+        }
+    }
+    c.verdict = std::fabs(rel) >= kReportedChange ? Verdict::Changed : Verdict::Unchanged;
+}
+
+// Cost and Ir are always shown; every gated metric is judged. A gated metric that one side
+// did not measure is reported once in `unmeasured`.
+std::vector<MetricChange> metric_changes(const BenchmarkResult& base, const BenchmarkResult& head,
+                                         const ThresholdSet& thresholds,
+                                         std::set<std::string>& unmeasured) {
+    std::vector<std::pair<std::string, std::optional<Threshold>>> wanted;
+    for (const auto& [metric, t] : thresholds.for_benchmark(head.name))
+        wanted.emplace_back(metric, t);
+    for (const char* shown : {"cost", "Ir"}) {
+        const bool listed = std::any_of(wanted.begin(), wanted.end(),
+                                        [&](const auto& w) { return w.first == shown; });
+        if (!listed) wanted.emplace_back(shown, std::nullopt);
+    }
+    std::stable_partition(wanted.begin(), wanted.end(),
+                          [](const auto& w) { return w.first == "cost" || w.first == "Ir"; });
+    std::vector<MetricChange> out;
+    for (auto& [metric, threshold] : wanted) {
+        const auto b = metric_value(base, metric);
+        const auto h = metric_value(head, metric);
+        if (!b || !h) {
+            if (threshold) unmeasured.insert(metric);
+            continue;
+        }
+        MetricChange c{metric, *b, *h, threshold, Verdict::Unchanged};
+        judge(c);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+Verdict overall(const std::vector<MetricChange>& changes) {
+    for (const Verdict v : {Verdict::Regression, Verdict::Improvement, Verdict::Changed}) {
+        if (std::any_of(changes.begin(), changes.end(),
+                        [v](const auto& c) { return c.verdict == v; })) {
+            return v;
+        }
+    }
+    return Verdict::Unchanged;
+}
+
+BenchmarkComparison compare_pair(const BenchmarkResult* base, const BenchmarkResult* head,
+                                 const ThresholdSet& thresholds,
+                                 std::set<std::string>& unmeasured) {
+    BenchmarkComparison out;
+    out.name = head != nullptr ? head->name : base->name;
+    if (base != nullptr) out.base = *base;
+    if (head != nullptr) out.head = *head;
+    const bool base_ok = base != nullptr && base->status == BenchStatus::Ok;
+    const bool head_ok = head != nullptr && head->status == BenchStatus::Ok;
+    if (head == nullptr) {
+        out.verdict = Verdict::Removed;
+    } else if (!head_ok) {
+        out.verdict = base != nullptr && !base_ok ? Verdict::StillFailing : Verdict::Failed;
+    } else if (base == nullptr) {
+        out.verdict = Verdict::Added;
+    } else if (!base_ok) {
+        out.verdict = Verdict::Fixed;
+    } else {
+        out.changes = metric_changes(*base, *head, thresholds, unmeasured);
+        out.verdict = overall(out.changes);
+    }
+    return out;
+}
+
+// Name -> first benchmark of that name; later duplicates are reported.
+std::map<std::string_view, const BenchmarkResult*> index_by_name(
+    const RunResult& run, std::string_view side, std::vector<std::string>& warnings) {
+    std::map<std::string_view, const BenchmarkResult*> out;
+    for (const auto& b : run.benchmarks) {
+        if (!out.emplace(b.name, &b).second) {
+            warnings.push_back(
+                fmt::format("{} holds benchmark '{}' more than once; the first "
+                            "one is compared",
+                            side, util::printable(b.name)));
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict v) {
+    switch (v) {
+        case Verdict::Regression:
+            return "regression";
+        case Verdict::Improvement:
+            return "improvement";
+        case Verdict::Changed:
+            return "changed";
+        case Verdict::Unchanged:
+            return "unchanged";
+        case Verdict::Added:
+            return "added";
+        case Verdict::Removed:
+            return "removed";
+        case Verdict::Failed:
+            return "failed";
+        case Verdict::StillFailing:
+            return "still failing";
+        case Verdict::Fixed:
+            return "fixed";
+    }
+    return "unchanged";
+}
+
+double MetricChange::relative() const {
+    if (base == 0) return head == 0 ? 0.0 : std::numeric_limits<double>::infinity();
+    return (static_cast<double>(head) - static_cast<double>(base)) / static_cast<double>(base);
+}
+
+std::int64_t MetricChange::delta() const {
+    return head >= base ? static_cast<std::int64_t>(head - base)
+                        : -static_cast<std::int64_t>(base - head);
+}
+
+const MetricChange* BenchmarkComparison::change(std::string_view metric) const {
+    const auto it = std::find_if(changes.begin(), changes.end(),
+                                 [metric](const auto& c) { return c.metric == metric; });
+    return it == changes.end() ? nullptr : &*it;
+}
+
+const MetricChange* BenchmarkComparison::headline() const {
+    const MetricChange* best = nullptr;
+    for (const auto& c : changes) {
+        if (c.verdict != verdict) continue;
+        if (verdict == Verdict::Regression &&
+            (best == nullptr || c.relative() > best->relative())) {
+            best = &c;
+        }
+        if (verdict == Verdict::Improvement &&
+            (best == nullptr || c.relative() < best->relative())) {
+            best = &c;
+        }
+    }
+    if (best != nullptr) return best;
+    if (const auto* cost = change("cost")) return cost;
+    return changes.empty() ? nullptr : &changes.front();
+}
+
+Counts Comparison::counts() const {
+    Counts c;
+    c.total = benchmarks.size();
+    for (const auto& b : benchmarks) {
+        switch (b.verdict) {
+            case Verdict::Regression:
+                ++c.regressions;
+                break;
+            case Verdict::Improvement:
+                ++c.improvements;
+                break;
+            case Verdict::Changed:
+                ++c.changed;
+                break;
+            case Verdict::Unchanged:
+                ++c.unchanged;
+                break;
+            case Verdict::Added:
+                ++c.added;
+                break;
+            case Verdict::Removed:
+                ++c.removed;
+                break;
+            case Verdict::Failed:
+                ++c.failed;
+                break;
+            case Verdict::StillFailing:
+                ++c.still_failing;
+                break;
+            case Verdict::Fixed:
+                ++c.fixed;
+                break;
+        }
+    }
+    return c;
+}
+
+bool Comparison::fails_gate(const BenchmarkComparison& b) const {
+    return b.verdict == Verdict::Regression || b.verdict == Verdict::Failed ||
+           (b.verdict == Verdict::Removed && fail_on_missing);
+}
+
+bool Comparison::passed() const {
+    return std::none_of(benchmarks.begin(), benchmarks.end(),
+                        [this](const auto& b) { return fails_gate(b); });
+}
+
+const BenchmarkComparison* Comparison::worst_regression() const {
+    const BenchmarkComparison* worst = nullptr;
+    for (const auto& b : benchmarks) {
+        if (b.verdict != Verdict::Regression) continue;
+        if (worst == nullptr || b.headline()->relative() > worst->headline()->relative()) {
+            worst = &b;
+        }
+    }
+    return worst;
+}
+
+ExitCode Comparison::exit_code() const {
+    return passed() ? ExitCode::kOk : ExitCode::kRegression;
+}
+
+std::vector<std::string> incompatibilities(const RunResult& base, const RunResult& head) {
+    std::vector<std::string> out = base.fingerprint.differences(head.fingerprint);
+    std::vector<std::string> ignored;
+    const auto heads = index_by_name(head, "HEAD", ignored);
+    for (const auto& b : base.benchmarks) {
+        const auto it = heads.find(b.name);
+        if (it == heads.end()) continue;
+        const BenchmarkResult& h = *it->second;
+        if (b.tool != h.tool) {
+            out.push_back(fmt::format("benchmark '{}': tool {} vs {}", util::printable(b.name),
+                                      b.tool, h.tool));
+        }
+        if (b.weights.describe() != h.weights.describe() &&
+            base.fingerprint.weights.describe() == head.fingerprint.weights.describe()) {
+            out.push_back(fmt::format("benchmark '{}': weights {} vs {}", util::printable(b.name),
+                                      b.weights.describe(), h.weights.describe()));
+        }
+    }
+    return out;
+}
+
+Side side_of(const RunResult& run, std::string label) {
+    return Side{std::move(label), run.id, run.started, run.git};
+}
+
+Comparison compare_runs(const RunResult& base, Side base_side, const RunResult& head,
+                        Side head_side, const CompareOptions& options) {
+    Comparison out;
+    out.base = std::move(base_side);
+    out.head = std::move(head_side);
+    out.fingerprint = head.fingerprint;
+    out.differences = incompatibilities(base, head);
+    if (!out.differences.empty() && !options.force) {
+        throw UsageError(fmt::format("BASE and HEAD were measured differently: {}",
+                                     util::join(out.differences, "; ")),
+                         "measure both with the same settings and Valgrind, or pass --force "
+                         "to compare anyway");
+    }
+    out.forced = !out.differences.empty();
+    out.fail_on_missing = options.fail_on_missing;
+    out.thresholds = options.thresholds.rules();
+    const auto bases = index_by_name(base, "BASE", out.warnings);
+    const auto heads = index_by_name(head, "HEAD", out.warnings);
+    std::set<std::string> unmeasured;
+    for (const auto& h : head.benchmarks) {
+        if (heads.at(h.name) != &h) continue;  // a duplicate, reported above
+        const auto it = bases.find(h.name);
+        out.benchmarks.push_back(compare_pair(it == bases.end() ? nullptr : it->second, &h,
+                                              options.thresholds, unmeasured));
+    }
+    for (const auto& b : base.benchmarks) {
+        if (bases.at(b.name) == &b && !heads.contains(b.name)) {
+            out.benchmarks.push_back(compare_pair(&b, nullptr, options.thresholds, unmeasured));
+        }
+    }
+    for (const auto& m : unmeasured) {
+        out.warnings.push_back(
+            fmt::format("a threshold names {}, which was not measured on "
+                        "both sides; it was not checked",
+                        m));
+    }
+    return out;
+}
+
+}  // namespace cgbench::compare

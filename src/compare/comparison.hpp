@@ -1,0 +1,128 @@
+#pragma once
+// The comparison model: two runs, benchmark by benchmark, metric by metric, with a verdict
+// for each and for the whole. Computed once, then rendered by a CompareReporter; nothing
+// here prints.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compare/threshold.hpp"
+#include "core/errors.hpp"
+#include "core/result.hpp"
+
+namespace cgbench::compare {
+
+enum class Verdict {
+    Regression,   // a gated metric grew beyond its threshold (fails the gate)
+    Improvement,  // a gated metric shrank beyond its threshold
+    Changed,      // some metric moved by 0.1% or more, within thresholds
+    Unchanged,
+    Added,         // only in HEAD
+    Removed,       // only in BASE (fails the gate with --fail-on-missing)
+    Failed,        // failed in HEAD, not in BASE (fails the gate)
+    StillFailing,  // failed in both
+    Fixed,         // failed in BASE, ok in HEAD
+};
+
+// "regression", "improvement", "changed", "unchanged", "added", "removed", "failed",
+// "still failing", "fixed".
+std::string_view to_string(Verdict v);
+
+// One metric of one benchmark, base vs head.
+struct MetricChange {
+    std::string metric;
+    std::uint64_t base = 0;
+    std::uint64_t head = 0;
+    std::optional<Threshold> threshold;    // absent: shown, not gated
+    Verdict verdict = Verdict::Unchanged;  // Regression, Improvement, Changed or Unchanged
+
+    // (head - base) / base; +infinity when base is 0 and head is not.
+    double relative() const;
+    // head - base, exact.
+    std::int64_t delta() const;
+};
+
+// One benchmark, base vs head: its verdict and the metrics behind it.
+struct BenchmarkComparison {
+    std::string name;
+    Verdict verdict = Verdict::Unchanged;
+    std::optional<BenchmarkResult> base;
+    std::optional<BenchmarkResult> head;
+    std::vector<MetricChange> changes;  // cost, Ir, then other gated metrics (when measured)
+
+    // The change of `metric`, or nullptr.
+    const MetricChange* change(std::string_view metric) const;
+    // The change that best explains the verdict: the largest regression or improvement,
+    // else the cost change; nullptr when nothing was compared.
+    const MetricChange* headline() const;
+};
+
+// Where one side of the comparison came from.
+struct Side {
+    std::string label;  // as named: a file, a run id, a git ref, "latest run"
+    std::string run_id;
+    std::string started;
+    GitInfo git;
+};
+
+// How many benchmarks got each verdict.
+struct Counts {
+    std::size_t total = 0;
+    std::size_t regressions = 0;
+    std::size_t improvements = 0;
+    std::size_t changed = 0;
+    std::size_t unchanged = 0;
+    std::size_t added = 0;
+    std::size_t removed = 0;
+    std::size_t failed = 0;
+    std::size_t still_failing = 0;
+    std::size_t fixed = 0;
+};
+
+// The whole comparison: both sides, the rules, every benchmark; the model reporters render.
+struct Comparison {
+    Side base;
+    Side head;
+    Fingerprint fingerprint;               // HEAD's
+    std::vector<std::string> differences;  // what made the runs incomparable (with --force)
+    bool forced = false;
+    bool fail_on_missing = false;
+    std::vector<ThresholdRule> thresholds;        // the rules in effect, defaults first
+    std::vector<BenchmarkComparison> benchmarks;  // HEAD's order, then removed ones
+    std::vector<std::string> warnings;
+
+    Counts counts() const;
+    // True when the benchmark's verdict fails the gate.
+    bool fails_gate(const BenchmarkComparison& b) const;
+    // True when nothing fails the gate.
+    bool passed() const;
+    // The regression with the largest relative change, or nullptr.
+    const BenchmarkComparison* worst_regression() const;
+    // 0 when the gate passed, 1 (kRegression) otherwise.
+    ExitCode exit_code() const;
+};
+
+// How to compare: the thresholds and the gate's switches.
+struct CompareOptions {
+    ThresholdSet thresholds;
+    bool force = false;            // compare despite fingerprint differences (warn loudly)
+    bool fail_on_missing = false;  // a benchmark missing from HEAD fails the gate
+};
+
+// What makes `base` and `head` incomparable: fingerprint fields that change numbers, and
+// per-benchmark tool or weights. Empty when comparable.
+std::vector<std::string> incompatibilities(const RunResult& base, const RunResult& head);
+
+// Side information of a run named `label`.
+Side side_of(const RunResult& run, std::string label);
+
+// Compares `head` against `base`. Throws UsageError listing the differences when the runs
+// are incomparable, unless options.force.
+Comparison compare_runs(const RunResult& base, Side base_side, const RunResult& head,
+                        Side head_side, const CompareOptions& options);
+
+}  // namespace cgbench::compare

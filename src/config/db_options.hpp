@@ -1,0 +1,26 @@
+#pragma once
+// Which history database a command uses: default < CGBENCH_DB < --db; --no-db turns the
+// database off entirely.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "exec/environment.hpp"
+
+namespace cgbench::config {
+
+// Where the history lives unless told otherwise (relative to the working directory).
+inline constexpr std::string_view kDefaultDbPath = ".cgbench/history.db";
+
+// What the command line said (CLI11 fills this).
+struct DbInput {
+    std::optional<std::string> path;  // --db
+    bool disabled = false;            // --no-db
+};
+
+// The database path, or nullopt with --no-db. Throws UsageError for an empty path.
+std::optional<std::filesystem::path> resolve_db(const DbInput& input, const exec::EnvMap& env);
+
+}  // namespace cgbench::config

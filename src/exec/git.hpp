@@ -1,0 +1,33 @@
+#pragma once
+// Running git: argv only, a fixed minimal environment (PATH, HOME, LC_ALL=C), a timeout.
+// Used for the run's git facts and for resolving refs in `compare`.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exec/environment.hpp"
+#include "exec/process.hpp"
+
+namespace cgbench::exec {
+
+class Git {
+  public:
+    // Git in `dir`, found on the PATH of `caller`; `runner` must outlive this object.
+    Git(std::filesystem::path dir, const EnvMap& caller, ProcessRunner& runner);
+
+    // False when no git binary is on PATH.
+    bool available() const { return !binary_.empty(); }
+    // Runs `git -C DIR ARGS...`; its trimmed stdout, or nullopt when git is missing, fails
+    // or exits non-zero.
+    std::optional<std::string> run(const std::vector<std::string>& args) const;
+
+  private:
+    std::filesystem::path dir_;
+    std::filesystem::path binary_;
+    std::vector<std::string> env_;
+    ProcessRunner& runner_;
+};
+
+}  // namespace cgbench::exec

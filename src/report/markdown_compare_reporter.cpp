@@ -1,0 +1,100 @@
+// GitHub-flavoured Markdown rendering of a comparison, sized for a pull-request comment and
+// $GITHUB_STEP_SUMMARY: a summary line, a table of the benchmarks that changed, and all
+// benchmarks plus the fingerprint collapsed in <details>. Every name is escaped.
+
+#include <fmt/format.h>
+
+#include "compare/comparison.hpp"
+#include "report/compare_summary.hpp"
+#include "report/escape.hpp"
+#include "report/reporter.hpp"
+#include "report/run_summary.hpp"
+
+namespace cgbench::report {
+
+namespace {
+
+using compare::BenchmarkComparison;
+using compare::Comparison;
+
+// GitHub rejects comments over 65,536 characters; these caps keep a report well below.
+constexpr std::size_t kMaxChangedRows = 50;
+constexpr std::size_t kMaxDetailRows = 300;
+
+std::string row(const std::vector<std::string>& cells) {
+    std::string out = "|";
+    for (const auto& c : cells)
+        out += " " + c + " |";
+    return out + "\n";
+}
+
+std::string md(std::string_view text) {
+    return markdown_escape(text);
+}
+
+std::string changed_table(const Comparison& c) {
+    const auto rows = notable(c);
+    if (rows.empty()) return "No benchmark changed by 0.1% or more.\n";
+    std::string out = row({"benchmark", "base cost", "head cost", "change", "verdict"});
+    out += "|:--|--:|--:|--:|:--|\n";
+    for (std::size_t i = 0; i < rows.size() && i < kMaxChangedRows; ++i) {
+        const auto& b = *rows[i];
+        std::string verdict = verdict_label(c, b);
+        if (c.fails_gate(b)) verdict = "**" + verdict + "**";
+        if (const auto reason = verdict_reason(b); !reason.empty()) verdict += ": " + md(reason);
+        out += row({md(b.name), value_cell(b.base, "cost"), value_cell(b.head, "cost"),
+                    change_cell(b, "cost"), verdict});
+    }
+    if (rows.size() > kMaxChangedRows) {
+        out +=
+            fmt::format("\n…and {} more (see the JSON report).\n", rows.size() - kMaxChangedRows);
+    }
+    return out;
+}
+
+std::string details(const Comparison& c) {
+    std::string out = fmt::format(
+        "\n<details><summary>All {} benchmark{}, thresholds and "
+        "fingerprint</summary>\n\n",
+        c.benchmarks.size(), c.benchmarks.size() == 1 ? "" : "s");
+    out +=
+        row({"benchmark", "base cost", "head cost", "cost", "base Ir", "head Ir", "Ir", "verdict"});
+    out += "|:--|--:|--:|--:|--:|--:|--:|:--|\n";
+    for (std::size_t i = 0; i < c.benchmarks.size() && i < kMaxDetailRows; ++i) {
+        const auto& b = c.benchmarks[i];
+        out += row({md(b.name), value_cell(b.base, "cost"), value_cell(b.head, "cost"),
+                    change_cell(b, "cost"), value_cell(b.base, "Ir"), value_cell(b.head, "Ir"),
+                    change_cell(b, "Ir"), verdict_label(c, b)});
+    }
+    if (c.benchmarks.size() > kMaxDetailRows) {
+        out += fmt::format("\n…and {} more (see the JSON report).\n",
+                           c.benchmarks.size() - kMaxDetailRows);
+    }
+    out += fmt::format(
+        "\n- **Base:** {}\n- **Head:** {}\n- **Gate:** {}\n- **Measured with:** "
+        "{}; cost = {}\n",
+        md(side_description(c.base)), md(side_description(c.head)), md(thresholds_description(c)),
+        md(provenance(c.fingerprint)), cost_formula(c.fingerprint.weights));
+    return out + "\n</details>\n";
+}
+
+class MarkdownCompareReporter final : public CompareReporter {
+  public:
+    std::string render(const Comparison& c, const RenderOptions&) const override {
+        std::string out = fmt::format("### cgbench {}: {}\n\n", c.passed() ? "✅" : "❌",
+                                      summary_line(c, [](std::string_view s) { return md(s); }));
+        if (c.forced) out += "> [!WARNING]\n> " + md(forced_warning(c)) + "\n\n";
+        out += changed_table(c);
+        for (const auto& w : c.warnings)
+            out += "\n> **Warning:** " + md(w) + "\n";
+        return out + details(c);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<CompareReporter> make_markdown_compare_reporter() {
+    return std::make_unique<MarkdownCompareReporter>();
+}
+
+}  // namespace cgbench::report

@@ -1,0 +1,106 @@
+#pragma once
+// The run history (DESIGN §4): every `cgbench run` is stored in one transaction, and read
+// back as the same RunResult a result file gives, so `compare` treats both alike.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+#include "store/sqlite.hpp"
+
+namespace cgbench::store {
+
+// One stored run, without its benchmarks (for listings).
+struct RunRow {
+    std::string id;
+    std::string started;
+    GitInfo git;
+    std::size_t benchmarks = 0;
+    std::size_t failed = 0;
+};
+
+// One benchmark in one run, oldest first in a series.
+struct SeriesPoint {
+    std::string run_id;
+    std::string started;
+    GitInfo git;
+    BenchStatus status = BenchStatus::Ok;
+    std::optional<std::uint64_t> cost;  // absent unless status is Ok
+    std::optional<std::uint64_t> ir;
+    std::optional<double> change;  // cost vs the previous ok point; absent for the first
+};
+
+// The costs one stored run measured, for balancing shards.
+struct StoredCosts {
+    std::string run_id;
+    std::map<std::string, std::uint64_t> costs;  // benchmark name -> cost (ok results only)
+};
+
+// One open history database (one connection; not shared between threads).
+class HistoryStore {
+  public:
+    // Opens `path` for recording: creates the directory, the file and the schema when
+    // missing, and proves the write lock can be taken. Throws EnvironmentError (exit 4)
+    // for a damaged, foreign, newer or unwritable database.
+    static HistoryStore open_for_recording(const std::filesystem::path& path);
+    // Opens an existing database for queries; nullopt when the file does not exist.
+    static std::optional<HistoryStore> open_existing(const std::filesystem::path& path);
+
+    // Stores `run` and all its benchmarks (failed ones too) in one transaction: either all
+    // of it is stored or nothing.
+    void record_run(const RunResult& run);
+
+    // The run with this id.
+    std::optional<RunResult> run_by_id(std::string_view id);
+    // The most recently started run other than `exclude_id`.
+    std::optional<RunResult> latest_run(std::string_view exclude_id = {});
+    // The most recently started run at `commit` not in `exclude`, preferring runs of a
+    // clean work tree over dirty ones.
+    std::optional<RunResult> latest_run_at_commit(std::string_view commit,
+                                                  const std::vector<std::string>& exclude = {});
+    // `anchor` completed with what else was recorded at its commit: for each benchmark it
+    // lacks, the latest result from other runs at that commit with the same fingerprint and
+    // work-tree state (clean or dirty), skipping runs in `exclude`. One `cgbench run` per
+    // benchmark thus compares like one suite run. Appends the run ids drawn on to `used`.
+    RunResult complete_from_commit(RunResult anchor, const std::vector<std::string>& exclude,
+                                   std::vector<std::string>& used);
+    // The most recently recorded complete (not shard) run with an ok result for any of
+    // `names`, and the costs of
+    // those of `names` it measured: one run, so every job reading the same database gets the
+    // same numbers. nullopt when none of `names` was ever measured.
+    std::optional<StoredCosts> latest_costs(const std::vector<std::string>& names);
+
+    // The last `limit` results of benchmark `name`, oldest first, with the change of each
+    // cost against the previous ok result.
+    std::vector<SeriesPoint> series(std::string_view name, std::size_t limit);
+    // The last `limit` runs, newest first.
+    std::vector<RunRow> runs(std::size_t limit);
+    // Number of stored runs.
+    std::size_t run_count();
+
+    // The database file.
+    const std::filesystem::path& path() const { return db_.path(); }
+
+  private:
+    explicit HistoryStore(Database db) : db_(std::move(db)) {}
+    std::optional<RunResult> load(std::optional<std::int64_t> seq);
+
+    Database db_;
+};
+
+// For `cgbench run`: opens the database before anything is measured (nullptr when `path`
+// is absent, i.e. --no-db), so an unusable database fails in milliseconds with exit 4.
+std::unique_ptr<HistoryStore> open_history_for_run(
+    const std::optional<std::filesystem::path>& path);
+
+// Records `run` when `store` is not null.
+void record_if_enabled(HistoryStore* store, const RunResult& run);
+
+}  // namespace cgbench::store

@@ -1,0 +1,63 @@
+#pragma once
+// What the user may name a run by, on `compare` and `export`: a result file, a run id from
+// the history database, or a git ref: the latest run recorded at that commit, completed with
+// the latest result of each other benchmark recorded there (HistoryStore::complete_from_commit).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+#include "exec/environment.hpp"
+#include "exec/git.hpp"
+#include "exec/process.hpp"
+#include "store/history_store.hpp"
+
+namespace cgbench::store {
+
+// A run found from what the user typed, and how to describe it.
+struct ResolvedRun {
+    RunResult run;
+    std::string label;                  // "base.json", "run 2026…", "main (abc1234)"
+    std::vector<std::string> warnings;  // e.g. the run was measured in a dirty work tree
+    std::vector<std::string> run_ids;   // stored runs drawn on (empty for a file)
+};
+
+// Turns BASE, HEAD or RUN arguments into runs; opens the database only when needed.
+class RunResolver {
+  public:
+    // `db`: the history database (nullopt with --no-db); git runs in `git_dir` with the
+    // caller's PATH. `runner` must outlive the resolver.
+    RunResolver(std::optional<std::filesystem::path> db, std::filesystem::path git_dir,
+                const exec::EnvMap& caller, exec::ProcessRunner& runner);
+
+    // `ref` as an existing file, else a run id, else a git ref; what a git ref resolves to
+    // draws on no run in `exclude`. Throws UsageError naming what was tried.
+    ResolvedRun resolve(const std::string& ref, const std::vector<std::string>& exclude = {});
+    // The most recently started run in the history, completed from its commit. UsageError
+    // when there is none.
+    ResolvedRun latest();
+    // What was recorded at the merge base of `head`'s commit with `base_branch` (when empty:
+    // main, master, origin/main, origin/master, the first that exists), apart from `head`.
+    ResolvedRun at_merge_base(const ResolvedRun& head,
+                              const std::optional<std::string>& base_branch);
+
+  private:
+    // The database, opened on first use; UsageError when disabled or missing.
+    HistoryStore& history(std::string_view wanted_for);
+    HistoryStore* history_if_present();
+    ResolvedRun at_commit(const std::string& commit, const std::string& label,
+                          const std::vector<std::string>& exclude);
+    // Completes `anchor` from its commit; labelled "LABEL (NOTES, N runs)".
+    ResolvedRun completed(RunResult anchor, const std::string& label,
+                          std::vector<std::string> notes, const std::vector<std::string>& exclude);
+
+    std::optional<std::filesystem::path> db_path_;
+    std::optional<HistoryStore> history_;
+    bool opened_ = false;
+    exec::Git git_;
+};
+
+}  // namespace cgbench::store

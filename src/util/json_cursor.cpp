@@ -1,0 +1,120 @@
+#include "util/json_cursor.hpp"
+
+#include <charconv>
+
+namespace cgbench::util {
+
+void JsonCursor::skip_whitespace() {
+    while (i_ < s_.size() &&
+           (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r')) {
+        ++i_;
+    }
+}
+
+bool JsonCursor::eat(char c) {
+    skip_whitespace();
+    if (i_ >= s_.size() || s_[i_] != c) return false;
+    ++i_;
+    return true;
+}
+
+char JsonCursor::peek() {
+    skip_whitespace();
+    return i_ < s_.size() ? s_[i_] : '\0';
+}
+
+bool JsonCursor::at_end() {
+    skip_whitespace();
+    return i_ == s_.size();
+}
+
+bool JsonCursor::literal(std::string_view word) {
+    skip_whitespace();
+    if (s_.substr(i_, word.size()) != word) return false;
+    i_ += word.size();
+    return true;
+}
+
+bool JsonCursor::string(std::string& out) {
+    if (!eat('"')) return false;
+    out.clear();
+    for (;;) {
+        const std::size_t start = i_;
+        while (i_ < s_.size() && s_[i_] != '"' && s_[i_] != '\\' &&
+               static_cast<unsigned char>(s_[i_]) >= 0x20) {
+            ++i_;
+        }
+        out.append(s_.substr(start, i_ - start));
+        if (i_ >= s_.size() || static_cast<unsigned char>(s_[i_]) < 0x20) return false;
+        if (s_[i_++] == '"') return true;
+        if (!escape(out)) return false;
+    }
+}
+
+bool JsonCursor::escape(std::string& out) {
+    if (i_ >= s_.size()) return false;
+    constexpr std::string_view kFrom = "\"\\/bfnrt";
+    constexpr std::string_view kTo = "\"\\/\b\f\n\r\t";
+    const char c = s_[i_++];
+    if (const auto at = kFrom.find(c); at != std::string_view::npos) {
+        out += kTo[at];
+        return true;
+    }
+    return c == 'u' && unicode_escape(out);
+}
+
+// \uXXXX outside the surrogate range, as UTF-8.
+bool JsonCursor::unicode_escape(std::string& out) {
+    unsigned cp = 0;
+    if (i_ + 4 > s_.size()) return false;
+    const auto [p, ec] = std::from_chars(s_.data() + i_, s_.data() + i_ + 4, cp, 16);
+    if (ec != std::errc{} || p != s_.data() + i_ + 4 || (cp >= 0xD800 && cp <= 0xDFFF)) {
+        return false;
+    }
+    i_ += 4;
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+    return true;
+}
+
+bool JsonCursor::number(JsonNumber& out) {
+    skip_whitespace();
+    const std::size_t start = i_;
+    if (i_ < s_.size() && s_[i_] == '-') ++i_;
+    bool real = false;
+    for (; i_ < s_.size(); ++i_) {
+        const char c = s_[i_];
+        if (c == '.' || c == 'e' || c == 'E' || c == '+' || (c == '-' && i_ > start)) {
+            real = true;
+        } else if (c < '0' || c > '9') {
+            break;
+        }
+    }
+    const char* first = s_.data() + start;
+    const char* last = s_.data() + i_;
+    const char* digits = first + (*first == '-' ? 1 : 0);
+    // JSON forbids leading zeros ("01").
+    if (digits == last ||
+        (*digits == '0' && last - digits > 1 && digits[1] >= '0' && digits[1] <= '9')) {
+        return false;
+    }
+    std::from_chars_result r{};
+    if (real) {
+        r = std::from_chars(first, last, out.real.emplace());
+    } else if (*first == '-') {
+        r = std::from_chars(first, last, out.negative.emplace());
+    } else {
+        r = std::from_chars(first, last, out.whole.emplace());
+    }
+    return r.ec == std::errc{} && r.ptr == last;
+}
+
+}  // namespace cgbench::util

@@ -1,0 +1,135 @@
+// The comparison model: verdicts per metric and benchmark, the gate, fingerprint checks.
+
+#include <gtest/gtest.h>
+
+#include "compare/comparison.hpp"
+#include "core/errors.hpp"
+#include "run_fixtures.hpp"
+
+namespace cgbench::compare {
+
+using namespace testing_fixtures;
+
+namespace {
+
+Comparison cmp(const RunResult& base, const RunResult& head, CompareOptions options = {}) {
+    return compare_runs(base, side_of(base, "base"), head, side_of(head, "head"), options);
+}
+
+Verdict verdict_of(std::uint64_t base_cost, std::uint64_t head_cost) {
+    const auto c =
+        cmp(run("b", {bench("x", 1000, base_cost)}), run("h", {bench("x", 1000, head_cost)}));
+    return c.benchmarks.at(0).verdict;
+}
+
+}  // namespace
+
+TEST(Comparison, ARegressionNeedsBothThePercentageAndTheFloor) {
+    EXPECT_EQ(verdict_of(1'000'000, 1'010'001), Verdict::Regression);  // +1.0001%, +10,001
+    EXPECT_EQ(verdict_of(1'000'000, 1'010'000), Verdict::Changed) << "exactly +1% is allowed";
+    EXPECT_EQ(verdict_of(50'000, 51'000), Verdict::Changed) << "+2% but only +1,000 units";
+    EXPECT_EQ(verdict_of(50'000, 51'001), Verdict::Regression);
+    EXPECT_EQ(verdict_of(1'000'000, 1'000'999), Verdict::Unchanged) << "below 0.1%";
+    EXPECT_EQ(verdict_of(1'000'000, 1'001'000), Verdict::Changed) << "0.1% is reported";
+    EXPECT_EQ(verdict_of(1'000'000, 980'000), Verdict::Improvement);
+    EXPECT_EQ(verdict_of(0, 5000), Verdict::Regression) << "from nothing";
+}
+
+TEST(Comparison, MetricChangesCarryTheNumbers) {
+    const auto c =
+        cmp(run("b", {bench("x", 1000, 200'000)}), run("h", {bench("x", 1100, 210'000)}));
+    const auto& b = c.benchmarks.at(0);
+    const auto* cost = b.change("cost");
+    ASSERT_NE(cost, nullptr);
+    EXPECT_EQ(cost->delta(), 10'000);
+    EXPECT_DOUBLE_EQ(cost->relative(), 0.05);
+    ASSERT_TRUE(cost->threshold.has_value());
+    const auto* ir = b.change("Ir");
+    ASSERT_NE(ir, nullptr);
+    EXPECT_FALSE(ir->threshold.has_value()) << "Ir is shown, not gated, by default";
+    EXPECT_EQ(b.headline(), cost);
+    EXPECT_EQ(c.worst_regression(), &b);
+    EXPECT_EQ(c.exit_code(), ExitCode::kRegression);
+}
+
+TEST(Comparison, GatedEventAndWorstRegression) {
+    CompareOptions o;
+    o.thresholds.add("cost=off,Ir=0.5%|10");
+    const auto c = cmp(run("b", {bench("a", 10'000), bench("b", 10'000)}),
+                       run("h", {bench("a", 10'100), bench("b", 10'300)}), o);
+    EXPECT_EQ(c.benchmarks[0].verdict, Verdict::Regression);
+    EXPECT_EQ(c.benchmarks[0].headline()->metric, "Ir");
+    EXPECT_EQ(c.worst_regression()->name, "b");
+    EXPECT_EQ(c.counts().regressions, 2u);
+}
+
+TEST(Comparison, AddedRemovedFailedFixed) {
+    const auto base = run("b", {bench("same", 1000), bench("gone", 1000), failed_bench("broke"),
+                                failed_bench("fixed"), failed_bench("still")});
+    const auto head = run("h", {bench("same", 1000), bench("new", 1000), failed_bench("broke2"),
+                                bench("fixed", 1000), failed_bench("still")});
+    auto c = cmp(base, head);
+    std::map<std::string, Verdict> v;
+    for (const auto& b : c.benchmarks)
+        v[b.name] = b.verdict;
+    EXPECT_EQ(v["same"], Verdict::Unchanged);
+    EXPECT_EQ(v["new"], Verdict::Added);
+    EXPECT_EQ(v["gone"], Verdict::Removed);
+    EXPECT_EQ(v["broke"], Verdict::Removed);
+    EXPECT_EQ(v["broke2"], Verdict::Failed) << "failing in HEAD and not in BASE";
+    EXPECT_EQ(v["fixed"], Verdict::Fixed);
+    EXPECT_EQ(v["still"], Verdict::StillFailing);
+    EXPECT_EQ(c.benchmarks.back().name, "broke") << "removed ones come last, in BASE order";
+    EXPECT_FALSE(c.passed()) << "a benchmark failing in HEAD fails the gate";
+
+    const auto ok_head = run("h", {bench("same", 1000), bench("new", 1000)});
+    EXPECT_TRUE(cmp(base, ok_head).passed()) << "missing benchmarks are listed, not failures";
+    CompareOptions strict;
+    strict.fail_on_missing = true;
+    const auto s = cmp(base, ok_head, strict);
+    EXPECT_FALSE(s.passed());
+    EXPECT_EQ(s.counts().removed, 4u);
+}
+
+TEST(Comparison, DifferentFingerprintsAreRefusedUnlessForced) {
+    const auto base = run("b", {bench("x", 1000)});
+    auto head = run("h", {bench("x", 1000)});
+    head.fingerprint.weights = metrics::parse_weights("kcachegrind");
+    head.fingerprint.valgrind_version = "3.22.0";
+    try {
+        cmp(base, head);
+        FAIL() << "compared different fingerprints";
+    } catch (const UsageError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("weights: 1/5/35 vs 1/10/100"), std::string::npos) << what;
+        EXPECT_NE(what.find("valgrind: 3.19.0 vs 3.22.0"), std::string::npos) << what;
+        EXPECT_NE(e.hint().find("--force"), std::string::npos);
+    }
+    CompareOptions force;
+    force.force = true;
+    const auto c = cmp(base, head, force);
+    EXPECT_TRUE(c.forced);
+    EXPECT_EQ(c.differences.size(), 2u);
+}
+
+TEST(Comparison, PerBenchmarkToolMustMatch) {
+    const auto base = run("b", {bench("x", 1000)});
+    auto head = run("h", {bench("x", 1000)});
+    head.benchmarks[0].tool = "callgrind";
+    const auto diffs = incompatibilities(base, head);
+    ASSERT_EQ(diffs.size(), 1u);
+    EXPECT_NE(diffs[0].find("tool cachegrind vs callgrind"), std::string::npos) << diffs[0];
+}
+
+TEST(Comparison, WarnsAboutDuplicatesAndUnmeasuredMetrics) {
+    CompareOptions o;
+    o.thresholds.add("Bc=1%");
+    const auto c =
+        cmp(run("b", {bench("x", 1000), bench("x", 2000)}), run("h", {bench("x", 1000)}), o);
+    ASSERT_EQ(c.benchmarks.size(), 1u);
+    ASSERT_EQ(c.warnings.size(), 2u);
+    EXPECT_NE(c.warnings[0].find("more than once"), std::string::npos);
+    EXPECT_NE(c.warnings[1].find("Bc"), std::string::npos);
+}
+
+}  // namespace cgbench::compare

@@ -1,0 +1,225 @@
+// The history store: a run read back equals the run recorded; one transaction per run; the
+// queries compare and history rely on; concurrent writers lose nothing.
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/errors.hpp"
+#include "run_fixtures.hpp"
+#include "store/history_store.hpp"
+#include "store/sqlite.hpp"
+
+namespace cgbench::store {
+
+using namespace testing_fixtures;
+
+namespace {
+
+RunResult rich_run(std::string id) {
+    auto r = run(std::move(id),
+                 {bench("parse/small", 100000), bench(kHostile, 200000), failed_bench("broken")});
+    r.warnings = {"ASLR could not be disabled"};
+    r.benchmarks[0].warnings = {"a per-benchmark warning"};
+    r.benchmarks[1].runs = 3;
+    r.fingerprint.valgrind_options = {"--fair-sched=yes"};
+    return r;
+}
+
+}  // namespace
+
+TEST(HistoryStore, ARunReadBackEqualsTheRunRecorded) {
+    const auto dir = fresh_dir("cgbench-store-roundtrip");
+    auto store = HistoryStore::open_for_recording(dir / "sub" / "history.db");
+    const auto recorded = rich_run("20261122T031500Z-00000001");
+    store.record_run(recorded);
+    const auto loaded = store.run_by_id(recorded.id);
+    ASSERT_TRUE(loaded.has_value());
+    expect_same_run(*loaded, recorded);
+    EXPECT_EQ(loaded->benchmarks[1].name, kHostile);
+    EXPECT_EQ(loaded->benchmarks[2].status, BenchStatus::Failed);
+    EXPECT_FALSE(store.run_by_id("no-such-run").has_value());
+}
+
+TEST(HistoryStore, RecordingIsAllOrNothing) {
+    const auto path = fresh_dir("cgbench-store-atomic") / "history.db";
+    auto store = HistoryStore::open_for_recording(path);
+    store.record_run(rich_run("run-1"));
+    {
+        // Make the third result of the next run fail, after its run row and two results.
+        Database db(path, Database::Mode::Existing);
+        db.exec(
+            "CREATE TRIGGER poison BEFORE INSERT ON results WHEN NEW.name = 'poison' "
+            "BEGIN SELECT RAISE(ABORT, 'poisoned'); END");
+    }
+    auto r = run("run-2", {bench("parse/small", 1), bench("other", 2), bench("poison", 3)});
+    EXPECT_THROW(store.record_run(r), EnvironmentError);
+    EXPECT_EQ(store.run_count(), 1u);
+    EXPECT_EQ(store.series("parse/small", 100).size(), 1u);
+    EXPECT_TRUE(store.series("other", 100).empty());
+    // The same id twice is refused too, and changes nothing.
+    EXPECT_THROW(store.record_run(rich_run("run-1")), EnvironmentError);
+    EXPECT_EQ(store.run_count(), 1u);
+}
+
+TEST(HistoryStore, LatestRunsAndRunsAtACommit) {
+    auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-latest") / "h.db");
+    const auto a = run_at("a", {bench("x", 1000)}, "2026-11-22T01:00:00Z");
+    auto b = run_at("b", {bench("x", 1100)}, "2026-11-22T02:00:00Z");
+    b.git.dirty = true;
+    auto c = run_at("c", {bench("x", 1200)}, "2026-11-22T03:00:00Z");
+    c.git.commit = "ffff";
+    for (const auto& r : {a, b, c})
+        store.record_run(r);
+
+    EXPECT_EQ(store.latest_run()->id, "c");
+    EXPECT_EQ(store.latest_run("c")->id, "b");
+    // b is newer at that commit, but dirty: a clean run wins.
+    EXPECT_EQ(store.latest_run_at_commit(*a.git.commit)->id, "a");
+    EXPECT_EQ(store.latest_run_at_commit(*a.git.commit, {"a"})->id, "b");
+    EXPECT_FALSE(store.latest_run_at_commit("0000").has_value());
+    const auto rows = store.runs(2);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].id, "c");
+    EXPECT_EQ(rows[1].id, "b");
+    EXPECT_EQ(rows[1].git.dirty, true);
+    EXPECT_EQ(rows[0].benchmarks, 1u);
+}
+
+TEST(HistoryStore, ARunIsCompletedFromItsCommit) {
+    // One `cgbench run` per benchmark: x, then y, at the same commit; a dirty run and a run
+    // with other weights at that commit must not mix in.
+    auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-complete") / "h.db");
+    const auto x = run_at("x-run", {bench("x", 1000)}, "2026-11-22T01:00:00Z");
+    const auto y = run_at("y-run", {bench("y", 2000)}, "2026-11-22T02:00:00Z");
+    auto dirty = run("dirty-run", {bench("z", 3000)});
+    dirty.git.dirty = true;
+    auto other = run("other-run", {bench("w", 4000)});
+    other.fingerprint.weights = metrics::parse_weights("kcachegrind");
+    for (const auto& r : {x, y, dirty, other})
+        store.record_run(r);
+
+    std::vector<std::string> used;
+    const auto all = store.complete_from_commit(*store.run_by_id("y-run"), {}, used);
+    ASSERT_EQ(all.benchmarks.size(), 2u);
+    EXPECT_EQ(all.benchmarks[0].name, "y");
+    EXPECT_EQ(all.benchmarks[1].name, "x");
+    EXPECT_EQ(all.id, "y-run");
+    EXPECT_EQ(used, (std::vector<std::string>{"y-run", "x-run"}));
+    expect_same_run(run("y-run", {}), [&] {
+        auto bare = all;
+        bare.started = "2026-11-22T03:15:00Z";
+        bare.benchmarks.clear();
+        return bare;
+    }());
+
+    used.clear();
+    const auto alone = store.complete_from_commit(*store.run_by_id("y-run"), {"x-run"}, used);
+    EXPECT_EQ(alone.benchmarks.size(), 1u);
+    EXPECT_EQ(used, (std::vector<std::string>{"y-run"}));
+}
+
+TEST(HistoryStore, SeriesIsOldestFirstWithChanges) {
+    auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-series") / "h.db");
+    const std::vector<std::pair<std::string, std::uint64_t>> costs = {
+        {"r1", 1000}, {"r2", 1100}, {"r3", 0}, {"r4", 990}};
+    int hour = 1;
+    for (const auto& [id, cost] : costs) {
+        auto r = run(id, {cost == 0 ? failed_bench("x") : bench("x", 500, cost), bench("y", 10)});
+        r.started = fmt::format("2026-11-22T0{}:00:00Z", hour++);
+        store.record_run(r);
+    }
+    const auto s = store.series("x", 100);
+    ASSERT_EQ(s.size(), 4u);
+    EXPECT_EQ(s[0].run_id, "r1");
+    EXPECT_FALSE(s[0].change.has_value());
+    ASSERT_TRUE(s[1].change.has_value());
+    EXPECT_DOUBLE_EQ(*s[1].change, 0.1);
+    EXPECT_EQ(s[2].status, BenchStatus::Failed);
+    EXPECT_FALSE(s[2].cost.has_value());
+    EXPECT_DOUBLE_EQ(*s[3].change, -0.1);  // against r2, the previous ok result
+    EXPECT_EQ(s[3].ir, 500u);
+    const auto last = store.series("x", 2);
+    ASSERT_EQ(last.size(), 2u);
+    EXPECT_EQ(last[1].run_id, "r4");
+    EXPECT_TRUE(store.series("nope", 10).empty());
+}
+
+TEST(HistoryStore, LatestCostsComeFromTheNewestCompleteRun) {
+    auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-costs") / "h.db");
+    EXPECT_FALSE(store.latest_costs({"a", "b"}).has_value());
+    store.record_run(run_at("full-1", {bench("a", 100), bench("b", 200), bench("c", 5)},
+                            "2026-11-22T01:00:00Z"));
+    const auto full2 = run_at("full-2", {bench("a", 110), failed_bench("b")}, "2026-11-22T02:00:00Z");
+    store.record_run(full2);
+    // A shard run is newer but measured part of a split: never a source of costs.
+    auto shard = run_at("shard", {bench("a", 999)}, "2026-11-22T03:00:00Z");
+    shard.shard = "1/2";
+    shard.shard_balance = "names";
+    store.record_run(shard);
+    const auto costs = store.latest_costs({"a", "b"});
+    ASSERT_TRUE(costs.has_value());
+    EXPECT_EQ(costs->run_id, "full-2");
+    // b failed there, so only a's cost from that run.
+    EXPECT_EQ(costs->costs,
+              (std::map<std::string, std::uint64_t>{{"a", full2.benchmarks[0].cost}}));
+    const auto loaded = store.run_by_id("shard");
+    ASSERT_TRUE(loaded.has_value());
+    EXPECT_EQ(loaded->shard, "1/2");
+    EXPECT_EQ(loaded->shard_balance, "names");
+}
+
+TEST(HistoryStore, OpenExistingDoesNotCreate) {
+    const auto path = fresh_dir("cgbench-store-existing") / "none.db";
+    EXPECT_FALSE(HistoryStore::open_existing(path).has_value());
+    EXPECT_FALSE(fs::exists(path));
+    EXPECT_EQ(open_history_for_run(std::nullopt), nullptr);
+}
+
+TEST(HistoryStore, UnwritableDatabaseFailsOnOpen) {
+    if (::geteuid() == 0) GTEST_SKIP() << "root can write read-only files";
+    const auto path = fresh_dir("cgbench-store-readonly") / "h.db";
+    { HistoryStore::open_for_recording(path); }
+    fs::permissions(path, fs::perms::owner_read);
+    EXPECT_THROW(HistoryStore::open_for_recording(path), EnvironmentError);
+}
+
+TEST(HistoryStore, ConcurrentWritersLoseNothing) {
+    // Eight processes record 25 runs each as fast as they can, all opening the database
+    // (and racing to create its schema) at the same time.
+    const auto path = fresh_dir("cgbench-store-concurrent") / "h.db";
+    constexpr int kProcesses = 8;
+    constexpr int kRuns = 25;
+    std::vector<pid_t> children;
+    for (int p = 0; p < kProcesses; ++p) {
+        const pid_t pid = ::fork();
+        ASSERT_GE(pid, 0);
+        if (pid == 0) {
+            int code = 0;
+            try {
+                auto store = HistoryStore::open_for_recording(path);
+                for (int i = 0; i < kRuns; ++i) {
+                    store.record_run(
+                        run(fmt::format("p{}-r{}", p, i), {bench("a", 1000), bench("b", 2000)}));
+                }
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "writer %d: %s\n", p, e.what());
+                code = 1;
+            }
+            ::_exit(code);
+        }
+        children.push_back(pid);
+    }
+    for (const pid_t pid : children) {
+        int status = 0;
+        ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer failed";
+    }
+    auto store = HistoryStore::open_existing(path);
+    ASSERT_TRUE(store.has_value());
+    EXPECT_EQ(store->run_count(), static_cast<std::size_t>(kProcesses * kRuns));
+    EXPECT_EQ(store->series("b", 1000).size(), static_cast<std::size_t>(kProcesses * kRuns));
+}
+
+}  // namespace cgbench::store
