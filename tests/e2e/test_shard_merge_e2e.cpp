@@ -30,21 +30,28 @@ fs::path five_benchmarks(const fs::path& dir) {
 TEST(ShardMergeE2E, ShardsMergedEqualTheUnshardedRun) {
     const auto dir = scratch("shard-merge");
     const auto suite = five_benchmarks(dir).string();
-    const auto whole =
-        cgbench({"run", "-q", "-j2", "--suite", suite, "--out", (dir / "whole.json").string()});
+    // A database of its own: the whole run recorded first balances every shard by its costs.
+    const auto db = (dir / "history.db").string();
+    const auto whole = cgbench(
+        {"run", "-q", "-j2", "--db", db, "--suite", suite, "--out", (dir / "whole.json").string()});
     ASSERT_EQ(whole.exit_code, 0) << whole.err;
-    std::vector<std::string> merge = {"merge", "-q", "--out", (dir / "merged.json").string()};
+    const auto a = read_json(dir / "whole.json");
+    std::vector<std::string> merge = {"merge", "-q", "--db", db, "--out",
+                                      (dir / "merged.json").string()};
     std::size_t measured = 0;
     for (int k = 1; k <= 3; ++k) {
         const auto out = (dir / fmt::format("shard{}.json", k)).string();
         // Shards 1 and 2 from --shard, shard 3 the way GitLab's `parallel: 3` says it.
-        const auto r = k < 3 ? cgbench({"run", "-q", "--suite", suite, "--shard",
+        const auto r = k < 3 ? cgbench({"run", "-q", "--db", db, "--suite", suite, "--shard",
                                         fmt::format("{}/3", k), "--out", out})
-                             : cgbench({"run", "-q", "--suite", suite, "--out", out},
+                             : cgbench({"run", "-q", "--db", db, "--suite", suite, "--out", out},
                                        {.env = {{"CI_NODE_INDEX", "3"}, {"CI_NODE_TOTAL", "3"}}});
         ASSERT_EQ(r.exit_code, 0) << r.err;
         const auto part = read_json(out);
         EXPECT_EQ(part["run"]["shard"], fmt::format("{}/3", k));
+        // Balanced by the whole run's costs, not by the shard runs recorded in between.
+        EXPECT_EQ(part["run"]["shard_balance"],
+                  "history run " + a["run"]["id"].get<std::string>());
         EXPECT_GE(part["benchmarks"].size(), 1u);
         measured += part["benchmarks"].size();
         merge.push_back(out);
@@ -52,12 +59,15 @@ TEST(ShardMergeE2E, ShardsMergedEqualTheUnshardedRun) {
     EXPECT_EQ(measured, 5u);
     const auto m = cgbench(merge);
     ASSERT_EQ(m.exit_code, 0) << m.err;
-    const auto a = read_json(dir / "whole.json");
     const auto b = read_json(dir / "merged.json");
     EXPECT_EQ(benchmarks_without_wall_time(a), benchmarks_without_wall_time(b));
     EXPECT_EQ(a["run"]["fingerprint"]["key"], b["run"]["fingerprint"]["key"]);
     EXPECT_NE(a["run"]["id"], b["run"]["id"]);
     EXPECT_FALSE(b["run"].contains("shard"));
+    // The merged run is in the history: whole run, three shards, the merge.
+    const auto h = cgbench({"history", "--db", db, "--format", "json"});
+    ASSERT_EQ(h.exit_code, 0) << h.err;
+    EXPECT_NE(h.out.find(b["run"]["id"].get<std::string>()), std::string::npos) << h.out;
 }
 
 TEST(ShardMergeE2E, MergeRefusesMismatchedShards) {
