@@ -10,7 +10,7 @@
 #
 # Usage: bench/parallel.sh
 # Env:   RUNS=N (default 3), JOBS=N (default 2), SIZE=N varints per benchmark (default
-#        600000, about 1 s under Cachegrind), SKIP_BUILD=1
+#        4000000, about 1 s under Cachegrind), SKIP_BUILD=1
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -20,7 +20,7 @@ bench_build
 
 GOAL=1.85
 JOBS="${JOBS:-2}"
-SIZE="${SIZE:-600000}"
+SIZE="${SIZE:-4000000}"
 
 suite="$TMP/cgbench.toml"
 for i in 1 2 3 4 5 6 7 8; do
