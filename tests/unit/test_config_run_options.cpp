@@ -39,9 +39,11 @@ name = "c/x"
 command = ["/abs/c"]
 )";
 
-// A directory holding the suite above, as <tmp>/cgbench-plan/proj/cgbench.toml.
+// A directory holding the suite above, as <tmp>/cgbench-plan-<test>/proj/cgbench.toml: one
+// per test, since ctest runs the tests of this file in parallel processes.
 fs::path suite_file() {
-    const fs::path dir = fs::path(::testing::TempDir()) / "cgbench-plan" / "proj";
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const fs::path dir = fs::path(::testing::TempDir()) / ("cgbench-plan-" + test) / "proj";
     fs::create_directories(dir);
     std::ofstream(dir / "cgbench.toml") << kSuite;
     return dir / "cgbench.toml";
