@@ -79,9 +79,13 @@ int show(const config::RunInput& in) {
     const auto plan = plan_sharded_run(in, env);
     std::string out;
     if (!plan.suite.empty()) {
-        out += fmt::format("suite {}: {} of {} benchmark(s){}\n\n", plan.suite.string(),
-                           plan.request.benchmarks.size(), plan.suite_size,
-                           plan.shard ? " in shard " + plan.shard->text() : "");
+        out += fmt::format("suite {}: {} benchmark(s)", plan.suite.string(), plan.suite_entries);
+        if (in.filter) out += fmt::format(", {} matching --filter", plan.suite_size);
+        if (plan.shard) {
+            out += fmt::format(", {} in shard {}", plan.request.benchmarks.size(),
+                               plan.shard->text());
+        }
+        out += "\n\n";
     }
     out += run_wide(plan.settings);
     for (std::size_t i = 0; i < plan.request.benchmarks.size(); ++i)

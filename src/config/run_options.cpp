@@ -141,6 +141,7 @@ RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
     plan.request.probe_cache_dir = probe_cache_dir(env);
     if (suite) {
         plan.suite = suite->path;
+        plan.suite_entries = suite->entries.size();
         plan.request.git_dir = suite->dir;  // the project the suite belongs to
         plan_suite_benchmarks(*suite, in, env, plan);
     } else {

@@ -70,8 +70,9 @@ struct RunPlan {
     std::vector<BenchmarkSettings> benchmark_settings;  // parallel to request.benchmarks
     std::filesystem::path suite;                         // empty: a single program
     std::optional<Shard> shard;
-    std::string shard_balance;   // how apply_shard balanced: "history run ID" or "names"
-    std::size_t suite_size = 0;  // benchmarks selected before sharding
+    std::string shard_balance;      // how apply_shard balanced: "history run ID" or "names"
+    std::size_t suite_entries = 0;  // [[bench]] entries in the suite file
+    std::size_t suite_size = 0;     // benchmarks selected (--filter) before sharding
     report::Format format = report::Format::Console;
     std::optional<std::filesystem::path> out;
     std::optional<std::filesystem::path> db;  // the history database; nullopt with --no-db

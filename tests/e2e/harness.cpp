@@ -7,6 +7,7 @@
 
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
+#include "util/hash.hpp"
 
 namespace cgbench::e2e {
 
@@ -35,7 +36,10 @@ Result cgbench(const std::vector<std::string>& args, const Options& options) {
 }
 
 fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::path(::testing::TempDir()) / ("cgbench-e2e-" + name);
+    // Named after the build too: two checkouts (or build directories) tested at the same time
+    // on one machine must not remove each other's directories.
+    static const std::string build = util::hex64(util::fnv1a64(CGBENCH_BINARY)).substr(0, 8);
+    const fs::path dir = fs::path(::testing::TempDir()) / ("cgbench-e2e-" + build + "-" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

@@ -30,7 +30,7 @@ struct Options {
 // test temp dir unless `options` sets or unsets it.
 Result cgbench(const std::vector<std::string>& args, const Options& options = {});
 
-// A fresh empty directory under the test temp dir.
+// A fresh empty directory under the test temp dir, private to this build directory.
 fs::path scratch(const std::string& name);
 
 nlohmann::json read_json(const fs::path& path);

@@ -104,6 +104,7 @@ TEST(RunOptions, SuiteEntriesInFileOrderWithPathsRelativeToTheSuite) {
     EXPECT_EQ(plan.request.benchmarks[2].position, 2u);
     EXPECT_EQ(plan.suite, suite_file());
     EXPECT_EQ(plan.suite_size, 3u);
+    EXPECT_EQ(plan.suite_entries, 3u);
 }
 
 TEST(RunOptions, LayersInTheDocumentedOrder) {
