@@ -22,11 +22,15 @@ struct Profile {
     std::string tool;                // "cachegrind" or "callgrind"
     std::vector<std::string> desc;   // `desc:` lines (cache geometry as Valgrind saw it)
     std::string cmd;                 // `cmd:` line
+    std::size_t part = 0;            // Callgrind: `part:`, the dump's number (1, 2, ...)
+    std::string trigger;             // Callgrind: why the dump was written (`desc: Trigger:`)
     // The `events:` columns in file order; nullopt for an event cgbench does not know (kept
     // so later columns still line up).
     std::vector<std::optional<metrics::Event>> columns;
     std::vector<std::string> column_names;
-    metrics::EventCounts totals;     // the file's summary, checked against its lines
+    // The file's `summary:` (Cachegrind) or `totals:` (Callgrind), checked against the sum of
+    // its self-cost lines.
+    metrics::EventCounts totals;
     std::vector<FunctionCost> functions;  // filled only when requested
 
     // The column of `e`, or nullopt when the file did not record it.
