@@ -23,4 +23,7 @@ run magic-squares/direct "$examples/magic_squares" direct 200000
 run magic-squares/center5 "$examples/magic_squares" center5 200000
 run varint/mixed "$examples/varint" 200000 0
 run varint/width1 "$examples/varint" 200000 1
+echo "== sort (regions)"
+"$cgbench" run --regions --name sort --out "$out/sort.json" -- "$examples/sort_regions" 100000
+echo
 echo "result files: $out/"

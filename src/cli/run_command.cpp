@@ -1,4 +1,4 @@
-// `cgbench run`: measure a program under Cachegrind.
+// `cgbench run`: measure a program under Cachegrind, or its regions under Callgrind.
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -70,6 +70,9 @@ void add_options(CLI::App& run, config::RunInput& in) {
     run.add_option("--keep-raw", in.keep_raw, "Keep Valgrind's output files in this directory");
     run.add_option("--format", in.format, "Output: console, json, markdown, junit [console]");
     run.add_flag("--show-output", in.show_output, "Copy the program's output to stderr");
+    run.add_flag("--regions", in.regions,
+                 "Measure the regions the program marks with <cgbench/cgbench.h> (under "
+                 "Callgrind): one result per region, named NAME/REGION");
 }
 
 // The program and its arguments: everything from the first non-option argument on (as with
@@ -126,9 +129,11 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
         throw BenchmarkError(
             fmt::format("benchmark '{}' {}", util::printable(first_failure->name),
                         first_failure->error),
-            first_failure->spread.empty()
-                ? "see its stderr above; fix the program or its arguments"
-                : "make the program deterministic (fixed seeds, no timers or thread races)");
+            !first_failure->spread.empty()
+                ? "make the program deterministic (fixed seeds, no timers or thread races)"
+            : first_failure->stderr_tail.empty()
+                ? "fix the program or its arguments"
+                : "see its stderr above; fix the program or its arguments");
     }
     return 0;
 }
@@ -136,7 +141,8 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
 }  // namespace
 
 Subcommand register_run(CLI::App& app, GlobalOptions& global) {
-    auto* run = app.add_subcommand("run", "Measure a program under Cachegrind:\n"
+    auto* run = app.add_subcommand("run", "Measure a program under Cachegrind (or its regions "
+                                          "under Callgrind):\n"
                                           "  cgbench run [OPTIONS] [--] PROGRAM [ARGS...]\n"
                                           "Options go before the program; everything after it "
                                           "is passed to the program.");

@@ -73,6 +73,7 @@ RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
     if (in.stdin_path) spec.stdin_path = *in.stdin_path;
     for (const auto& e : in.env) spec.env.push_back(exec::parse_env_request(e));
     spec.timeout_seconds = parse_timeout(plan.settings.timeout);
+    spec.regions = in.regions;
     plan.request.benchmarks.push_back(std::move(spec));
     plan.request.verify = in.verify;
     plan.request.probe_cache_dir = probe_cache_dir(env);

@@ -32,6 +32,7 @@ struct RunInput {
     int verify = 1;
     bool branch_sim = false;
     bool show_output = false;
+    bool regions = false;
 };
 
 // The layered settings of a run (for `config show` and the fingerprint).

@@ -25,6 +25,12 @@ struct EventSpread {
     std::uint64_t max = 0;
 };
 
+// The region of a program a result measures (`cgbench run --regions`).
+struct RegionInfo {
+    std::string name;           // as marked in the program (the result is named BENCH/NAME)
+    std::uint64_t entries = 0;  // times it was entered; their costs are summed
+};
+
 struct BenchmarkResult {
     std::string name;
     std::string tool = "cachegrind";   // "callgrind" for region results; never compared across
@@ -43,6 +49,7 @@ struct BenchmarkResult {
     std::string raw_file;               // where --keep-raw put the Valgrind output
     int runs = 1;                       // times measured (--verify N)
     std::vector<EventSpread> spread;    // events that differed between runs; empty: identical
+    std::optional<RegionInfo> region;   // set for the results of a region run
 };
 
 struct GitInfo {

@@ -177,6 +177,11 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
     b.stderr_tail = j.value("stderr_tail", "");
     b.warnings = read_strings(j, "warnings");
     b.raw_file = j.value("raw_file", "");
+    if (const auto it = j.find("region"); it != j.end()) {
+        if (!it->is_object()) r.fail(where + ".region is not an object");
+        b.region = RegionInfo{r.str(*it, "name", where + ".region"),
+                              r.u64(r.at(*it, "entries", where + ".region"), where + ".region.entries")};
+    }
     if (const auto it = j.find("verify"); it != j.end() && it->is_object()) {
         b.runs = it->value("runs", 1);
         if (const auto sp = it->find("spread"); sp != it->end() && sp->is_object()) {
@@ -240,6 +245,7 @@ ojson to_json(const BenchmarkResult& b) {
     if (!b.stderr_tail.empty()) j["stderr_tail"] = b.stderr_tail;
     if (!b.warnings.empty()) j["warnings"] = b.warnings;
     if (!b.raw_file.empty()) j["raw_file"] = b.raw_file;
+    if (b.region) j["region"] = ojson{{"name", b.region->name}, {"entries", b.region->entries}};
     if (b.runs > 1) {
         ojson spread = ojson::object();
         for (const auto& s : b.spread) {

@@ -20,6 +20,9 @@ struct BenchmarkSpec {
     std::vector<exec::EnvRequest> env;
     std::string stdin_path;            // empty: /dev/null
     std::optional<double> timeout_seconds;
+    // Measure the regions the program marks (include/cgbench/cgbench.h) under Callgrind, one
+    // result per region, instead of the whole program under Cachegrind.
+    bool regions = false;
 };
 
 struct MeasureSettings {

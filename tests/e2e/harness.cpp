@@ -46,16 +46,19 @@ nlohmann::json read_json(const fs::path& path) {
 std::string program(const std::string& name) { return std::string(CGBENCH_TEST_PROGRAMS) + "/" + name; }
 std::string example(const std::string& name) { return std::string(CGBENCH_EXAMPLES) + "/" + name; }
 
-std::map<std::string, std::uint64_t> cg_annotate_totals(const fs::path& raw) {
+namespace {
+
+// Runs Valgrind's annotate script `tool` on `raw` and reads its "PROGRAM TOTALS" line.
+std::map<std::string, std::uint64_t> annotate_totals(const std::string& tool, const fs::path& raw) {
     exec::ProcessSpec spec;
-    spec.argv = {"/usr/bin/cg_annotate", raw.string()};
+    spec.argv = {tool, raw.string()};
     spec.env = {"PATH=/usr/bin:/bin", "LANG=C"};
     spec.tail_bytes = 64 << 20;
     exec::PosixProcessRunner runner;
     const auto out = runner.run(spec);
     EXPECT_EQ(out.exit_code, 0) << out.stderr_tail;
-    // cg_annotate prints "Events shown: Ir I1mr ..." and then a line of totals ending in
-    // "PROGRAM TOTALS".
+    // The script prints "Events shown: Ir I1mr ..." and then a line of totals ending in
+    // "PROGRAM TOTALS"; callgrind_annotate prints a zero count as ".".
     std::istringstream in(out.stdout_tail);
     std::string line, events;
     std::map<std::string, std::uint64_t> totals;
@@ -69,13 +72,59 @@ std::map<std::string, std::uint64_t> cg_annotate_totals(const fs::path& raw) {
             while (tokens >> tok && tok != "PROGRAM") {
                 if (tok.find('%') != std::string::npos || tok.front() == '(') continue;
                 tok.erase(std::remove(tok.begin(), tok.end(), ','), tok.end());
-                numbers.push_back(std::stoull(tok));
+                numbers.push_back(tok == "." ? 0 : std::stoull(tok));
             }
             std::string name;
             for (std::size_t i = 0; ev >> name && i < numbers.size(); ++i) totals[name] = numbers[i];
         }
     }
     return totals;
+}
+
+}  // namespace
+
+std::map<std::string, std::uint64_t> cg_annotate_totals(const fs::path& raw) {
+    return annotate_totals("/usr/bin/cg_annotate", raw);
+}
+
+std::map<std::string, std::uint64_t> callgrind_annotate_totals(const fs::path& raw) {
+    return annotate_totals("/usr/bin/callgrind_annotate", raw);
+}
+
+namespace {
+
+// Pairs the names after `names_key` with the numbers after `values_key` in lines of `path`.
+std::map<std::string, std::uint64_t> named_counts(const fs::path& path, const std::string& names_key,
+                                                  const std::string& values_key) {
+    std::ifstream in(path);
+    std::string line, names, values;
+    while (std::getline(in, line)) {
+        if (const auto at = line.find(names_key); at != std::string::npos) {
+            names = line.substr(at + names_key.size());
+        }
+        if (const auto at = line.find(values_key); at != std::string::npos) {
+            values = line.substr(at + values_key.size());
+        }
+    }
+    std::istringstream ns(names), vs(values);
+    std::map<std::string, std::uint64_t> out;
+    std::string name;
+    while (ns >> name) {
+        std::uint64_t v = 0;
+        if (!(vs >> v)) v = 0;
+        out[name] = v;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::map<std::string, std::uint64_t> log_collected(const fs::path& log) {
+    return named_counts(log, "Events    :", "Collected :");
+}
+
+std::map<std::string, std::uint64_t> callgrind_totals_by_hand(const fs::path& dump) {
+    return named_counts(dump, "events:", "totals:");
 }
 
 std::optional<std::uint64_t> log_instruction_refs(const fs::path& log) {
