@@ -4,6 +4,7 @@ option(CGBENCH_BUILD_TESTS "Build the test suite" ON)
 option(CGBENCH_WERROR "Treat compiler warnings as errors" OFF)
 option(CGBENCH_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(CGBENCH_CLANG_TIDY "Run clang-tidy while compiling" OFF)
+option(CGBENCH_FUZZ "Build the libFuzzer targets in fuzz/ (clang; implies ASan + UBSan)" OFF)
 
 if(CGBENCH_CLANG_TIDY)
   find_program(CLANG_TIDY_EXE NAMES clang-tidy clang-tidy-14 REQUIRED)

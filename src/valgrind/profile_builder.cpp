@@ -37,6 +37,10 @@ void ProfileBuilder::set_events(std::string_view value, std::size_t line) {
     if (has_events()) fail(line, "a second 'events:' line");
     for (const auto field : util::split(util::trim(value), ' ')) {
         if (field.empty()) continue;
+        for (const auto& known : profile_.column_names) {
+            // Two columns for one event would make its total depend on their order.
+            if (known == field) fail(line, fmt::format("'events:' lists {} twice", util::printable(field)));
+        }
         profile_.column_names.emplace_back(field);
         profile_.columns.push_back(metrics::event_from_name(field));
     }

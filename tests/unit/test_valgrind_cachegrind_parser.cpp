@@ -175,6 +175,9 @@ TEST(CachegrindParser, MalformedCounts) {
               std::string::npos);
     EXPECT_NE(error_of("events: Ir\nevents: Ir\n").find("second 'events:'"), std::string::npos);
     EXPECT_NE(error_of("events:\n").find("lists no events"), std::string::npos);
+    // Found by fuzzing: a repeated event made its total depend on the column order.
+    EXPECT_NE(error_of("events: Bc Bc\nfl=a\nfn=f\n1 1 2\nsummary: 1 2\n").find("lists Bc twice"),
+              std::string::npos);
 }
 
 TEST(CachegrindParser, MissingTrailingCountsAreZero) {
