@@ -70,7 +70,9 @@ int main(int argc, char** argv) {
     add_global_flags(app, global);
 
     std::map<const CLI::App*, Action> actions;
-    for (auto&& sub : {register_run(app, global)}) actions[sub.app] = sub.action;
+    for (auto&& sub : {register_run(app, global), register_annotate(app, global)}) {
+        actions[sub.app] = sub.action;
+    }
 
     // The first "--" ends cgbench's own options; what follows is never parsed as options.
     int own = argc;

@@ -44,4 +44,7 @@ std::string exit_code_help();
 // Registers `cgbench run`.
 Subcommand register_run(CLI::App& app, GlobalOptions& global);
 
+// Registers `cgbench annotate`.
+Subcommand register_annotate(CLI::App& app, GlobalOptions& global);
+
 }  // namespace cgbench::cli

@@ -25,6 +25,19 @@ struct EventSpread {
     std::uint64_t max = 0;
 };
 
+// One function's self cost within a result (from the per-function lines of the raw
+// Cachegrind/Callgrind file), for explaining a change.
+struct FunctionResult {
+    std::string file;             // source file as Valgrind names it ("???" when unknown)
+    std::string name;             // function; "(other)" for the sum of the functions not listed
+    metrics::EventCounts events;  // the events the cost needs (Ir, and the cache events)
+    std::uint64_t cost = 0;       // under the result's weights
+    friend bool operator==(const FunctionResult&, const FunctionResult&) = default;
+};
+
+// The name of the entry that sums every function not listed.
+inline constexpr std::string_view kOtherFunctions = "(other)";
+
 // The region of a program a result measures (`cgbench run --regions`).
 struct RegionInfo {
     std::string name;           // as marked in the program (the result is named BENCH/NAME)
@@ -50,6 +63,9 @@ struct BenchmarkResult {
     int runs = 1;                       // times measured (--verify N)
     std::vector<EventSpread> spread;    // events that differed between runs; empty: identical
     std::optional<RegionInfo> region;   // set for the results of a region run
+    // The costliest functions, highest first, then "(other)"; their costs add up to `cost`.
+    // Empty for failed results and for result files written before they were recorded.
+    std::vector<FunctionResult> functions;
 };
 
 struct GitInfo {

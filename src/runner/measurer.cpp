@@ -9,6 +9,7 @@
 #include "exec/program.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "runner/function_costs.hpp"
 #include "runner/regions.hpp"
 #include "valgrind/cachegrind_parser.hpp"
 #include "valgrind/callgrind_parser.hpp"
@@ -108,7 +109,10 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
     const util::StagingDir staging;
     const RawOutput raw = launch(spec, valgrind::Tool::Cachegrind, staging.path(), result);
     if (result.status == BenchStatus::Ok) {
-        score(parse_output([&] { return valgrind::parse_cachegrind_file(raw.out_file); }), result);
+        score(parse_output([&] {
+                  return valgrind::parse_cachegrind_file(raw.out_file, {.collect_functions = true});
+              }),
+              result);
     }
     keep_raw(spec, attempt, raw, result);
     return result;
@@ -120,7 +124,8 @@ std::vector<BenchmarkResult> Measurer::measure_regions(const BenchmarkSpec& spec
     const RawOutput raw = launch(spec, valgrind::Tool::Callgrind, staging.path(), whole);
     keep_raw(spec, attempt, raw, whole);
     if (whole.status != BenchStatus::Ok) return {whole};
-    const auto parts = parse_output([&] { return valgrind::parse_callgrind_parts(raw.out_file); });
+    const auto parts = parse_output(
+        [&] { return valgrind::parse_callgrind_parts(raw.out_file, {.collect_functions = true}); });
     const RegionAttribution found = attribute_regions(parts);
     whole.stderr_tail.clear();
     if (found.error.empty() && found.regions.empty()) {
@@ -252,6 +257,7 @@ void Measurer::score(const valgrind::Profile& profile, BenchmarkResult& result) 
     result.events = profile.totals;
     result.derived = metrics::derive(result.events);
     result.cost = metrics::cost(result.events, settings_.weights);
+    result.functions = top_functions(profile, settings_.weights);
     result.stderr_tail.clear();
 }
 

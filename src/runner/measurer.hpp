@@ -71,7 +71,7 @@ private:
                      const std::filesystem::path& staging, BenchmarkResult& result);
     void interpret(const exec::ProcessOutcome& outcome, const RawOutput& raw,
                    BenchmarkResult& result) const;
-    // Sets events, derived hits and cost of `result` from `profile`.
+    // Sets events, derived hits, cost and top functions of `result` from `profile`.
     void score(const valgrind::Profile& profile, BenchmarkResult& result) const;
     void keep_raw(const BenchmarkSpec& spec, int attempt, const RawOutput& raw,
                   BenchmarkResult& result) const;
