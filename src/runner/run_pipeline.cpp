@@ -8,6 +8,7 @@
 #include "runner/fingerprint.hpp"
 #include "runner/git_info.hpp"
 #include "runner/measurer.hpp"
+#include "runner/plausibility.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -108,6 +109,7 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
             run.benchmarks.push_back(std::move(r));
         }
     }
+    flag_implausible(run.benchmarks);
     const auto selection =
         request.benchmarks.empty()
             ? valgrind::GlibcSelection{}

@@ -22,8 +22,9 @@ struct RunRequest {
 };
 
 // Runs the request. Benchmark failures are recorded in the results (status, error); a
-// benchmark whose repeated runs differ is marked failed with its spread. Throws UsageError /
-// EnvironmentError / Interrupted as Measurer does.
+// benchmark whose repeated runs differ is marked failed with its spread; implausible results
+// get warnings (plausibility.hpp). Throws UsageError / EnvironmentError / Interrupted as
+// Measurer does.
 RunResult execute_run(const RunRequest& request, const valgrind::Installation& inst,
                       exec::ProcessRunner& runner, const exec::EnvMap& caller);
 

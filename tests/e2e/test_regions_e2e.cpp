@@ -126,6 +126,27 @@ TEST(RegionsE2E, InstructionCountsEqualCallgrindAnnotate) {
     EXPECT_EQ(ir(doc["benchmarks"][0]), annotated.at("Ir"));
 }
 
+TEST(RegionsE2E, OptimisedAwayRegionIsFlaggedInEveryFormat) {
+    // Seed 000's "0 ns": the region's loop computes a value nobody uses.
+    for (const std::string format : {"console", "markdown", "json", "junit"}) {
+        const auto r = cgbench({"run", "--regions", "--format", format, "--", program("regions"),
+                                "empty", "2000"});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_NE(r.out.find("was its body optimised away?"), std::string::npos) << format << r.out;
+    }
+}
+
+TEST(RegionsE2E, VariantsThatIgnoreTheirParameterAreFlagged) {
+    const auto doc = run_regions({"--", program("regions"), "ignored"});
+    ASSERT_EQ(doc["benchmarks"].size(), 2u);
+    for (const auto& b : doc["benchmarks"]) {
+        ASSERT_TRUE(b.contains("warnings")) << b.dump();
+        EXPECT_NE(b["warnings"][0].get<std::string>().find("is the parameter used?"), std::string::npos);
+    }
+    EXPECT_NE(doc["benchmarks"][0]["warnings"][0].get<std::string>().find("'regions ignored/sum/200'"),
+              std::string::npos);
+}
+
 TEST(RegionsE2E, RegionNeverEndedIsNamed) {
     const auto dir = scratch("regions-unended");
     const auto r = cgbench({"run", "--regions", "--out", (dir / "r.json").string(), "--",
