@@ -4,7 +4,8 @@
 #   bench_init            sets ROOT, CGBENCH, VALGRIND, EXAMPLES, RUNS, a temp dir TMP (removed on exit)
 #   bench_build           builds via scripts/build.sh, quietly (log shown only on failure);
 #                         SKIP_BUILD=1 skips it
-#   bench_machine         prints machine, valgrind and cgbench versions
+#   bench_machine [RUNS]  prints machine, valgrind and cgbench versions, and how runs are
+#                         combined (RUNS; default "median of $RUNS, interleaved")
 #   time_cmd OUT CMD...   runs CMD (stdout to /dev/null, stderr to $TMP/last.err), appends wall
 #                         seconds to file OUT; aborts with the stderr if CMD fails
 #   median FILE           median of the numbers in FILE (one per line)
@@ -35,7 +36,7 @@ bench_machine() {
     echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}, $(uname -sr)"
     echo "valgrind: $("$VALGRIND" --version) ($VALGRIND)"
     echo "cgbench:  $("$CGBENCH" --version 2>/dev/null | head -n1) ($CGBENCH)"
-    echo "runs:     median of $RUNS, interleaved"
+    echo "runs:     ${1:-median of $RUNS, interleaved}"
 }
 
 time_cmd() {

@@ -1,10 +1,10 @@
 #pragma once
 // The invariant every parsed Profile keeps, checked by the fuzz targets: per-function costs
-// add up to no more than the totals, column for column (equal when every cost line belongs
-// to a function), and every column has a name. Traps otherwise, which the fuzzer reports.
+// add up to no more than the totals, event by event (equal when every cost line belongs to
+// a function), and every column has a name. Traps otherwise, which the fuzzer reports.
 
+#include <array>
 #include <cstdint>
-#include <vector>
 
 #include "valgrind/profile.hpp"
 
@@ -12,17 +12,19 @@ namespace cgbench::fuzz {
 
 inline void check_profile(const valgrind::Profile& p) {
     if (p.columns.size() != p.column_names.size()) __builtin_trap();
-    std::vector<std::uint64_t> sum(p.columns.size(), 0);
+    std::array<std::uint64_t, metrics::kEventCount> sum{};
     for (const auto& f : p.functions) {
-        if (f.counts.size() != sum.size()) __builtin_trap();
-        for (std::size_t i = 0; i < sum.size(); ++i) {
-            if (__builtin_add_overflow(sum[i], f.counts[i], &sum[i])) __builtin_trap();
+        for (const auto& e : metrics::kEvents) {
+            if (!f.counts.has(e.id)) continue;
+            if (!p.totals.has(e.id)) __builtin_trap();  // an event the file does not record
+            if (__builtin_add_overflow(sum[metrics::index_of(e.id)], f.counts.get(e.id),
+                                       &sum[metrics::index_of(e.id)])) {
+                __builtin_trap();
+            }
         }
     }
-    for (std::size_t i = 0; i < sum.size(); ++i) {
-        if (p.columns[i] && !p.functions.empty() && sum[i] > p.totals.get(*p.columns[i])) {
-            __builtin_trap();
-        }
+    for (const auto& e : metrics::kEvents) {
+        if (sum[metrics::index_of(e.id)] > p.totals.get(e.id)) __builtin_trap();
     }
 }
 

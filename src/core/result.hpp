@@ -11,6 +11,7 @@
 #include "metrics/score.hpp"
 #include "valgrind/cpu_baseline.hpp"
 #include "valgrind/geometry.hpp"
+#include "valgrind/profile.hpp"
 
 namespace cgbench {
 
@@ -36,7 +37,7 @@ struct FunctionResult {
 };
 
 // The name of the entry that sums every function not listed.
-inline constexpr std::string_view kOtherFunctions = "(other)";
+inline constexpr std::string_view kOtherFunctions = valgrind::kOtherFunctions;
 
 // The region of a program a result measures (`cgbench run --regions`).
 struct RegionInfo {

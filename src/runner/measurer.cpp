@@ -109,9 +109,8 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
     const util::StagingDir staging;
     const RawOutput raw = launch(spec, valgrind::Tool::Cachegrind, staging.path(), result);
     if (result.status == BenchStatus::Ok) {
-        score(parse_output([&] {
-                  return valgrind::parse_cachegrind_file(raw.out_file, {.collect_functions = true});
-              }),
+        const auto options = top_function_options(settings_.weights);
+        score(parse_output([&] { return valgrind::parse_cachegrind_file(raw.out_file, options); }),
               result);
     }
     keep_raw(spec, attempt, raw, result);

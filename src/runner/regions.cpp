@@ -31,13 +31,8 @@ public:
         into.totals.add(part.totals);
         for (const auto& f : part.functions) {
             const auto [it, inserted] = index_.try_emplace({f.file, f.name}, into.functions.size());
-            if (inserted) {
-                into.functions.push_back({f.file, f.name, std::vector<std::uint64_t>(f.counts.size())});
-            }
-            auto& counts = into.functions[it->second].counts;
-            for (std::size_t i = 0; i < counts.size() && i < f.counts.size(); ++i) {
-                counts[i] += f.counts[i];
-            }
+            if (inserted) into.functions.push_back({f.file, f.name, {}});
+            into.functions[it->second].counts.add(f.counts);
         }
     }
 

@@ -5,17 +5,22 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "metrics/events.hpp"
 
 namespace cgbench::valgrind {
 
-// Costs of one function (file-qualified), indexed like Profile::columns.
+// The name of the entry that sums the functions a profile or result does not list one by one.
+inline constexpr std::string_view kOtherFunctions = "(other)";
+
+// Self costs of one function (file-qualified), for the events cgbench knows (columns of
+// unknown events are not kept per function).
 struct FunctionCost {
     std::string file;
     std::string name;
-    std::vector<std::uint64_t> counts;
+    metrics::EventCounts counts;
 };
 
 struct Profile {

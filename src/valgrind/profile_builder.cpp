@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "util/mapped_file.hpp"
 #include "util/strings.hpp"
 
@@ -49,19 +51,43 @@ void ProfileBuilder::set_events(std::string_view value, std::size_t line) {
     row_.assign(profile_.columns.size(), 0);
 }
 
-std::size_t ProfileBuilder::FnKeyHash::operator()(const FnKey& k) const {
-    const std::size_t a = std::hash<std::string_view>{}(k.file);
-    return a ^ (std::hash<std::string_view>{}(k.name) + 0x9e3779b97f4a7c15ULL + (a << 6));
+std::size_t ProfileBuilder::function_index(std::string_view file, std::string_view name) {
+    // Files change rarely (one `fl=` line, many `fn=` lines): hash each once.
+    if (file.data() != hashed_file_.data() || file.size() != hashed_file_.size()) {
+        hashed_file_ = file;
+        file_hash_ = std::hash<std::string_view>{}(file);
+    }
+    const std::uint64_t hash =
+        std::hash<std::string_view>{}(name) ^ (file_hash_ * 0x9e3779b97f4a7c15ULL);
+    if ((keys_.size() + 1) * 2 > slots_.size()) grow_slots();
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t at = hash & mask;
+    for (; slots_[at] != 0; at = (at + 1) & mask) {
+        const std::size_t k = slots_[at] - 1;
+        if (key_hashes_[k] == hash && keys_[k] == FnKey{file, name}) return k;
+    }
+    if (keys_.size() >= UINT32_MAX - 1) fail(0, "more than 4 billion functions");
+    slots_[at] = static_cast<std::uint32_t>(keys_.size() + 1);
+    keys_.push_back(FnKey{file, name});
+    key_hashes_.push_back(hash);
+    accum_.resize(accum_.size() + row_.size(), 0);
+    return keys_.size() - 1;
+}
+
+void ProfileBuilder::grow_slots() {
+    slots_.assign(std::max<std::size_t>(1024, slots_.size() * 2), 0);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t k = 0; k < keys_.size(); ++k) {
+        std::size_t at = key_hashes_[k] & mask;
+        while (slots_[at] != 0) at = (at + 1) & mask;
+        slots_[at] = static_cast<std::uint32_t>(k + 1);
+    }
 }
 
 void ProfileBuilder::select_function(std::string_view file, std::string_view name) {
     if (!options_.collect_functions) return;
-    const auto [it, inserted] = index_.try_emplace(FnKey{file, name}, keys_.size());
-    if (inserted) {
-        keys_.push_back(FnKey{file, name});
-        accum_.resize(accum_.size() + row_.size(), 0);
-    }
-    current_ = accum_.data() + it->second * row_.size();
+    const std::size_t index = function_index(file, name);  // may grow accum_: before data()
+    current_ = accum_.data() + index * row_.size();
 }
 
 void ProfileBuilder::check_totals(std::string_view what, std::size_t line) {
@@ -74,15 +100,45 @@ void ProfileBuilder::check_totals(std::string_view what, std::size_t line) {
     }
 }
 
-Profile ProfileBuilder::finish() {
-    const std::size_t width = row_.size();
-    profile_.functions.reserve(keys_.size());
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
-        const auto* counts = accum_.data() + i * width;
-        profile_.functions.push_back(FunctionCost{std::string(keys_[i].file),
-                                                  std::string(keys_[i].name),
-                                                  std::vector<std::uint64_t>(counts, counts + width)});
+metrics::EventCounts ProfileBuilder::function_counts(std::size_t index) const {
+    metrics::EventCounts out;
+    const std::uint64_t* counts = accum_.data() + index * row_.size();
+    for (std::size_t c = 0; c < row_.size(); ++c) {
+        if (profile_.columns[c]) out.set(*profile_.columns[c], counts[c]);
     }
+    return out;
+}
+
+void ProfileBuilder::emit_functions() {
+    std::vector<std::size_t> order(keys_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::size_t kept = order.size();
+    if (options_.function_limit > 0 && options_.function_limit < order.size() &&
+        options_.function_rank) {
+        std::vector<std::uint64_t> rank(order.size());
+        for (std::size_t i = 0; i < order.size(); ++i) rank[i] = options_.function_rank(function_counts(i));
+        kept = options_.function_limit;
+        std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kept),
+                          order.end(), [&](std::size_t a, std::size_t b) {
+                              if (rank[a] != rank[b]) return rank[a] > rank[b];
+                              return keys_[a].file != keys_[b].file ? keys_[a].file < keys_[b].file
+                                                                    : keys_[a].name < keys_[b].name;
+                          });
+    }
+    profile_.functions.reserve(kept + (kept < order.size() ? 1 : 0));
+    for (std::size_t i = 0; i < kept; ++i) {
+        const FnKey& key = keys_[order[i]];
+        profile_.functions.push_back(
+            FunctionCost{std::string(key.file), std::string(key.name), function_counts(order[i])});
+    }
+    if (kept == order.size()) return;
+    FunctionCost other{"", std::string(kOtherFunctions), {}};
+    for (std::size_t i = kept; i < order.size(); ++i) other.counts.add(function_counts(order[i]));
+    profile_.functions.push_back(std::move(other));
+}
+
+Profile ProfileBuilder::finish() {
+    emit_functions();
     return std::move(profile_);
 }
 

@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -33,6 +33,12 @@ private:
 
 struct ParseOptions {
     bool collect_functions = false;  // fill Profile::functions (self cost per function)
+    // With collect_functions and a limit: keep only the `function_limit` functions that rank
+    // highest under `function_rank` (ties by file and name) and sum the others into one
+    // kOtherFunctions entry. Names are copied out of the file only for the functions kept,
+    // which is most of the cost of collecting functions in a large profile. 0: keep all.
+    std::size_t function_limit = 0;
+    std::function<std::uint64_t(const metrics::EventCounts&)> function_rank = {};
 };
 
 class ProfileBuilder {
@@ -103,17 +109,27 @@ private:
         std::string_view name;
         bool operator==(const FnKey&) const = default;
     };
-    struct FnKeyHash {
-        std::size_t operator()(const FnKey& k) const;
-    };
+    // Function `index`'s counts as events.
+    metrics::EventCounts function_counts(std::size_t index) const;
+    // Fills profile_.functions with every function, or the top function_limit and "(other)".
+    void emit_functions();
+
+    // The index of (file, name) in keys_, added when new. An open-addressing table: a profile
+    // of a large program names a few hundred thousand functions, and node-based maps spent
+    // more time allocating than the rest of the parse.
+    std::size_t function_index(std::string_view file, std::string_view name);
+    void grow_slots();
 
     ParseOptions options_;
     Profile profile_;
     std::vector<std::uint64_t> sums_;
     std::vector<std::uint64_t> row_;
     std::uint64_t* current_ = nullptr;
-    std::unordered_map<FnKey, std::size_t, FnKeyHash> index_;
     std::vector<FnKey> keys_;
+    std::vector<std::uint64_t> key_hashes_;  // parallel to keys_
+    std::vector<std::uint32_t> slots_;       // index into keys_ + 1; 0: empty
+    std::string_view hashed_file_;           // the file whose hash is file_hash_
+    std::uint64_t file_hash_ = 0;
     std::vector<std::uint64_t> accum_;  // keys_.size() rows of row_.size() counts
 };
 

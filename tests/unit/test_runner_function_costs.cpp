@@ -18,7 +18,9 @@ valgrind::Profile ir_profile(const std::vector<std::pair<std::string, std::uint6
     p.column_names = {"Ir"};
     std::uint64_t total = 0;
     for (const auto& [name, ir] : functions) {
-        p.functions.push_back({"a.c", name, {ir}});
+        metrics::EventCounts counts;
+        counts.set(metrics::Event::Ir, ir);
+        p.functions.push_back({"a.c", name, counts});
         total += ir;
     }
     p.totals.set(metrics::Event::Ir, total);
@@ -67,6 +69,16 @@ TEST(FunctionCosts, CapturedCachegrindProfile) {
     // Only the events the cost needs: no branch events.
     EXPECT_TRUE(top[0].events.has_cache_events());
     EXPECT_FALSE(top[0].events.has(metrics::Event::Bc));
+}
+
+TEST(FunctionCosts, TheParserCanKeepOnlyWhatTopFunctionsKeeps) {
+    const std::string text =
+        util::read_file(std::string(CGBENCH_TEST_DATA) + "/cachegrind/varint-cache.out");
+    const auto weights = metrics::parse_weights("pythonspeed");
+    const auto all = top_functions(valgrind::parse_cachegrind(text, {.collect_functions = true}), weights);
+    const auto parsed = valgrind::parse_cachegrind(text, top_function_options(weights));
+    EXPECT_EQ(parsed.functions.size(), kTopFunctions + 1);
+    EXPECT_EQ(top_functions(parsed, weights), all);
 }
 
 TEST(FunctionCosts, CapturedCallgrindProfileWithInstructionWeights) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -100,16 +101,34 @@ TEST(CachegrindParser, SameFileSameNumbers) {
 TEST(CachegrindParser, FunctionTotalsAddUpToTheSummary) {
     const Profile p = parse_cachegrind(data("varint-cache.out"), {.collect_functions = true});
     ASSERT_GT(p.functions.size(), 10u);
-    std::vector<std::uint64_t> sum(p.columns.size(), 0);
+    metrics::EventCounts sum;
     bool found_parser = false;
     for (const auto& f : p.functions) {
-        for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += f.counts[i];
+        sum.add(f.counts);
         found_parser |= f.name.find("parse_varint32") != std::string::npos;
     }
     EXPECT_TRUE(found_parser);
-    for (std::size_t i = 0; i < sum.size(); ++i) {
-        EXPECT_EQ(sum[i], p.totals.get(*p.columns[i])) << p.column_names[i];
+    EXPECT_EQ(sum, p.totals);
+}
+
+TEST(CachegrindParser, KeepsOnlyTheTopFunctionsWhenAsked) {
+    const std::string text = data("varint-cache.out");
+    ParseOptions options{.collect_functions = true, .function_limit = 3};
+    options.function_rank = [](const metrics::EventCounts& c) { return c.get(metrics::Event::Ir); };
+    const Profile top = parse_cachegrind(text, options);
+    const Profile all = parse_cachegrind(text, {.collect_functions = true});
+    ASSERT_EQ(top.functions.size(), 4u);
+    EXPECT_EQ(top.functions[3].name, kOtherFunctions);
+    std::vector<std::uint64_t> ir;
+    for (const auto& f : all.functions) ir.push_back(f.counts.get(metrics::Event::Ir));
+    std::sort(ir.rbegin(), ir.rend());
+    metrics::EventCounts sum;
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(top.functions[i].counts.get(metrics::Event::Ir), ir[i]) << i;
+        sum.add(top.functions[i].counts);
     }
+    sum.add(top.functions[3].counts);
+    EXPECT_EQ(sum, top.totals);  // "(other)" holds exactly the rest
 }
 
 TEST(CachegrindParser, ReadsFilesFromDisk) {
