@@ -38,7 +38,8 @@ double cpu_seconds() {
 }
 
 int usage() {
-    std::fprintf(stderr, "usage: bench_parse [--callgrind] [--functions | --top] [--repeat N] FILE\n");
+    std::fprintf(stderr,
+                 "usage: bench_parse [--callgrind] [--functions | --top] [--repeat N] FILE\n");
     return 2;
 }
 
@@ -86,11 +87,12 @@ int main(int argc, char** argv) {
             best_cpu = std::min(best_cpu, cpu_seconds() - cpu_start);
         }
         const auto bytes = std::filesystem::file_size(file);
-        std::printf("%s: %ju bytes, best of %d: %.3f s CPU (%.3f s wall), %.0f MB/s, Ir %ju, "
-                    "%zu functions\n",
-                    file.c_str(), static_cast<std::uintmax_t>(bytes), repeat, best_cpu,
-                    best_wall, static_cast<double>(bytes) / 1e6 / best_cpu,
-                    static_cast<std::uintmax_t>(ir), functions);
+        std::printf(
+            "%s: %ju bytes, best of %d: %.3f s CPU (%.3f s wall), %.0f MB/s, Ir %ju, "
+            "%zu functions\n",
+            file.c_str(), static_cast<std::uintmax_t>(bytes), repeat, best_cpu, best_wall,
+            static_cast<double>(bytes) / 1e6 / best_cpu, static_cast<std::uintmax_t>(ir),
+            functions);
     } catch (const Error& e) {
         std::fprintf(stderr, "bench_parse: %s\n", e.what());
         return 1;

@@ -8,7 +8,8 @@
 namespace {
 
 void BM_EmptyLoop(benchmark::State& state) {
-    for (auto _ : state) benchmark::ClobberMemory();
+    for (auto _ : state)
+        benchmark::ClobberMemory();
 }
 BENCHMARK(BM_EmptyLoop);
 

@@ -5,11 +5,10 @@
  *
  * Generating the input is setup and stays outside every region; "sort" (qsort) and "search"
  * (N binary searches in the sorted array) are measured by `cgbench run --regions`. */
+#include <cgbench/cgbench.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include <cgbench/cgbench.h>
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
@@ -31,8 +30,10 @@ int main(int argc, char** argv) {
     uint32_t* values = malloc(n * sizeof *values);
     uint32_t* keys = malloc(n * sizeof *keys);
     if (values == NULL || keys == NULL) return 1;
-    for (size_t i = 0; i < n; ++i) values[i] = next_random();
-    for (size_t i = 0; i < n; ++i) keys[i] = values[next_random() % n];
+    for (size_t i = 0; i < n; ++i)
+        values[i] = next_random();
+    for (size_t i = 0; i < n; ++i)
+        keys[i] = values[next_random() % n];
 
     CGBENCH_REGION_BEGIN("sort");
     qsort(values, n, sizeof *values, compare);
@@ -40,7 +41,8 @@ int main(int argc, char** argv) {
 
     size_t found = 0;
     CGBENCH_REGION_BEGIN("search");
-    for (size_t i = 0; i < n; ++i) found += bsearch(&keys[i], values, n, sizeof *values, compare) != NULL;
+    for (size_t i = 0; i < n; ++i)
+        found += bsearch(&keys[i], values, n, sizeof *values, compare) != NULL;
     CGBENCH_REGION_END("search");
 
     printf("%zu of %zu found\n", found, n);

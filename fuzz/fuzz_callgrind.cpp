@@ -47,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     try {
         const auto found = runner::attribute_regions(parts);
-        for (const auto& region : found.regions) fuzz::check_profile(region.profile);
+        for (const auto& region : found.regions)
+            fuzz::check_profile(region.profile);
     } catch (const UsageError&) {  // parts with different events, or sums past 2^64
     }
     return 0;

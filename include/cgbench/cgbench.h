@@ -109,7 +109,7 @@ namespace cgbench {
 /* A region that begins when constructed and ends when destroyed. The name may be built at
  * run time; outside Valgrind the tags are not even formatted. */
 class Region {
-public:
+  public:
     explicit Region(const char* name) noexcept {
         if (!cgbench_under_valgrind_()) return;
         char begin_tag[kTagSize];
@@ -121,15 +121,17 @@ public:
     Region(const Region&) = delete;
     Region& operator=(const Region&) = delete;
 
-private:
+  private:
     static constexpr unsigned kNameMax = 200;
     static constexpr unsigned kTagSize = kNameMax + 16;
 
     /* out = prefix + the first kNameMax bytes of name. */
     static void tag(char* out, const char* prefix, const char* name) noexcept {
         unsigned n = 0;
-        while (*prefix != '\0') out[n++] = *prefix++;
-        for (unsigned i = 0; i < kNameMax && name[i] != '\0'; ++i) out[n++] = name[i];
+        while (*prefix != '\0')
+            out[n++] = *prefix++;
+        for (unsigned i = 0; i < kNameMax && name[i] != '\0'; ++i)
+            out[n++] = name[i];
         out[n] = '\0';
     }
 

@@ -28,9 +28,9 @@ const BenchmarkResult& find_benchmark(const RunResult& run, const AnnotateInput&
         if (b.name == in.name) return b;
         names.push_back("'" + util::printable(b.name) + "'");
     }
-    throw UsageError(fmt::format("{} has no benchmark named '{}'", in.result_file,
-                                 util::printable(in.name)),
-                     fmt::format("it has {}", util::join(names, ", ")));
+    throw UsageError(
+        fmt::format("{} has no benchmark named '{}'", in.result_file, util::printable(in.name)),
+        fmt::format("it has {}", util::join(names, ", ")));
 }
 
 int execute(const AnnotateInput& in) {
@@ -41,11 +41,11 @@ int execute(const AnnotateInput& in) {
     const RunResult run = load_result_file(in.result_file);
     const BenchmarkResult& b = find_benchmark(run, in);
     if (b.functions.empty()) {
-        throw UsageError(
-            fmt::format("'{}' in {} has no per-function costs", util::printable(b.name),
-                        in.result_file),
-            b.status == BenchStatus::Ok ? "measure it again with this cgbench"
-                                        : "it failed; per-function costs exist only for measured results");
+        throw UsageError(fmt::format("'{}' in {} has no per-function costs",
+                                     util::printable(b.name), in.result_file),
+                         b.status == BenchStatus::Ok
+                             ? "measure it again with this cgbench"
+                             : "it failed; per-function costs exist only for measured results");
     }
     fmt::print("{}", report::render_functions(b, format, in.top));
     return 0;
@@ -55,10 +55,11 @@ int execute(const AnnotateInput& in) {
 
 Subcommand register_annotate(CLI::App& app, GlobalOptions& global) {
     auto* cmd = app.add_subcommand(
-        "annotate", "Show the costliest functions of one result:\n"
-                    "  cgbench annotate [OPTIONS] RESULT.json NAME\n"
-                    "RESULT.json is a file written by `cgbench run --out`; NAME a benchmark in "
-                    "it (BENCH/REGION for a region).");
+        "annotate",
+        "Show the costliest functions of one result:\n"
+        "  cgbench annotate [OPTIONS] RESULT.json NAME\n"
+        "RESULT.json is a file written by `cgbench run --out`; NAME a benchmark in "
+        "it (BENCH/REGION for a region).");
     add_global_flags(*cmd, global);
     cmd->footer(exit_code_help());
     auto input = std::make_shared<AnnotateInput>();

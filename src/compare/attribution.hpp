@@ -28,7 +28,6 @@ struct FunctionChange {
 // on one side only has usually dropped into the other side's "(other)" entry, which then
 // moves the opposite way.
 std::vector<FunctionChange> attribute_change(const BenchmarkResult& base,
-                                             const BenchmarkResult& head,
-                                             std::size_t limit = 10);
+                                             const BenchmarkResult& head, std::size_t limit = 10);
 
 }  // namespace cgbench::compare

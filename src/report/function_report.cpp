@@ -27,7 +27,8 @@ struct Table {
 std::string render_text(const Table& t, Format format, std::string_view heading) {
     const auto escaped = [&](std::vector<std::string> cells) {
         for (const auto c : t.name_columns) {
-            cells[c] = format == Format::Markdown ? markdown_escape(cells[c]) : util::printable(cells[c]);
+            cells[c] =
+                format == Format::Markdown ? markdown_escape(cells[c]) : util::printable(cells[c]);
         }
         return cells;
     };
@@ -39,11 +40,13 @@ std::string render_text(const Table& t, Format format, std::string_view heading)
             rule += align == Align::Right ? "--:|" : ":--|";
         }
         out += "\n" + rule + "\n";
-        for (const auto& row : t.rows) out += "| " + util::join(escaped(row), " | ") + " |\n";
+        for (const auto& row : t.rows)
+            out += "| " + util::join(escaped(row), " | ") + " |\n";
         return out;
     }
     TextTable table(t.columns);
-    for (const auto& row : t.rows) table.add_row(escaped(row));
+    for (const auto& row : t.rows)
+        table.add_row(escaped(row));
     return fmt::format("{}\n\n{}", heading, table.render(2));
 }
 
@@ -53,8 +56,8 @@ std::string share_of(std::uint64_t part, std::uint64_t whole) {
 }
 
 std::string signed_number(std::int64_t v) {
-    const std::string digits =
-        util::with_commas(v < 0 ? static_cast<std::uint64_t>(-(v + 1)) + 1 : static_cast<std::uint64_t>(v));
+    const std::string digits = util::with_commas(v < 0 ? static_cast<std::uint64_t>(-(v + 1)) + 1
+                                                       : static_cast<std::uint64_t>(v));
     return (v > 0 ? "+" : v < 0 ? "-" : "") + digits;
 }
 
@@ -68,26 +71,35 @@ std::string render_functions(const BenchmarkResult& b, Format format, std::size_
     const std::size_t n = std::min(top, b.functions.size());
     if (format == Format::Json || format == Format::Junit) {
         ojson functions = ojson::array();
-        for (std::size_t i = 0; i < n; ++i) functions.push_back(to_json(b.functions[i]));
-        const ojson doc{{"schema", "cgbench-annotate/1"}, {"benchmark", b.name},
-                        {"tool", b.tool},                 {"cost", b.cost},
+        for (std::size_t i = 0; i < n; ++i)
+            functions.push_back(to_json(b.functions[i]));
+        const ojson doc{{"schema", "cgbench-annotate/1"},
+                        {"benchmark", b.name},
+                        {"tool", b.tool},
+                        {"cost", b.cost},
                         {"functions", std::move(functions)}};
         return doc.dump(2) + "\n";
     }
-    Table t{{{"cost", Align::Right}, {"share", Align::Right}, {"Ir", Align::Right},
-             {"function", Align::Left}, {"file", Align::Left}},
+    Table t{{{"cost", Align::Right},
+             {"share", Align::Right},
+             {"Ir", Align::Right},
+             {"function", Align::Left},
+             {"file", Align::Left}},
             {},
             {3, 4}};
     for (std::size_t i = 0; i < n; ++i) {
         const auto& f = b.functions[i];
         t.rows.push_back({util::with_commas(f.cost), share_of(f.cost, b.cost),
-                          f.events.has(metrics::Event::Ir) ? util::with_commas(f.events.get(metrics::Event::Ir)) : "-",
+                          f.events.has(metrics::Event::Ir)
+                              ? util::with_commas(f.events.get(metrics::Event::Ir))
+                              : "-",
                           f.name, f.file});
     }
-    const std::string name = format == Format::Markdown ? markdown_escape(b.name) : util::printable(b.name);
+    const std::string name =
+        format == Format::Markdown ? markdown_escape(b.name) : util::printable(b.name);
     return render_text(t, format,
-                       fmt::format("{} · {} · cost {} = {}", name, b.tool, util::with_commas(b.cost),
-                                   cost_formula(b.weights))) +
+                       fmt::format("{} · {} · cost {} = {}", name, b.tool,
+                                   util::with_commas(b.cost), cost_formula(b.weights))) +
            "\n";
 }
 
@@ -106,8 +118,12 @@ std::string render_function_changes(std::string_view benchmark,
         }
         return out.dump(2) + "\n";
     }
-    Table t{{{"function", Align::Left}, {"file", Align::Left}, {"base", Align::Right},
-             {"head", Align::Right}, {"delta", Align::Right}, {"share", Align::Right}},
+    Table t{{{"function", Align::Left},
+             {"file", Align::Left},
+             {"base", Align::Right},
+             {"head", Align::Right},
+             {"delta", Align::Right},
+             {"share", Align::Right}},
             {},
             {0, 1}};
     for (const auto& c : changes) {

@@ -17,9 +17,13 @@ bool same_work(const BenchmarkResult& a, const BenchmarkResult& b) {
     return a.events.has(Event::Ir);
 }
 
-bool measured(const BenchmarkResult& r) { return r.status == BenchStatus::Ok && !r.events.empty(); }
+bool measured(const BenchmarkResult& r) {
+    return r.status == BenchStatus::Ok && !r.events.empty();
+}
 
-std::string region_of(const BenchmarkResult& r) { return r.region ? r.region->name : std::string(); }
+std::string region_of(const BenchmarkResult& r) {
+    return r.region ? r.region->name : std::string();
+}
 
 }  // namespace
 

@@ -17,16 +17,16 @@ constexpr std::string_view kEndPrefix = "Client Request: cgbench:end:";
 
 // Sums profiles into one, function by function.
 class ProfileSum {
-public:
+  public:
     void add(const valgrind::Profile& part, valgrind::Profile& into) {
         if (into.column_names.empty()) {
             into.tool = part.tool;
             into.columns = part.columns;
             into.column_names = part.column_names;
         } else if (into.column_names != part.column_names) {
-            throw UsageError(fmt::format("dump part {} records other events than the first",
-                                         part.part),
-                             "the profile is corrupt or not from one Callgrind run");
+            throw UsageError(
+                fmt::format("dump part {} records other events than the first", part.part),
+                "the profile is corrupt or not from one Callgrind run");
         }
         into.totals.add(part.totals);
         for (const auto& f : part.functions) {
@@ -36,11 +36,13 @@ public:
         }
     }
 
-private:
+  private:
     std::map<std::pair<std::string, std::string>, std::size_t> index_;
 };
 
-std::string quoted(std::string_view name) { return "'" + util::printable(name) + "'"; }
+std::string quoted(std::string_view name) {
+    return "'" + util::printable(name) + "'";
+}
 
 }  // namespace
 
@@ -62,7 +64,8 @@ RegionAttribution attribute_regions(const std::vector<valgrind::Profile>& parts)
         std::vector<std::size_t> distinct = open;
         std::sort(distinct.begin(), distinct.end());
         distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-        for (const auto r : distinct) sums[r].add(part, out.regions[r].profile);
+        for (const auto r : distinct)
+            sums[r].add(part, out.regions[r].profile);
 
         const auto marker = region_marker(part.trigger);
         if (!marker) continue;
@@ -74,16 +77,18 @@ RegionAttribution attribute_regions(const std::vector<valgrind::Profile>& parts)
                 out.regions.push_back(RegionCost{std::string(marker->name), 0, {}});
                 sums.emplace_back();
             }
-            if (std::find(open.begin(), open.end(), index) == open.end()) ++out.regions[index].entries;
+            if (std::find(open.begin(), open.end(), index) == open.end())
+                ++out.regions[index].entries;
             open.push_back(index);
         } else if (open.empty() || it == out.regions.end() ||
                    std::find(open.begin(), open.end(), index) == open.end()) {
             out.error = fmt::format("ended region {}, which never began", quoted(marker->name));
             return out;
         } else if (open.back() != index) {
-            out.error = fmt::format("ended region {} while {}, begun inside it, was still open "
-                                    "(regions must nest)",
-                                    quoted(marker->name), quoted(out.regions[open.back()].name));
+            out.error = fmt::format(
+                "ended region {} while {}, begun inside it, was still open "
+                "(regions must nest)",
+                quoted(marker->name), quoted(out.regions[open.back()].name));
             return out;
         } else {
             open.pop_back();

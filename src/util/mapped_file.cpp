@@ -17,7 +17,8 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         const int err = errno;
-        throw EnvironmentError(fmt::format("cannot read {}: {}", path.string(), std::strerror(err)));
+        throw EnvironmentError(
+            fmt::format("cannot read {}: {}", path.string(), std::strerror(err)));
     }
     struct stat st {};
     if (::fstat(fd, &st) == 0 && st.st_size > 0) {

@@ -11,7 +11,7 @@ namespace cgbench::util {
 // A read-only memory mapping of a whole file, unmapped on destruction. An empty file maps to
 // an empty view.
 class MappedFile {
-public:
+  public:
     // Throws EnvironmentError naming the path when the file cannot be opened or mapped.
     explicit MappedFile(const std::filesystem::path& path);
     ~MappedFile();
@@ -21,7 +21,7 @@ public:
     // The file's bytes; valid while this object lives.
     std::string_view view() const;
 
-private:
+  private:
     void* addr_ = nullptr;
     std::size_t size_ = 0;
 };

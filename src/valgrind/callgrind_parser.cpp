@@ -15,25 +15,34 @@ namespace {
 // One of the three name spaces of string compression: files, functions, objects.
 using NameTable = std::unordered_map<std::uint64_t, std::string_view>;
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
+}
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_hex(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 // Skips one subposition ("12", "0x1f", "+3", "-3", "*") at the start of `s` (after blanks);
 // false when there is none or it is malformed.
 bool skip_subposition(std::string_view& s) {
     std::size_t i = 0;
-    while (i < s.size() && is_blank(s[i])) ++i;
+    while (i < s.size() && is_blank(s[i]))
+        ++i;
     if (i == s.size()) return false;
     std::size_t digits = 0;
     if (s[i] == '*') {
         ++i;
         digits = 1;
     } else if (s.substr(i, 2) == "0x") {
-        for (i += 2; i < s.size() && is_hex(s[i]); ++i) ++digits;
+        for (i += 2; i < s.size() && is_hex(s[i]); ++i)
+            ++digits;
     } else {
         if (s[i] == '+' || s[i] == '-') ++i;
-        for (; i < s.size() && is_digit(s[i]); ++i) ++digits;
+        for (; i < s.size() && is_digit(s[i]); ++i)
+            ++digits;
     }
     if (digits == 0 || (i < s.size() && !is_blank(s[i]))) return false;
     s.remove_prefix(i);
@@ -41,20 +50,22 @@ bool skip_subposition(std::string_view& s) {
 }
 
 class CallgrindParser {
-public:
+  public:
     CallgrindParser(std::string_view data, const ParseOptions& options)
         : scanner_(data), builder_("callgrind", options) {}
 
     Profile run() {
         std::string_view line;
-        while (scanner_.next(line)) handle(line);
-        if (!builder_.has_events()) fail(0, "no 'events:' line (empty or not a callgrind.out file)");
+        while (scanner_.next(line))
+            handle(line);
+        if (!builder_.has_events())
+            fail(0, "no 'events:' line (empty or not a callgrind.out file)");
         if (call_pending_) fail(0, "the file ends after a 'calls=' line (it is truncated)");
         if (!saw_totals_) fail(0, "no 'totals:' line (the file is truncated)");
         return builder_.finish();
     }
 
-private:
+  private:
     [[noreturn]] static void fail(std::size_t line, const std::string& reason) {
         ProfileBuilder::fail(line, reason);
     }
@@ -76,13 +87,15 @@ private:
         } else {
             // "key=value" is a position or call specification, "key: value" a header line.
             std::size_t k = 0;
-            while (k < line.size() && ((line[k] >= 'a' && line[k] <= 'z') || line[k] == '_')) ++k;
+            while (k < line.size() && ((line[k] >= 'a' && line[k] <= 'z') || line[k] == '_'))
+                ++k;
             if (k > 0 && k < line.size() && line[k] == '=') {
                 specification(line.substr(0, k), line.substr(k + 1));
             } else if (k > 0 && k < line.size() && line[k] == ':') {
                 header(line.substr(0, k), util::trim(line.substr(k + 1)));
             } else if (!util::trim(line).empty()) {
-                fail(at(), fmt::format("unexpected line '{}'", util::printable(line.substr(0, 40))));
+                fail(at(),
+                     fmt::format("unexpected line '{}'", util::printable(line.substr(0, 40))));
             }
         }
     }
@@ -101,8 +114,8 @@ private:
     void skip_positions(std::string_view& rest) const {
         for (std::size_t i = 0; i < positions_; ++i) {
             if (!skip_subposition(rest)) {
-                fail(at(), fmt::format("malformed position (the file declares {} per line)",
-                                       positions_));
+                fail(at(),
+                     fmt::format("malformed position (the file declares {} per line)", positions_));
             }
         }
     }
@@ -235,8 +248,8 @@ std::vector<Profile> parse_callgrind_parts(const std::filesystem::path& base,
                                            const ParseOptions& options) {
     std::error_code ec;
     if (!std::filesystem::exists(base, ec)) {
-        throw EnvironmentError(fmt::format("cannot read {}: Callgrind wrote no final dump",
-                                           base.string()));
+        throw EnvironmentError(
+            fmt::format("cannot read {}: Callgrind wrote no final dump", base.string()));
     }
     std::vector<Profile> parts;
     for (const auto& file : callgrind_part_files(base)) {

@@ -24,8 +24,7 @@ Profile parse_callgrind(std::string_view data, const ParseOptions& options = {})
 
 // Maps the file and parses it. Throws ParseError (with the path in the message) or
 // EnvironmentError when the file cannot be read.
-Profile parse_callgrind_file(const std::filesystem::path& path,
-                             const ParseOptions& options = {});
+Profile parse_callgrind_file(const std::filesystem::path& path, const ParseOptions& options = {});
 
 // Every dump part Callgrind wrote for --callgrind-out-file=`base`: `base.1`, `base.2`, ...
 // and `base` itself (the dump at program termination), ordered by their `part:` numbers.

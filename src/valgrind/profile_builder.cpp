@@ -41,7 +41,8 @@ void ProfileBuilder::set_events(std::string_view value, std::size_t line) {
         if (field.empty()) continue;
         for (const auto& known : profile_.column_names) {
             // Two columns for one event would make its total depend on their order.
-            if (known == field) fail(line, fmt::format("'events:' lists {} twice", util::printable(field)));
+            if (known == field)
+                fail(line, fmt::format("'events:' lists {} twice", util::printable(field)));
         }
         profile_.column_names.emplace_back(field);
         profile_.columns.push_back(metrics::event_from_name(field));
@@ -79,7 +80,8 @@ void ProfileBuilder::grow_slots() {
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t k = 0; k < keys_.size(); ++k) {
         std::size_t at = key_hashes_[k] & mask;
-        while (slots_[at] != 0) at = (at + 1) & mask;
+        while (slots_[at] != 0)
+            at = (at + 1) & mask;
         slots_[at] = static_cast<std::uint32_t>(k + 1);
     }
 }
@@ -111,12 +113,14 @@ metrics::EventCounts ProfileBuilder::function_counts(std::size_t index) const {
 
 void ProfileBuilder::emit_functions() {
     std::vector<std::size_t> order(keys_.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
     std::size_t kept = order.size();
     if (options_.function_limit > 0 && options_.function_limit < order.size() &&
         options_.function_rank) {
         std::vector<std::uint64_t> rank(order.size());
-        for (std::size_t i = 0; i < order.size(); ++i) rank[i] = options_.function_rank(function_counts(i));
+        for (std::size_t i = 0; i < order.size(); ++i)
+            rank[i] = options_.function_rank(function_counts(i));
         kept = options_.function_limit;
         std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kept),
                           order.end(), [&](std::size_t a, std::size_t b) {
@@ -133,7 +137,8 @@ void ProfileBuilder::emit_functions() {
     }
     if (kept == order.size()) return;
     FunctionCost other{"", std::string(kOtherFunctions), {}};
-    for (std::size_t i = kept; i < order.size(); ++i) other.counts.add(function_counts(order[i]));
+    for (std::size_t i = kept; i < order.size(); ++i)
+        other.counts.add(function_counts(order[i]));
     profile_.functions.push_back(std::move(other));
 }
 

@@ -20,13 +20,13 @@ namespace cgbench::valgrind {
 
 // A malformed profile. what() names the line; the exit code is that of bad input (2).
 class ParseError : public UsageError {
-public:
+  public:
     // `source` (a path) may be empty; the message reads "source:line: reason".
     ParseError(std::size_t line, std::string reason, std::string source = {});
     std::size_t line() const noexcept { return line_; }
     const std::string& reason() const noexcept { return reason_; }
 
-private:
+  private:
     std::size_t line_;
     std::string reason_;
 };
@@ -42,7 +42,7 @@ struct ParseOptions {
 };
 
 class ProfileBuilder {
-public:
+  public:
     // `tool` is recorded in the profile ("cachegrind" or "callgrind").
     ProfileBuilder(std::string_view tool, const ParseOptions& options);
 
@@ -68,9 +68,11 @@ public:
                 continue;
             }
             if (st == NumberStatus::None) break;
-            fail(line, st == NumberStatus::Overflow ? "count overflows 64 bits" : "malformed count");
+            fail(line,
+                 st == NumberStatus::Overflow ? "count overflows 64 bits" : "malformed count");
         }
-        for (std::size_t i = n; i < row_.size(); ++i) row_[i] = 0;
+        for (std::size_t i = n; i < row_.size(); ++i)
+            row_[i] = 0;
         return n;
     }
 
@@ -82,7 +84,8 @@ public:
             }
         }
         if (current_ != nullptr) {
-            for (std::size_t i = 0; i < row_.size(); ++i) current_[i] += row_[i];
+            for (std::size_t i = 0; i < row_.size(); ++i)
+                current_[i] += row_[i];
         }
     }
 
@@ -101,7 +104,7 @@ public:
     // The finished profile, with its functions in order of first appearance.
     Profile finish();
 
-private:
+  private:
     [[noreturn]] void surplus_counts(std::size_t line) const;
 
     struct FnKey {

@@ -7,6 +7,8 @@
 
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
+#include "support/by_hand.hpp"
+#include "util/fs.hpp"
 
 namespace cgbench::e2e {
 
@@ -91,40 +93,12 @@ std::map<std::string, std::uint64_t> callgrind_annotate_totals(const fs::path& r
     return annotate_totals("/usr/bin/callgrind_annotate", raw);
 }
 
-namespace {
-
-// Pairs the names after `names_key` with the numbers after `values_key` in lines of `path`.
-std::map<std::string, std::uint64_t> named_counts(const fs::path& path, const std::string& names_key,
-                                                  const std::string& values_key) {
-    std::ifstream in(path);
-    std::string line, names, values;
-    while (std::getline(in, line)) {
-        if (const auto at = line.find(names_key); at != std::string::npos) {
-            names = line.substr(at + names_key.size());
-        }
-        if (const auto at = line.find(values_key); at != std::string::npos) {
-            values = line.substr(at + values_key.size());
-        }
-    }
-    std::istringstream ns(names), vs(values);
-    std::map<std::string, std::uint64_t> out;
-    std::string name;
-    while (ns >> name) {
-        std::uint64_t v = 0;
-        if (!(vs >> v)) v = 0;
-        out[name] = v;
-    }
-    return out;
-}
-
-}  // namespace
-
 std::map<std::string, std::uint64_t> log_collected(const fs::path& log) {
-    return named_counts(log, "Events    :", "Collected :");
+    return test::counts_by_hand(util::read_file(log), "Events    :", "Collected :");
 }
 
 std::map<std::string, std::uint64_t> callgrind_totals_by_hand(const fs::path& dump) {
-    return named_counts(dump, "events:", "totals:");
+    return test::counts_by_hand(util::read_file(dump), "events:", "totals:");
 }
 
 std::optional<std::uint64_t> log_instruction_refs(const fs::path& log) {

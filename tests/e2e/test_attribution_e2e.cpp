@@ -17,7 +17,8 @@ BenchmarkResult measure(const std::string& mode, const std::vector<std::string>&
     const auto out = scratch("attrib-" + mode) / "result.json";
     std::vector<std::string> args = {"run", "-q", "--out", out.string()};
     args.insert(args.end(), extra.begin(), extra.end());
-    for (const auto& a : {std::string("--"), program("attrib"), mode, std::string("50000")}) args.push_back(a);
+    for (const auto& a : {std::string("--"), program("attrib"), mode, std::string("50000")})
+        args.push_back(a);
     const auto r = cgbench(args);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return load_result_file(out).benchmarks.at(0);
@@ -33,18 +34,22 @@ TEST(AttributionE2E, TheSlowerFunctionComesFirst) {
     ASSERT_FALSE(changes.empty());
     EXPECT_EQ(changes[0].name, "beta");
     ASSERT_TRUE(changes[0].base && changes[0].head);
-    const double growth = static_cast<double>(changes[0].delta) / static_cast<double>(*changes[0].base);
+    const double growth =
+        static_cast<double>(changes[0].delta) / static_cast<double>(*changes[0].base);
     EXPECT_GT(growth, 0.09);
     EXPECT_LT(growth, 0.11);
     ASSERT_TRUE(changes[0].share);
     EXPECT_GT(*changes[0].share, 0.9);  // beta explains nearly all of the change
-    for (const auto& c : changes) EXPECT_NE(c.name, "alpha") << "alpha did not change";
+    for (const auto& c : changes)
+        EXPECT_NE(c.name, "alpha") << "alpha did not change";
 }
 
 TEST(AttributionE2E, AnnotateShowsTheTopFunctions) {
     const auto dir = scratch("annotate");
     const auto out = (dir / "r.json").string();
-    ASSERT_EQ(cgbench({"run", "-q", "--name", "attrib", "--out", out, "--", program("attrib")}).exit_code, 0);
+    ASSERT_EQ(
+        cgbench({"run", "-q", "--name", "attrib", "--out", out, "--", program("attrib")}).exit_code,
+        0);
     const auto r = cgbench({"annotate", "--top", "2", out, "attrib"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("alpha"), std::string::npos) << r.out;

@@ -21,7 +21,9 @@ json run_regions(const std::vector<std::string>& args) {
     return r.exit_code == 0 ? json::parse(r.out) : json();
 }
 
-std::uint64_t ir(const json& bench) { return bench["events"]["Ir"].get<std::uint64_t>(); }
+std::uint64_t ir(const json& bench) {
+    return bench["events"]["Ir"].get<std::uint64_t>();
+}
 
 }  // namespace
 
@@ -107,7 +109,8 @@ TEST(RegionsE2E, EventsAddUpToWhatCallgrindCollected) {
     EXPECT_EQ(all, log_collected(dir / "nested.valgrind.log"));
     for (const auto& [event, value] : outer) {
         EXPECT_EQ(doc["benchmarks"][0]["events"][event].get<std::uint64_t>(), value) << event;
-        EXPECT_EQ(doc["benchmarks"][1]["events"][event].get<std::uint64_t>(), inner[event]) << event;
+        EXPECT_EQ(doc["benchmarks"][1]["events"][event].get<std::uint64_t>(), inner[event])
+            << event;
     }
 }
 
@@ -129,8 +132,8 @@ TEST(RegionsE2E, InstructionCountsEqualCallgrindAnnotate) {
 TEST(RegionsE2E, OptimisedAwayRegionIsFlaggedInEveryFormat) {
     // Seed 000's "0 ns": the region's loop computes a value nobody uses.
     for (const std::string format : {"console", "markdown", "json", "junit"}) {
-        const auto r = cgbench({"run", "--regions", "--format", format, "--", program("regions"),
-                                "empty", "2000"});
+        const auto r = cgbench(
+            {"run", "--regions", "--format", format, "--", program("regions"), "empty", "2000"});
         EXPECT_EQ(r.exit_code, 0) << r.err;
         EXPECT_NE(r.out.find("was its body optimised away?"), std::string::npos) << format << r.out;
     }
@@ -141,10 +144,12 @@ TEST(RegionsE2E, VariantsThatIgnoreTheirParameterAreFlagged) {
     ASSERT_EQ(doc["benchmarks"].size(), 2u);
     for (const auto& b : doc["benchmarks"]) {
         ASSERT_TRUE(b.contains("warnings")) << b.dump();
-        EXPECT_NE(b["warnings"][0].get<std::string>().find("is the parameter used?"), std::string::npos);
+        EXPECT_NE(b["warnings"][0].get<std::string>().find("is the parameter used?"),
+                  std::string::npos);
     }
-    EXPECT_NE(doc["benchmarks"][0]["warnings"][0].get<std::string>().find("'regions ignored/sum/200'"),
-              std::string::npos);
+    EXPECT_NE(
+        doc["benchmarks"][0]["warnings"][0].get<std::string>().find("'regions ignored/sum/200'"),
+        std::string::npos);
 }
 
 TEST(RegionsE2E, RegionNeverEndedIsNamed) {

@@ -9,13 +9,15 @@ static volatile unsigned long sink;
 
 __attribute__((noinline)) static unsigned long alpha(long n) {
     unsigned long acc = 1;
-    for (long i = 0; i < n; ++i) acc = acc * 6364136223846793005UL + (unsigned long)i;
+    for (long i = 0; i < n; ++i)
+        acc = acc * 6364136223846793005UL + (unsigned long)i;
     return acc;
 }
 
 __attribute__((noinline)) static unsigned long beta(long n) {
     unsigned long acc = 7;
-    for (long i = 0; i < n; ++i) acc = acc * 2862933555777941757UL + (unsigned long)i;
+    for (long i = 0; i < n; ++i)
+        acc = acc * 2862933555777941757UL + (unsigned long)i;
     return acc;
 }
 

@@ -8,23 +8,24 @@
  *   none      no region at all
  *   empty     region "optimised" whose loop the compiler removes (its result is unused)
  *   ignored   regions "sum/100" and "sum/200", whose work ignores the parameter */
+#include <cgbench/cgbench.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cgbench/cgbench.h>
 
 static volatile unsigned long sink;
 
 static void work(long n) {
     unsigned long acc = 0;
-    for (long i = 0; i < n; ++i) acc += (unsigned long)(i * i) ^ (acc >> 3);
+    for (long i = 0; i < n; ++i)
+        acc += (unsigned long)(i * i) ^ (acc >> 3);
     sink += acc;
 }
 
 static unsigned long unused_sum(long n) {
     unsigned long acc = 0;
-    for (long i = 0; i < n; ++i) acc += (unsigned long)i;
+    for (long i = 0; i < n; ++i)
+        acc += (unsigned long)i;
     return acc;
 }
 

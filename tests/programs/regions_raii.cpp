@@ -12,7 +12,8 @@ volatile unsigned long sink;
 
 void work(long n) {
     unsigned long acc = 0;
-    for (long i = 0; i < n; ++i) acc += static_cast<unsigned long>(i * i) ^ (acc >> 3);
+    for (long i = 0; i < n; ++i)
+        acc += static_cast<unsigned long>(i * i) ^ (acc >> 3);
     sink = sink + acc;
 }
 

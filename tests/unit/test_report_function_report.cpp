@@ -49,14 +49,16 @@ TEST(FunctionReport, Json) {
 
 TEST(FunctionReport, ChangesInEveryFormat) {
     std::vector<compare::FunctionChange> changes = {
-        {"a.c", "beta", 1000, 1100, 100, 1.0}, {"b.c", "gone|x", 50, std::nullopt, -50, std::nullopt}};
+        {"a.c", "beta", 1000, 1100, 100, 1.0},
+        {"b.c", "gone|x", 50, std::nullopt, -50, std::nullopt}};
     const auto console = render_function_changes("bench", changes, Format::Console);
     EXPECT_NE(console.find("+100"), std::string::npos) << console;
     EXPECT_NE(console.find("100.0%"), std::string::npos) << console;
     const auto md = render_function_changes("bench", changes, Format::Markdown);
     EXPECT_NE(md.find("gone\\|x"), std::string::npos) << md;
     EXPECT_NE(md.find("| -50 |"), std::string::npos) << md;
-    const auto json = nlohmann::json::parse(render_function_changes("bench", changes, Format::Json));
+    const auto json =
+        nlohmann::json::parse(render_function_changes("bench", changes, Format::Json));
     EXPECT_EQ(json[1]["head"], nullptr);
     EXPECT_EQ(json[0]["delta"], 100);
 }

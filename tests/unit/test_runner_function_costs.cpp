@@ -29,7 +29,8 @@ valgrind::Profile ir_profile(const std::vector<std::pair<std::string, std::uint6
 
 void expect_costs_add_up(const std::vector<FunctionResult>& top, std::uint64_t cost) {
     std::uint64_t sum = 0;
-    for (const auto& f : top) sum += f.cost;
+    for (const auto& f : top)
+        sum += f.cost;
     EXPECT_EQ(sum, cost);
 }
 
@@ -37,7 +38,8 @@ void expect_costs_add_up(const std::vector<FunctionResult>& top, std::uint64_t c
 
 TEST(FunctionCosts, KeepsTheCostliestAndSumsTheRest) {
     const auto ir = metrics::parse_weights("ir");
-    const auto top = top_functions(ir_profile({{"a", 5}, {"b", 50}, {"c", 7}, {"d", 0}, {"e", 6}}), ir, 2);
+    const auto top =
+        top_functions(ir_profile({{"a", 5}, {"b", 50}, {"c", 7}, {"d", 0}, {"e", 6}}), ir, 2);
     ASSERT_EQ(top.size(), 3u);
     EXPECT_EQ(top[0].name, "b");
     EXPECT_EQ(top[1].name, "c");
@@ -51,7 +53,8 @@ TEST(FunctionCosts, KeepsTheCostliestAndSumsTheRest) {
 }
 
 TEST(FunctionCosts, TiesAreOrderedByName) {
-    const auto top = top_functions(ir_profile({{"z", 5}, {"m", 5}, {"a", 5}}), metrics::parse_weights("ir"), 2);
+    const auto top =
+        top_functions(ir_profile({{"z", 5}, {"m", 5}, {"a", 5}}), metrics::parse_weights("ir"), 2);
     ASSERT_EQ(top.size(), 3u);
     EXPECT_EQ(top[0].name, "a");
     EXPECT_EQ(top[1].name, "m");
@@ -65,7 +68,8 @@ TEST(FunctionCosts, CapturedCachegrindProfile) {
     const auto top = top_functions(profile, weights);
     ASSERT_EQ(top.size(), kTopFunctions + 1);
     expect_costs_add_up(top, metrics::cost(profile.totals, weights));
-    for (std::size_t i = 1; i < kTopFunctions; ++i) EXPECT_GE(top[i - 1].cost, top[i].cost);
+    for (std::size_t i = 1; i < kTopFunctions; ++i)
+        EXPECT_GE(top[i - 1].cost, top[i].cost);
     // Only the events the cost needs: no branch events.
     EXPECT_TRUE(top[0].events.has_cache_events());
     EXPECT_FALSE(top[0].events.has(metrics::Event::Bc));
@@ -75,7 +79,8 @@ TEST(FunctionCosts, TheParserCanKeepOnlyWhatTopFunctionsKeeps) {
     const std::string text =
         util::read_file(std::string(CGBENCH_TEST_DATA) + "/cachegrind/varint-cache.out");
     const auto weights = metrics::parse_weights("pythonspeed");
-    const auto all = top_functions(valgrind::parse_cachegrind(text, {.collect_functions = true}), weights);
+    const auto all =
+        top_functions(valgrind::parse_cachegrind(text, {.collect_functions = true}), weights);
     const auto parsed = valgrind::parse_cachegrind(text, top_function_options(weights));
     EXPECT_EQ(parsed.functions.size(), kTopFunctions + 1);
     EXPECT_EQ(top_functions(parsed, weights), all);

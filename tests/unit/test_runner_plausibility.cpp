@@ -8,7 +8,8 @@ namespace cgbench::runner {
 
 namespace {
 
-BenchmarkResult result(const std::string& name, std::uint64_t ir, std::vector<std::string> command = {"./prog"}) {
+BenchmarkResult result(const std::string& name, std::uint64_t ir,
+                       std::vector<std::string> command = {"./prog"}) {
     BenchmarkResult r;
     r.name = name;
     r.command = std::move(command);
@@ -80,7 +81,8 @@ TEST(Plausibility, SameProgramWithOtherArguments) {
 }
 
 TEST(Plausibility, FailedResultsAndOtherToolsAreLeftAlone) {
-    std::vector<BenchmarkResult> rs = {result("v/1", 100), result("v/2", 100), region("v", "3", 100)};
+    std::vector<BenchmarkResult> rs = {result("v/1", 100), result("v/2", 100),
+                                       region("v", "3", 100)};
     rs[1].status = BenchStatus::Failed;
     flag_implausible(rs);
     EXPECT_TRUE(rs[0].warnings.empty());

@@ -29,9 +29,13 @@ valgrind::Profile begin(std::uint64_t ir, const std::string& name) {
 valgrind::Profile end(std::uint64_t ir, const std::string& name) {
     return part(ir, "Client Request: cgbench:end:" + name);
 }
-valgrind::Profile termination(std::uint64_t ir) { return part(ir, "Program termination"); }
+valgrind::Profile termination(std::uint64_t ir) {
+    return part(ir, "Program termination");
+}
 
-std::uint64_t ir_of(const RegionCost& r) { return r.profile.totals.get(Event::Ir); }
+std::uint64_t ir_of(const RegionCost& r) {
+    return r.profile.totals.get(Event::Ir);
+}
 
 }  // namespace
 
@@ -49,8 +53,8 @@ TEST(Regions, Markers) {
 }
 
 TEST(Regions, RepeatedRegionIsSummed) {
-    const auto a = attribute_regions({begin(0, "step"), end(100, "step"), begin(7, "step"),
-                                      end(100, "step"), termination(9)});
+    const auto a = attribute_regions(
+        {begin(0, "step"), end(100, "step"), begin(7, "step"), end(100, "step"), termination(9)});
     ASSERT_TRUE(a.error.empty()) << a.error;
     ASSERT_EQ(a.regions.size(), 1u);
     EXPECT_EQ(a.regions[0].name, "step");
@@ -72,8 +76,8 @@ TEST(Regions, NestedRegionsAreEachReported) {
 }
 
 TEST(Regions, RecursionCountsOnce) {
-    const auto a = attribute_regions({begin(0, "r"), begin(10, "r"), end(20, "r"), end(30, "r"),
-                                      termination(0)});
+    const auto a = attribute_regions(
+        {begin(0, "r"), begin(10, "r"), end(20, "r"), end(30, "r"), termination(0)});
     ASSERT_TRUE(a.error.empty()) << a.error;
     ASSERT_EQ(a.regions.size(), 1u);
     EXPECT_EQ(ir_of(a.regions[0]), 60u);
@@ -81,8 +85,8 @@ TEST(Regions, RecursionCountsOnce) {
 }
 
 TEST(Regions, OtherDumpsSplitIntervalsWithoutChangingTheSums) {
-    const auto a = attribute_regions({begin(0, "r"), part(10, "Client Request: mine"),
-                                      end(20, "r"), termination(0)});
+    const auto a = attribute_regions(
+        {begin(0, "r"), part(10, "Client Request: mine"), end(20, "r"), termination(0)});
     ASSERT_EQ(a.regions.size(), 1u);
     EXPECT_EQ(ir_of(a.regions[0]), 30u);
 }
@@ -92,10 +96,10 @@ TEST(Regions, Errors) {
               "began region 'open' and never ended it");
     EXPECT_EQ(attribute_regions({end(0, "x"), termination(5)}).error,
               "ended region 'x', which never began");
-    EXPECT_EQ(attribute_regions({begin(0, "a"), begin(0, "b"), end(0, "a"), end(0, "b"),
-                                 termination(0)})
-                  .error,
-              "ended region 'a' while 'b', begun inside it, was still open (regions must nest)");
+    EXPECT_EQ(
+        attribute_regions({begin(0, "a"), begin(0, "b"), end(0, "a"), end(0, "b"), termination(0)})
+            .error,
+        "ended region 'a' while 'b', begun inside it, was still open (regions must nest)");
     const auto none = attribute_regions({termination(100)});
     EXPECT_TRUE(none.error.empty());
     EXPECT_TRUE(none.regions.empty());
@@ -115,8 +119,7 @@ TEST(Regions, CapturedNestedRun) {
     ASSERT_EQ(a.regions.size(), 2u);
     // outer = parts 2..4, inner = part 3.
     EXPECT_EQ(ir_of(a.regions[1]), parts[2].totals.get(Event::Ir));
-    EXPECT_EQ(ir_of(a.regions[0]), parts[1].totals.get(Event::Ir) +
-                                       parts[2].totals.get(Event::Ir) +
+    EXPECT_EQ(ir_of(a.regions[0]), parts[1].totals.get(Event::Ir) + parts[2].totals.get(Event::Ir) +
                                        parts[3].totals.get(Event::Ir));
     EXPECT_TRUE(a.regions[0].profile.totals.has_cache_events());
 }

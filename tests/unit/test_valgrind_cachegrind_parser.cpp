@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/by_hand.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 #include "valgrind/cachegrind_parser.hpp"
@@ -19,21 +20,9 @@ std::string data(const std::string& name) {
     return util::read_file(std::string(CGBENCH_TEST_DATA) + "/cachegrind/" + name);
 }
 
-// The `events:` and `summary:` lines read with plain string splitting, independent of the
-// parser under test.
+// The `events:` and `summary:` lines, independent of the parser under test.
 std::map<std::string, std::uint64_t> summary_by_hand(const std::string& text) {
-    std::istringstream in(text);
-    std::string line, events, summary;
-    while (std::getline(in, line)) {
-        if (line.rfind("events:", 0) == 0) events = line.substr(7);
-        if (line.rfind("summary:", 0) == 0) summary = line.substr(8);
-    }
-    std::istringstream en(events), sn(summary);
-    std::map<std::string, std::uint64_t> out;
-    std::string name;
-    std::uint64_t value = 0;
-    while (en >> name && sn >> value) out[name] = value;
-    return out;
+    return test::counts_by_hand(text, "events:", "summary:");
 }
 
 void expect_totals_match_summary(const std::string& file) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "support/by_hand.hpp"
 #include "util/fs.hpp"
 #include "valgrind/callgrind_parser.hpp"
 
@@ -17,26 +18,13 @@ namespace {
 std::string path_of(const std::string& name) {
     return std::string(CGBENCH_TEST_DATA) + "/callgrind/" + name;
 }
-std::string data(const std::string& name) { return util::read_file(path_of(name)); }
+std::string data(const std::string& name) {
+    return util::read_file(path_of(name));
+}
 
-// The `events:` and `totals:` lines read with plain string splitting, independent of the
-// parser under test (missing trailing counts are zero).
+// The `events:` and `totals:` lines, independent of the parser under test.
 std::map<std::string, std::uint64_t> totals_by_hand(const std::string& text) {
-    std::istringstream in(text);
-    std::string line, events, totals;
-    while (std::getline(in, line)) {
-        if (line.rfind("events:", 0) == 0) events = line.substr(7);
-        if (line.rfind("totals:", 0) == 0) totals = line.substr(7);
-    }
-    std::istringstream en(events), tn(totals);
-    std::map<std::string, std::uint64_t> out;
-    std::string name;
-    while (en >> name) {
-        std::uint64_t value = 0;
-        if (!(tn >> value)) value = 0;
-        out[name] = value;
-    }
-    return out;
+    return test::counts_by_hand(text, "events:", "totals:");
 }
 
 void expect_totals_match_file(const std::string& file) {
@@ -54,7 +42,8 @@ void expect_totals_match_file(const std::string& file) {
 // Self cost (Ir) per "file:function".
 std::map<std::string, std::uint64_t> self_costs(const Profile& p) {
     std::map<std::string, std::uint64_t> out;
-    for (const auto& f : p.functions) out[f.file + ":" + f.name] += f.counts.get(metrics::Event::Ir);
+    for (const auto& f : p.functions)
+        out[f.file + ":" + f.name] += f.counts.get(metrics::Event::Ir);
     return out;
 }
 
@@ -113,7 +102,8 @@ TEST(CallgrindParser, FunctionSelfCostsAddUpToTheTotals) {
     const Profile p = parse_callgrind(data("varint-cache.out"), {.collect_functions = true});
     ASSERT_GT(p.functions.size(), 10u);
     metrics::EventCounts sum;
-    for (const auto& f : p.functions) sum.add(f.counts);
+    for (const auto& f : p.functions)
+        sum.add(f.counts);
     EXPECT_EQ(sum, p.totals);
 }
 
@@ -123,7 +113,8 @@ TEST(CallgrindParser, CompressionAndPositionsDoNotChangeFunctionCosts) {
     EXPECT_EQ(self_costs(parse_callgrind(data("varint-uncompressed.out"), {true})), reference);
     EXPECT_EQ(self_costs(parse_callgrind(data("varint-instr-jumps.out"), {true})), reference);
     bool found = false;
-    for (const auto& [key, cost] : reference) found |= key.find("parse_varint32") != std::string::npos && cost > 0;
+    for (const auto& [key, cost] : reference)
+        found |= key.find("parse_varint32") != std::string::npos && cost > 0;
     EXPECT_TRUE(found);
 }
 
@@ -178,7 +169,8 @@ TEST(CallgrindParser, EmptyAndGarbage) {
 TEST(CallgrindParser, TruncatedFile) {
     const std::string text = data("varint-cache.out");
     for (const double fraction : {0.05, 0.5, 0.9, 0.999}) {
-        const auto cut = text.substr(0, static_cast<std::size_t>(static_cast<double>(text.size()) * fraction));
+        const auto cut =
+            text.substr(0, static_cast<std::size_t>(static_cast<double>(text.size()) * fraction));
         EXPECT_NE(error_of(cut), "no error") << fraction;
     }
     EXPECT_NE(error_of(text.substr(0, text.rfind("totals:"))).find("truncated"), std::string::npos);
@@ -198,22 +190,25 @@ TEST(CallgrindParser, MalformedLines) {
     EXPECT_NE(error_of(head + "x1 2\ntotals: 2\n").find("unexpected line"), std::string::npos);
     EXPECT_NE(error_of(head + "+ 2\ntotals: 2\n").find("malformed position"), std::string::npos);
     EXPECT_NE(error_of(head + "0xg 2\ntotals: 2\n").find("malformed position"), std::string::npos);
-    EXPECT_NE(error_of(head + "fn=(7)\n1 2\ntotals: 2\n").find("(7) used before"), std::string::npos);
+    EXPECT_NE(error_of(head + "fn=(7)\n1 2\ntotals: 2\n").find("(7) used before"),
+              std::string::npos);
     EXPECT_NE(error_of(head + "xyz=1\n").find("unknown specification"), std::string::npos);
     EXPECT_NE(error_of(head + "calls=1 2\nfn=(2) g\n").find("followed by its cost line"),
               std::string::npos);
     EXPECT_NE(error_of(head + "1 2\ntotals: 2\n3 4\n").find("after 'totals:'"), std::string::npos);
     EXPECT_NE(error_of("fn=(1) f\n").find("before the 'events:'"), std::string::npos);
-    EXPECT_NE(error_of("positions: line col\nevents: Ir\n").find("unknown position"), std::string::npos);
+    EXPECT_NE(error_of("positions: line col\nevents: Ir\n").find("unknown position"),
+              std::string::npos);
     EXPECT_NE(error_of("events: Ir\nevents: Ir\n").find("second 'events:'"), std::string::npos);
     EXPECT_NE(error_of(head + "1 18446744073709551616\ntotals: 0\n").find("overflows 64 bits"),
               std::string::npos);
 }
 
 TEST(CallgrindParser, UncompressedNamesMayStartWithAParenthesis) {
-    const auto p = parse_callgrind("events: Ir\nfl=(1) a.c\nfn=(below main)\n1 5\nfn=(2) g\n1 1\n"
-                                   "fn=(2)\n2 1\ntotals: 7\n",
-                                   {.collect_functions = true});
+    const auto p = parse_callgrind(
+        "events: Ir\nfl=(1) a.c\nfn=(below main)\n1 5\nfn=(2) g\n1 1\n"
+        "fn=(2)\n2 1\ntotals: 7\n",
+        {.collect_functions = true});
     const auto self = self_costs(p);
     EXPECT_EQ(self.at("a.c:(below main)"), 5u);
     EXPECT_EQ(self.at("a.c:g"), 2u);
