@@ -1,7 +1,8 @@
-// libFuzzer target for the callgrind.out parser and the region attribution on top of it:
-// any input either parses into a Profile whose function costs add up to its totals, or
-// raises ParseError. The input is also read as a run of dump parts (split at lines "part:"),
-// which exercises the region markers in `desc: Trigger:` lines.
+// libFuzzer target for the callgrind.out parser and the region attribution on top of it.
+// The input is read as a run of dump parts (split before every line "part:"; an input
+// without one is a single dump): each part either parses into a Profile whose function
+// costs add up to no more than its totals, or raises ParseError; the parsed parts are then
+// attributed to the regions their `desc: Trigger:` lines mark.
 
 #include <cstddef>
 #include <cstdint>
@@ -9,12 +10,13 @@
 #include <vector>
 
 #include "fuzz/check_profile.hpp"
+#include "fuzz/options_for.hpp"
 #include "runner/regions.hpp"
 #include "valgrind/callgrind_parser.hpp"
 
 namespace {
 
-// Splits `text` before every line that starts with "part:", keeping the separator.
+// Splits `text` before every line that starts with "part:".
 std::vector<std::string_view> split_parts(std::string_view text) {
     std::vector<std::string_view> parts;
     std::size_t start = 0;
@@ -32,14 +34,11 @@ std::vector<std::string_view> split_parts(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace cgbench;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    try {
-        fuzz::check_profile(valgrind::parse_callgrind(text, {false}));
-    } catch (const valgrind::ParseError&) {
-    }
+    const auto options = fuzz::options_for(size);
     std::vector<valgrind::Profile> parts;
     try {
         for (const auto part : split_parts(text)) {
-            parts.push_back(valgrind::parse_callgrind(part, {true}));
+            parts.push_back(valgrind::parse_callgrind(part, options));
             fuzz::check_profile(parts.back());
         }
     } catch (const valgrind::ParseError&) {
