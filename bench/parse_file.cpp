@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
         }
         const auto bytes = std::filesystem::file_size(file);
         std::printf(
-            "%s: %ju bytes, best of %d: %.3f s CPU (%.3f s wall), %.0f MB/s, Ir %ju, "
+            "%s: %ju bytes, best of %d: %.4f s CPU (%.4f s wall), %.0f MB/s, Ir %ju, "
             "%zu functions\n",
             file.c_str(), static_cast<std::uintmax_t>(bytes), repeat, best_cpu, best_wall,
             static_cast<double>(bytes) / 1e6 / best_cpu, static_cast<std::uintmax_t>(ir),
