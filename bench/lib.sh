@@ -5,7 +5,8 @@
 #                         CGBENCH_DB (a history database in TMP)
 #   bench_build           builds via scripts/build.sh, quietly (log shown only on failure);
 #                         SKIP_BUILD=1 skips it
-#   bench_machine         prints machine, valgrind and cgbench versions
+#   bench_machine [RUNS]  prints machine, valgrind and cgbench versions, and how runs are
+#                         combined (RUNS; default "median of $RUNS, interleaved")
 #   time_cmd OUT CMD...   runs CMD (stdout to /dev/null, stderr to $TMP/last.err), appends wall
 #                         seconds to file OUT; aborts with the stderr if CMD exits with more
 #                         than $TIME_MAX_STATUS (default 0; 1 for a gate that may fail)
@@ -39,7 +40,7 @@ bench_machine() {
     echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}, $(uname -sr)"
     echo "valgrind: $("$VALGRIND" --version) ($VALGRIND)"
     echo "cgbench:  $("$CGBENCH" --version 2>/dev/null | head -n1) ($CGBENCH)"
-    echo "runs:     median of $RUNS, interleaved"
+    echo "runs:     ${1:-median of $RUNS, interleaved}"
 }
 
 time_cmd() {

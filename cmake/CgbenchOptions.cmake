@@ -8,6 +8,7 @@ if(CGBENCH_SANITIZE AND CGBENCH_TSAN)
   message(FATAL_ERROR "CGBENCH_SANITIZE and CGBENCH_TSAN cannot be combined; use two build directories")
 endif()
 option(CGBENCH_CLANG_TIDY "Run clang-tidy while compiling" OFF)
+option(CGBENCH_FUZZ "Build the libFuzzer targets in fuzz/ (clang; implies ASan + UBSan)" OFF)
 
 if(CGBENCH_CLANG_TIDY)
   find_program(CLANG_TIDY_EXE NAMES clang-tidy clang-tidy-14 REQUIRED)

@@ -94,5 +94,7 @@ Subcommand register_config(CLI::App& app, GlobalOptions& global);
 
 // Registers `cgbench merge`.
 Subcommand register_merge(CLI::App& app, GlobalOptions& global);
+// Registers `cgbench annotate`.
+Subcommand register_annotate(CLI::App& app, GlobalOptions& global);
 
 }  // namespace cgbench::cli

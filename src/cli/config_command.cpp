@@ -64,6 +64,7 @@ std::string per_benchmark(const config::RunPlan& plan, std::size_t i) {
     add(t, "stdin", b.stdin_path);
     add(t, "timeout", b.timeout, "none");
     add(t, "threshold", b.threshold, "compare's default");
+    add(t, "regions", b.regions);
     for (const auto& e : b.env)
         add(t, "env", e);
     return fmt::format("\n{}:\n{}", util::printable(plan.request.benchmarks[i].name), t.render(2));

@@ -42,13 +42,15 @@ void ProgressPrinter::started(std::size_t index, const runner::BenchmarkSpec& sp
     redraw();
 }
 
-void ProgressPrinter::finished(std::size_t index, const BenchmarkResult& result) {
+void ProgressPrinter::finished(std::size_t index, const std::vector<BenchmarkResult>& results) {
     if (mode_ == Mode::Off) return;
     const std::lock_guard lock(mutex_);
     ++done_;
     running_.erase(index);
     if (mode_ == Mode::Lines) {
-        fmt::print(stderr, "{}\n", report::progress_log_line(done_, total_, result));
+        for (const auto& result : results) {
+            fmt::print(stderr, "{}\n", report::progress_log_line(done_, total_, result));
+        }
         std::fflush(stderr);
     } else {
         redraw();

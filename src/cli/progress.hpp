@@ -29,7 +29,7 @@ class ProgressPrinter final : public runner::ProgressSink {
     ProgressPrinter& operator=(const ProgressPrinter&) = delete;
 
     void started(std::size_t index, const runner::BenchmarkSpec& spec) override;
-    void finished(std::size_t index, const BenchmarkResult& result) override;
+    void finished(std::size_t index, const std::vector<BenchmarkResult>& results) override;
 
   private:
     void redraw();  // with mutex_ held

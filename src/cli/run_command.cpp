@@ -1,4 +1,4 @@
-// `cgbench run`: measure a program under Cachegrind.
+// `cgbench run`: measure a program under Cachegrind, or its regions under Callgrind.
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -57,9 +57,13 @@ std::string run_help_footer() {
                                 std::size_t total) {
     const bool unstable = std::any_of(failed.begin(), failed.end(),
                                       [](const BenchmarkResult* b) { return !b->spread.empty(); });
+    const bool quiet_program = std::all_of(failed.begin(), failed.end(), [](const auto* b) {
+        return b->stderr_tail.empty();
+    });
     const std::string hint =
-        unstable ? "make the program deterministic (fixed seeds, no timers or thread races)"
-                 : "see its stderr above; fix the program or its arguments";
+        unstable        ? "make the program deterministic (fixed seeds, no timers or thread races)"
+        : quiet_program ? "fix the program or its arguments"
+                        : "see its stderr above; fix the program or its arguments";
     if (failed.size() == 1) {
         throw BenchmarkError(fmt::format("benchmark '{}' {}", util::printable(failed[0]->name),
                                          failed[0]->error),
@@ -116,6 +120,9 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
     run.add_option("--format", in.format, "Output: console, json, markdown, junit [console]");
     add_db_options(run, in.db);
     run.add_flag("--show-output", in.show_output, "Copy the program's output to stderr");
+    run.add_flag("--regions", in.regions,
+                 "Measure the regions the program marks with <cgbench/cgbench.h> (under "
+                 "Callgrind): one result per region, named NAME/REGION");
 }
 
 
@@ -223,7 +230,8 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
 }  // namespace
 
 Subcommand register_run(CLI::App& app, GlobalOptions& global) {
-    auto* run = app.add_subcommand("run", "Measure a program, or a suite, under Cachegrind:\n"
+    auto* run = app.add_subcommand("run", "Measure a program, or a suite, under Cachegrind (or "
+                                          "the regions it marks, under Callgrind):\n"
                                           "  cgbench run [OPTIONS] [--] PROGRAM [ARGS...]\n"
                                           "  cgbench run [OPTIONS] [--suite cgbench.toml]\n"
                                           "Options go before the program; everything after it "

@@ -46,6 +46,7 @@ void layer_overrides(BenchmarkSettings& b, const RunInput& in, const exec::EnvMa
     apply(b.timeout, in.timeout, Source::CommandLine, "--timeout");
     apply_env(b.threshold, env, "CGBENCH_THRESHOLD");
     apply(b.threshold, in.threshold, Source::CommandLine, "--threshold");
+    if (in.regions) b.regions = {"on", Source::CommandLine, "--regions"};
     for (const auto& e : in.env)
         b.env.push_back({e, Source::CommandLine, "--env"});
 }
@@ -54,6 +55,7 @@ void layer_overrides(BenchmarkSettings& b, const RunInput& in, const exec::EnvMa
 void finish(runner::BenchmarkSpec& spec, const BenchmarkSettings& b, RunPlan& plan) {
     spec.timeout_seconds = parse_timeout(b.timeout);
     spec.threshold = parse_threshold(b.threshold);
+    spec.regions = b.regions.value == "on";
     for (const auto& e : b.env)
         spec.env.push_back(exec::parse_env_request(e.value));
     plan.request.benchmarks.push_back(std::move(spec));
@@ -142,6 +144,7 @@ BenchmarkSettings entry_settings(const Suite& suite, const SuiteEntry& e) {
     layer(b.timeout, e.timeout, Source::SuiteEntry);
     layer(b.threshold, d.threshold, Source::SuiteDefaults);
     layer(b.threshold, e.threshold, Source::SuiteEntry);
+    layer(b.regions, e.regions, Source::SuiteEntry);
     return b;
 }
 

@@ -40,6 +40,7 @@ struct RunInput {
     int verify = 1;
     bool branch_sim = false;
     bool show_output = false;
+    bool regions = false;
 };
 
 // The layered run-wide settings (for `config show` and the fingerprint).
@@ -61,6 +62,7 @@ struct BenchmarkSettings {
     Layered stdin_path;
     Layered timeout = layered_default("");    // empty: no timeout
     Layered threshold = layered_default("");  // empty: compare's default
+    Layered regions = layered_default("off");  // "on": one result per marked region
     std::vector<Layered> env;  // each request with the layer that added it
 };
 

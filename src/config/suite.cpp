@@ -24,7 +24,8 @@ namespace {
 using Keys = std::vector<std::string_view>;
 const Keys kDefaultsKeys = {"geometry",  "weights", "cpu_baseline", "branch_sim",
                             "threshold", "timeout", "env"};
-const Keys kBenchKeys = {"name", "command", "cwd", "stdin", "env", "threshold", "timeout"};
+const Keys kBenchKeys = {"name",      "command", "cwd",    "stdin",
+                         "env",       "threshold", "timeout", "regions"};
 const Keys kTopKeys = {"defaults", "bench"};
 // Settings that decide the fingerprint: one value for the whole run.
 const Keys kRunWideKeys = {"geometry", "weights", "cpu_baseline", "branch_sim"};
@@ -231,6 +232,7 @@ class Reader {
             e.threshold = checked(*n, "threshold", where, validate_threshold);
         }
         if (const auto* n = t.get("timeout")) e.timeout = timeout(*n, where);
+        if (const auto* n = t.get("regions")) e.regions = boolean(*n, "regions", where);
         if (const auto* n = t.get("env")) e.env = env(*n, where);
         return e;
     }

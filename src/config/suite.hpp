@@ -18,6 +18,7 @@
 //   env = { LEVEL = "3" }            # added to [defaults] env
 //   threshold = "2%"
 //   timeout = 30
+//   regions = true                   # one result per marked region, under Callgrind
 //
 // Relative paths (command[0] when it holds a '/', cwd, stdin) are relative to the suite
 // file's directory, so a suite reads the same wherever cgbench is started. Unknown keys,
@@ -66,6 +67,7 @@ struct SuiteEntry {
     std::optional<SuiteValue> stdin_path;
     std::optional<SuiteValue> threshold;
     std::optional<SuiteValue> timeout;
+    std::optional<SuiteValue> regions;  // "on" | "off"
     std::optional<SuiteEnv> env;
 };
 

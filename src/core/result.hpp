@@ -11,6 +11,7 @@
 #include "metrics/score.hpp"
 #include "valgrind/cpu_baseline.hpp"
 #include "valgrind/geometry.hpp"
+#include "valgrind/profile.hpp"
 
 namespace cgbench {
 
@@ -23,6 +24,25 @@ struct EventSpread {
     metrics::Event event;
     std::uint64_t min = 0;
     std::uint64_t max = 0;
+};
+
+// One function's self cost within a result (from the per-function lines of the raw
+// Cachegrind/Callgrind file), for explaining a change.
+struct FunctionResult {
+    std::string file;             // source file as Valgrind names it ("???" when unknown)
+    std::string name;             // function; "(other)" for the sum of the functions not listed
+    metrics::EventCounts events;  // the events the cost needs (Ir, and the cache events)
+    std::uint64_t cost = 0;       // under the result's weights
+    friend bool operator==(const FunctionResult&, const FunctionResult&) = default;
+};
+
+// The name of the entry that sums every function not listed.
+inline constexpr std::string_view kOtherFunctions = valgrind::kOtherFunctions;
+
+// The region of a program a result measures (`cgbench run --regions`).
+struct RegionInfo {
+    std::string name;           // as marked in the program (the result is named BENCH/NAME)
+    std::uint64_t entries = 0;  // times it was entered; their costs are summed
 };
 
 struct BenchmarkResult {
@@ -45,6 +65,10 @@ struct BenchmarkResult {
     std::vector<EventSpread> spread;    // events that differed between runs; empty: identical
     std::string threshold;              // the suite's threshold text for `compare`; empty: unset
     std::optional<std::size_t> position;  // 0-based [[bench]] index in its suite; merges sort by it
+    std::optional<RegionInfo> region;   // set for the results of a region run
+    // The costliest functions, highest first, then "(other)"; their costs add up to `cost`.
+    // Empty for failed results and for result files written before they were recorded.
+    std::vector<FunctionResult> functions;
 };
 
 struct GitInfo {

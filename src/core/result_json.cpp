@@ -15,6 +15,14 @@ namespace {
 
 ojson optional_json(const std::optional<std::string>& v) { return v ? ojson(*v) : ojson(nullptr); }
 
+ojson events_json(const metrics::EventCounts& counts) {
+    ojson events = ojson::object();
+    for (const auto& e : metrics::kEvents) {
+        if (counts.has(e.id)) events[std::string(e.name)] = counts.get(e.id);
+    }
+    return events;
+}
+
 ojson weights_json(const metrics::Weights& w) {
     ojson j;
     j["l1"] = w.l1;
@@ -155,6 +163,32 @@ void read_verify(const Reader& r, const json& j, const std::string& where, Bench
     }
 }
 
+metrics::EventCounts read_events(const Reader& r, const json& events, const std::string& where) {
+    if (!events.is_object()) r.fail(where + " is not an object");
+    metrics::EventCounts out;
+    for (const auto& [key, value] : events.items()) {
+        const auto e = metrics::event_from_name(key);
+        if (!e) r.fail(fmt::format("{} has unknown event \"{}\"", where, key));
+        out.set(*e, r.u64(value, where + "." + key));
+    }
+    return out;
+}
+
+std::vector<FunctionResult> read_functions(const Reader& r, const json& j, const std::string& where) {
+    std::vector<FunctionResult> out;
+    const auto it = j.find("functions");
+    if (it == j.end()) return out;
+    if (!it->is_array()) r.fail(where + ".functions is not an array");
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        const std::string at = fmt::format("{}.functions[{}]", where, i);
+        const json& f = (*it)[i];
+        out.push_back(FunctionResult{r.str(f, "file", at), r.str(f, "name", at),
+                                     read_events(r, r.at(f, "events", at), at + ".events"),
+                                     r.u64(r.at(f, "cost", at), at + ".cost")});
+    }
+    return out;
+}
+
 BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index) {
     const std::string where = fmt::format("benchmarks[{}]", index);
     BenchmarkResult b;
@@ -175,13 +209,7 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
     if (const auto it = j.find("signal"); it != j.end() && it->is_number_integer()) {
         b.signal = it->get<int>();
     }
-    const json& events = r.at(j, "events", where);
-    if (!events.is_object()) r.fail(where + ".events is not an object");
-    for (const auto& [key, value] : events.items()) {
-        const auto e = metrics::event_from_name(key);
-        if (!e) r.fail(fmt::format("{}.events has unknown event \"{}\"", where, key));
-        b.events.set(*e, r.u64(value, where + ".events." + key));
-    }
+    b.events = read_events(r, r.at(j, "events", where), where + ".events");
     b.weights = read_weights(r, r.at(j, "weights", where));
     b.derived = metrics::derive(b.events);
     b.cost = r.u64(r.at(j, "cost", where), where + ".cost");
@@ -195,6 +223,12 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
     b.threshold = j.value("threshold", "");
     if (const auto it = j.find("position"); it != j.end()) {
         b.position = static_cast<std::size_t>(r.u64(*it, where + ".position"));
+    }
+    b.functions = read_functions(r, j, where);
+    if (const auto it = j.find("region"); it != j.end()) {
+        if (!it->is_object()) r.fail(where + ".region is not an object");
+        b.region = RegionInfo{r.str(*it, "name", where + ".region"),
+                              r.u64(r.at(*it, "entries", where + ".region"), where + ".region.entries")};
     }
     read_verify(r, j, where, b);
     return b;
@@ -233,11 +267,7 @@ ojson to_json(const BenchmarkResult& b) {
     j["tool"] = b.tool;
     j["exit_code"] = b.exit_code ? ojson(*b.exit_code) : ojson(nullptr);
     if (b.signal) j["signal"] = *b.signal;
-    ojson events = ojson::object();
-    for (const auto& e : metrics::kEvents) {
-        if (b.events.has(e.id)) events[std::string(e.name)] = b.events.get(e.id);
-    }
-    j["events"] = std::move(events);
+    j["events"] = events_json(b.events);
     j["derived"] = b.derived ? ojson{{"l1_hits", b.derived->l1_hits},
                                      {"ll_hits", b.derived->ll_hits},
                                      {"ram_hits", b.derived->ram_hits}}
@@ -251,6 +281,12 @@ ojson to_json(const BenchmarkResult& b) {
     if (!b.raw_file.empty()) j["raw_file"] = b.raw_file;
     if (!b.threshold.empty()) j["threshold"] = b.threshold;
     if (b.position) j["position"] = *b.position;
+    if (!b.functions.empty()) {
+        ojson functions = ojson::array();
+        for (const auto& f : b.functions) functions.push_back(to_json(f));
+        j["functions"] = std::move(functions);
+    }
+    if (b.region) j["region"] = ojson{{"name", b.region->name}, {"entries", b.region->entries}};
     if (b.runs > 1) {
         ojson spread = ojson::object();
         for (const auto& s : b.spread) {
@@ -259,6 +295,11 @@ ojson to_json(const BenchmarkResult& b) {
         j["verify"] = ojson{{"runs", b.runs}, {"identical", b.spread.empty()}, {"spread", spread}};
     }
     return j;
+}
+
+ojson to_json(const FunctionResult& f) {
+    return ojson{{"file", f.file}, {"name", f.name}, {"events", events_json(f.events)},
+                 {"cost", f.cost}};
 }
 
 ojson to_json(const RunResult& run) {

@@ -17,6 +17,8 @@ inline constexpr std::string_view kResultSchema = "cgbench-result/1";
 nlohmann::ordered_json to_json(const RunResult& run);
 nlohmann::ordered_json to_json(const BenchmarkResult& bench);
 nlohmann::ordered_json to_json(const Fingerprint& fp);
+// {"file": ..., "name": ..., "events": {...}, "cost": N}
+nlohmann::ordered_json to_json(const FunctionResult& function);
 
 // Reads a result document. Throws UsageError naming the problem (wrong schema, missing
 // key, wrong type); `source` names the file in messages.

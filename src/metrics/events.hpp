@@ -69,6 +69,9 @@ public:
         present_.set(index_of(e));
     }
     bool empty() const { return present_.none(); }
+    // Adds `other` event by event; an event present in either is present in the sum. Throws
+    // UsageError when a sum overflows 64 bits.
+    void add(const EventCounts& other);
     // True when every cache-simulation event is present (what the cost formula needs).
     bool has_cache_events() const;
     friend bool operator==(const EventCounts&, const EventCounts&) = default;

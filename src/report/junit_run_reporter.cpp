@@ -30,11 +30,22 @@ public:
             "time=\"{:.3f}\" timestamp=\"{}\">\n",
             xml_escape(run.id), run.benchmarks.size(), failures, total, xml_escape(run.started));
         for (const auto& b : run.benchmarks) out += testcase(b);
+        if (!run.warnings.empty()) {
+            out += fmt::format("    <system-out>{}</system-out>\n",
+                               xml_escape(warning_lines(run.warnings)));
+        }
         out += "  </testsuite>\n</testsuites>\n";
         return out;
     }
 
 private:
+    // "warning: ..." lines, as the console shows them.
+    static std::string warning_lines(const std::vector<std::string>& warnings) {
+        std::string out;
+        for (const auto& w : warnings) out += "warning: " + w + "\n";
+        return out;
+    }
+
     static std::string testcase(const BenchmarkResult& b) {
         std::string out = fmt::format(
             "    <testcase classname=\"cgbench\" name=\"{}\" time=\"{:.3f}\">\n",
@@ -42,6 +53,10 @@ private:
         if (b.status != BenchStatus::Ok) {
             out += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
                                xml_escape(b.error), status_label(b), xml_escape(b.stderr_tail));
+            if (!b.warnings.empty()) {
+                out += fmt::format("      <system-out>{}</system-out>\n",
+                                   xml_escape(warning_lines(b.warnings)));
+            }
         } else {
             const auto titles = summary_titles();
             const auto cells = summary_cells(b);
@@ -49,7 +64,8 @@ private:
             for (std::size_t i = 2; i < cells.size(); ++i) {
                 summary += fmt::format("{}{}={}", i > 2 ? ", " : "", titles[i], cells[i]);
             }
-            out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(summary));
+            out += fmt::format("      <system-out>{}</system-out>\n",
+                               xml_escape(summary + "\n" + warning_lines(b.warnings)));
         }
         return out + "    </testcase>\n";
     }

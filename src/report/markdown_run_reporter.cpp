@@ -40,6 +40,12 @@ public:
         }
         out += fmt::format("\n<sub>{}; cost = {}</sub>\n", markdown_escape(provenance(run.fingerprint)),
                            cost_formula(run.fingerprint.weights));
+        for (const auto& b : run.benchmarks) {
+            for (const auto& w : b.warnings) {
+                out += fmt::format("\n> **Warning:** {}: {}\n", markdown_escape(b.name),
+                                   markdown_escape(w));
+            }
+        }
         for (const auto& w : run.warnings) out += "\n> **Warning:** " + markdown_escape(w) + "\n";
         return out;
     }

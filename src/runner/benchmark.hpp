@@ -25,6 +25,9 @@ struct BenchmarkSpec {
     std::optional<double> timeout_seconds;
     std::string threshold;             // validated threshold text, carried into the result
     std::optional<std::size_t> position;  // index of the suite entry; empty for a single program
+    // Measure the regions the program marks (include/cgbench/cgbench.h) under Callgrind, one
+    // result per region, instead of the whole program under Cachegrind.
+    bool regions = false;
 };
 
 struct MeasureSettings {

@@ -9,11 +9,17 @@
 
 namespace cgbench::runner {
 
-Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection& selection) {
+Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection& selection,
+                              const std::vector<valgrind::Tool>& tools) {
     const auto& s = m.settings();
     Fingerprint f;
     f.cgbench_version = std::string(kVersion);
-    f.tool = "cachegrind";
+    f.tool.clear();
+    for (const auto tool : tools) {
+        f.tool += (f.tool.empty() ? "" : "+") + std::string(valgrind::to_string(tool));
+        const auto args = m.behaviour_args(tool);
+        f.valgrind_options.insert(f.valgrind_options.end(), args.begin(), args.end());
+    }
     f.valgrind_version = m.installation().version;
     f.valgrind_launcher = m.installation().launcher.string();
     f.valgrind_wrapper_bypassed = m.installation().bypassed_wrapper;
@@ -32,7 +38,6 @@ Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection&
                  : std::string("enabled (personality() refused: ") +
                        std::strerror(m.facts().aslr_errno) + ")";
     f.env_block_bytes = m.facts().env_block_bytes;
-    f.valgrind_options = m.behaviour_args();
     return f;
 }
 

@@ -7,7 +7,9 @@
 
 namespace cgbench::runner {
 
-// The fingerprint of runs made by `measurer`, with glibc's observed selection.
-Fingerprint build_fingerprint(const Measurer& measurer, const valgrind::GlibcSelection& selection);
+// The fingerprint of runs made by `measurer` with `tools` (in this order; "cachegrind",
+// "callgrind", or both joined by '+'), with glibc's observed selection.
+Fingerprint build_fingerprint(const Measurer& measurer, const valgrind::GlibcSelection& selection,
+                              const std::vector<valgrind::Tool>& tools);
 
 }  // namespace cgbench::runner

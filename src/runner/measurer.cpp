@@ -10,7 +10,10 @@
 #include "exec/program.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "runner/function_costs.hpp"
+#include "runner/regions.hpp"
 #include "valgrind/cachegrind_parser.hpp"
+#include "valgrind/callgrind_parser.hpp"
 #include "valgrind/command.hpp"
 
 namespace cgbench::runner {
@@ -38,8 +41,18 @@ std::string valgrind_complaint(std::string_view stderr_text) {
     return {};
 }
 
-valgrind::CachegrindOptions tool_options(const MeasureSettings& s) {
-    return {s.geometry, !s.weights.instructions_only, s.branch_sim};
+valgrind::ToolOptions tool_options(const MeasureSettings& s, valgrind::Tool tool) {
+    return {tool, s.geometry, !s.weights.instructions_only, s.branch_sim};
+}
+
+// Parses a profile Valgrind wrote; a malformed one means Valgrind misbehaved.
+template <typename Parse>
+auto parse_output(Parse&& parse) {
+    try {
+        return parse();
+    } catch (const valgrind::ParseError& e) {
+        throw EnvironmentError(fmt::format("valgrind wrote an unreadable profile: {}", e.what()));
+    }
 }
 
 }  // namespace
@@ -56,8 +69,8 @@ Measurer::Measurer(valgrind::Installation inst, MeasureSettings settings,
     : inst_(std::move(inst)), settings_(std::move(settings)), runner_(runner),
       caller_(std::move(caller)) {}
 
-std::vector<std::string> Measurer::behaviour_args() const {
-    return valgrind::cachegrind_behaviour_args(tool_options(settings_));
+std::vector<std::string> Measurer::behaviour_args(valgrind::Tool tool) const {
+    return valgrind::behaviour_args(tool_options(settings_, tool));
 }
 
 std::pair<fs::path, exec::ResolvedProgram> Measurer::locate(const BenchmarkSpec& spec) const {
@@ -103,16 +116,70 @@ std::vector<std::string> Measurer::probe_environment(const BenchmarkSpec& spec) 
     return exec::build_environment(env, caller_).entries;
 }
 
-BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
+BenchmarkResult Measurer::start_result(const BenchmarkSpec& spec, valgrind::Tool tool) const {
     BenchmarkResult result;
     result.name = spec.name;
     result.command = spec.command;
+    result.tool = std::string(valgrind::to_string(tool));
     result.weights = settings_.weights;
     result.threshold = spec.threshold;
     result.position = spec.position;
-    const auto [cwd, program] = locate(spec);
+    return result;
+}
+
+BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
+    BenchmarkResult result = start_result(spec, valgrind::Tool::Cachegrind);
     const util::StagingDir staging;
-    const fs::path run_path = exec::stage_program(program, staging.path());
+    const RawOutput raw = launch(spec, valgrind::Tool::Cachegrind, staging.path(), result);
+    if (result.status == BenchStatus::Ok) {
+        const auto options = top_function_options(settings_.weights);
+        score(parse_output([&] { return valgrind::parse_cachegrind_file(raw.out_file, options); }),
+              result);
+    }
+    keep_raw(spec, attempt, raw, result);
+    return result;
+}
+
+std::vector<BenchmarkResult> Measurer::measure_regions(const BenchmarkSpec& spec, int attempt) {
+    BenchmarkResult whole = start_result(spec, valgrind::Tool::Callgrind);
+    const util::StagingDir staging;
+    const RawOutput raw = launch(spec, valgrind::Tool::Callgrind, staging.path(), whole);
+    keep_raw(spec, attempt, raw, whole);
+    if (whole.status != BenchStatus::Ok) return {whole};
+    const auto parts = parse_output(
+        [&] { return valgrind::parse_callgrind_parts(raw.out_file, {.collect_functions = true}); });
+    const RegionAttribution found = attribute_regions(parts);
+    whole.stderr_tail.clear();
+    if (found.error.empty() && found.regions.empty()) {
+        whole.error = "reached no region (no CGBENCH_REGION_BEGIN of <cgbench/cgbench.h> ran; "
+                      "without --regions cgbench measures the whole program)";
+    } else {
+        whole.error = found.error;
+    }
+    if (!whole.error.empty()) {
+        whole.status = BenchStatus::Failed;
+        return {whole};
+    }
+    std::vector<BenchmarkResult> results;
+    for (const auto& region : found.regions) {
+        BenchmarkResult r = whole;
+        r.name = spec.name + "/" + region.name;
+        r.region = RegionInfo{region.name, region.entries};
+        score(region.profile, r);
+        results.push_back(std::move(r));
+    }
+    return results;
+}
+
+std::vector<BenchmarkResult> Measurer::measure_all(const BenchmarkSpec& spec, int attempt) {
+    if (spec.regions) return measure_regions(spec, attempt);
+    return {measure(spec, attempt)};
+}
+
+Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec, valgrind::Tool tool,
+                                     const fs::path& staging, BenchmarkResult& result) {
+    const auto [cwd, program] = locate(spec);
+    const fs::path run_path = exec::stage_program(program, staging);
 
     std::vector<std::string> argv = {run_path.string()};
     argv.insert(argv.end(), spec.command.begin() + 1, spec.command.end());
@@ -130,10 +197,11 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
             env.block_bytes, exec::kEnvBlockBudget));
     }
 
-    const fs::path out_file = staging.path() / "cachegrind.out";
-    const fs::path log_file = staging.path() / "valgrind.log";
+    const RawOutput raw{staging / (std::string(valgrind::to_string(tool)) + ".out"),
+                        staging / "valgrind.log"};
     exec::ProcessSpec ps;
-    ps.argv = valgrind::cachegrind_command(inst_, tool_options(settings_), out_file, log_file, argv);
+    ps.argv = valgrind::valgrind_command(inst_, tool_options(settings_, tool), raw.out_file,
+                                         raw.log_file, argv);
     ps.env = env.entries;
     ps.cwd = cwd.string();
     ps.stdin_path = spec.stdin_path;
@@ -146,13 +214,12 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
     if (outcome.killed_leftovers) {
         result.warnings.push_back("the program left processes running; cgbench killed them");
     }
-    interpret(outcome, out_file, log_file, result);
-    keep_raw(spec, attempt, out_file, log_file, result);
-    return result;
+    interpret(outcome, raw, result);
+    return raw;
 }
 
-void Measurer::interpret(const exec::ProcessOutcome& outcome, const fs::path& out_file,
-                         const fs::path& log_file, BenchmarkResult& result) const {
+void Measurer::interpret(const exec::ProcessOutcome& outcome, const RawOutput& raw,
+                         BenchmarkResult& result) const {
     using exec::Termination;
     result.wall_seconds = outcome.wall_seconds;
     result.stderr_tail = last_lines(outcome.stderr_tail, 20);
@@ -180,7 +247,7 @@ void Measurer::interpret(const exec::ProcessOutcome& outcome, const fs::path& ou
     }
     result.exit_code = outcome.exit_code;
     std::error_code ec;
-    if (!fs::exists(out_file, ec)) {
+    if (!fs::exists(raw.out_file, ec)) {
         // Valgrind stopped before the program ran: its message is on stderr or in its log.
         const std::string complaint = valgrind_complaint(outcome.stderr_tail);
         if (util::starts_with(complaint, "valgrind: /tmp/cgbench.")) {
@@ -191,49 +258,46 @@ void Measurer::interpret(const exec::ProcessOutcome& outcome, const fs::path& ou
         }
         std::string log;
         try {
-            log = last_lines(util::read_file(log_file), 3);
+            log = last_lines(util::read_file(raw.log_file), 3);
         } catch (const Error&) {
         }
         throw EnvironmentError(
             fmt::format("valgrind exited with status {} without writing a profile: {}",
                         outcome.exit_code,
                         util::printable(complaint.empty() ? log : complaint)),
-            "run `valgrind --tool=cachegrind true` to check the installation");
+            fmt::format("run `valgrind --tool={} true` to check the installation", result.tool));
     }
     if (outcome.exit_code != 0) {
         result.status = BenchStatus::Failed;
         result.error = fmt::format("exited with status {}", outcome.exit_code);
         return;
     }
-    valgrind::Profile profile;
-    try {
-        profile = valgrind::parse_cachegrind_file(out_file);
-    } catch (const valgrind::ParseError& e) {
-        throw EnvironmentError(fmt::format("valgrind wrote an unreadable profile: {}", e.what()));
-    }
+}
+
+void Measurer::score(const valgrind::Profile& profile, BenchmarkResult& result) const {
     result.events = profile.totals;
     result.derived = metrics::derive(result.events);
     result.cost = metrics::cost(result.events, settings_.weights);
+    result.functions = top_functions(profile, settings_.weights);
     result.stderr_tail.clear();
 }
 
-void Measurer::keep_raw(const BenchmarkSpec& spec, int attempt, const fs::path& out_file,
-                        const fs::path& log_file, BenchmarkResult& result) const {
+void Measurer::keep_raw(const BenchmarkSpec& spec, int attempt, const RawOutput& raw,
+                        BenchmarkResult& result) const {
     if (settings_.keep_raw_dir.empty()) return;
     const std::string stem = util::file_safe(spec.name) +
                              (attempt > 0 ? fmt::format(".{}", attempt + 1) : std::string());
-    std::error_code ec;
-    const fs::path dest = settings_.keep_raw_dir / (stem + ".cachegrind.out");
-    if (fs::exists(out_file, ec)) {
-        fs::copy_file(out_file, dest, fs::copy_options::overwrite_existing, ec);
-        if (ec) {
+    // NAME.cachegrind.out, or NAME.callgrind.out with its dump parts NAME.callgrind.out.N.
+    std::vector<fs::path> files = valgrind::callgrind_part_files(raw.out_file);
+    files.push_back(raw.log_file);
+    for (const auto& file : files) {
+        const fs::path dest = settings_.keep_raw_dir / (stem + "." + file.filename().string());
+        std::error_code ec;
+        fs::copy_file(file, dest, fs::copy_options::overwrite_existing, ec);
+        if (ec && file != raw.log_file) {
             throw EnvironmentError(fmt::format("cannot keep {}: {}", dest.string(), ec.message()));
         }
-        result.raw_file = dest.string();
-    }
-    if (fs::exists(log_file, ec)) {
-        fs::copy_file(log_file, settings_.keep_raw_dir / (stem + ".valgrind.log"),
-                      fs::copy_options::overwrite_existing, ec);
+        if (!ec && file == raw.out_file) result.raw_file = dest.string();
     }
 }
 

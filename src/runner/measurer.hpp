@@ -1,6 +1,6 @@
 #pragma once
 // Measures one benchmark once: resolve and stage the program, build its environment, run it
-// under Cachegrind, parse the profile, score it.
+// under Cachegrind (or Callgrind for regions), parse the profile, score it.
 
 #include <filesystem>
 #include <mutex>
@@ -12,6 +12,7 @@
 #include "exec/program.hpp"
 #include "exec/process.hpp"
 #include "runner/benchmark.hpp"
+#include "valgrind/command.hpp"
 #include "valgrind/installation.hpp"
 #include "valgrind/profile.hpp"
 
@@ -31,11 +32,19 @@ public:
     Measurer(valgrind::Installation inst, MeasureSettings settings, exec::ProcessRunner& runner,
              exec::EnvMap caller);
 
-    // Measures `spec` once. Failures of the program (exit status, signal, timeout) come back
-    // as a result with that status; a program that cannot be run throws UsageError, a
-    // Valgrind that does not work throws EnvironmentError, Ctrl-C throws Interrupted.
-    // `attempt` (0-based) distinguishes kept raw files of repeated runs.
+    // Measures `spec` once under Cachegrind. Failures of the program (exit status, signal,
+    // timeout) come back as a result with that status; a program that cannot be run throws
+    // UsageError, a Valgrind that does not work throws EnvironmentError, Ctrl-C throws
+    // Interrupted. `attempt` (0-based) distinguishes kept raw files of repeated runs.
     BenchmarkResult measure(const BenchmarkSpec& spec, int attempt = 0);
+
+    // Measures the regions of `spec` once under Callgrind: one result per region, named
+    // SPEC/REGION, in order of first appearance. A failed program, no region reached, or
+    // markers that do not nest give one failed result named after `spec`. Throws as measure().
+    std::vector<BenchmarkResult> measure_regions(const BenchmarkSpec& spec, int attempt = 0);
+
+    // measure_regions() when `spec.regions` is set, otherwise measure().
+    std::vector<BenchmarkResult> measure_all(const BenchmarkSpec& spec, int attempt = 0);
 
     // Checks, without running anything, that `spec` can be run: its working directory and
     // stdin file exist and its program resolves to an executable. Throws UsageError otherwise.
@@ -48,17 +57,30 @@ public:
     MeasureFacts facts() const;
     const MeasureSettings& settings() const { return settings_; }
     const valgrind::Installation& installation() const { return inst_; }
-    // Behaviour options passed to Valgrind (for the fingerprint).
-    std::vector<std::string> behaviour_args() const;
+    // Behaviour options passed to Valgrind running `tool` (for the fingerprint).
+    std::vector<std::string> behaviour_args(valgrind::Tool tool) const;
 
 private:
+    // Where Valgrind wrote its output for one run.
+    struct RawOutput {
+        std::filesystem::path out_file;  // Callgrind: the final dump; parts are out_file.N
+        std::filesystem::path log_file;
+    };
+
     // The working directory and resolved program of `spec` (see check()).
     std::pair<std::filesystem::path, exec::ResolvedProgram> locate(const BenchmarkSpec& spec) const;
-    void interpret(const exec::ProcessOutcome& outcome, const std::filesystem::path& out_file,
-                   const std::filesystem::path& log_file, BenchmarkResult& result) const;
+    // A result for `spec` before measuring: name, command, tool, weights.
+    BenchmarkResult start_result(const BenchmarkSpec& spec, valgrind::Tool tool) const;
+    // Stages `spec` in `staging`, runs it under `tool` and sets the status of `result`.
+    RawOutput launch(const BenchmarkSpec& spec, valgrind::Tool tool,
+                     const std::filesystem::path& staging, BenchmarkResult& result);
+    void interpret(const exec::ProcessOutcome& outcome, const RawOutput& raw,
+                   BenchmarkResult& result) const;
     void record_facts(int aslr_errno, std::size_t env_block_bytes);
-    void keep_raw(const BenchmarkSpec& spec, int attempt, const std::filesystem::path& out_file,
-                  const std::filesystem::path& log_file, BenchmarkResult& result) const;
+    // Sets events, derived hits, cost and top functions of `result` from `profile`.
+    void score(const valgrind::Profile& profile, BenchmarkResult& result) const;
+    void keep_raw(const BenchmarkSpec& spec, int attempt, const RawOutput& raw,
+                  BenchmarkResult& result) const;
 
     valgrind::Installation inst_;
     MeasureSettings settings_;

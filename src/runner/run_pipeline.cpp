@@ -8,6 +8,7 @@
 #include "runner/fingerprint.hpp"
 #include "runner/git_info.hpp"
 #include "runner/measurer.hpp"
+#include "runner/plausibility.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -16,25 +17,59 @@ namespace cgbench::runner {
 
 namespace {
 
-BenchmarkResult measure_verified(Measurer& m, const BenchmarkSpec& spec, int verify) {
-    std::vector<BenchmarkResult> runs;
-    for (int i = 0; i < std::max(verify, 1); ++i) {
-        runs.push_back(m.measure(spec, i));
-        if (runs.back().status != BenchStatus::Ok) return std::move(runs.back());
-    }
-    BenchmarkResult result = std::move(runs.front());
+// Marks `result` failed when its repeated measurements `runs` differ.
+void check_repeatable(BenchmarkResult& result, const std::vector<BenchmarkResult>& runs) {
     result.runs = static_cast<int>(runs.size());
     result.spread = event_spread(runs);
-    if (!result.spread.empty()) {
-        const auto& s = result.spread.front();
-        result.status = BenchStatus::Failed;
-        result.error = fmt::format(
-            "not repeatable: {} of {} runs differ ({} from {} to {}); see the spread table",
-            result.spread.size() == 1 ? "an event" : fmt::format("{} events", result.spread.size()),
-            result.runs, metrics::info(s.event).name, util::with_commas(s.min),
-            util::with_commas(s.max));
+    if (result.spread.empty()) return;
+    const auto& s = result.spread.front();
+    result.status = BenchStatus::Failed;
+    result.error = fmt::format(
+        "not repeatable: {} of {} runs differ ({} from {} to {}); see the spread table",
+        result.spread.size() == 1 ? "an event" : fmt::format("{} events", result.spread.size()),
+        result.runs, metrics::info(s.event).name, util::with_commas(s.min),
+        util::with_commas(s.max));
+}
+
+// Measures `spec` `verify` times: its results (one, or one per region) from the first run,
+// each checked against the same result of the other runs.
+std::vector<BenchmarkResult> measure_verified(Measurer& m, const BenchmarkSpec& spec, int verify) {
+    std::vector<std::vector<BenchmarkResult>> runs;
+    for (int i = 0; i < std::max(verify, 1); ++i) {
+        runs.push_back(m.measure_all(spec, i));
+        for (const auto& r : runs.back()) {
+            if (r.status != BenchStatus::Ok) return std::move(runs.back());
+        }
     }
-    return result;
+    std::vector<BenchmarkResult> results = std::move(runs.front());
+    for (std::size_t k = 0; k < results.size(); ++k) {
+        std::vector<BenchmarkResult> series = {results[k]};
+        for (std::size_t i = 1; i < runs.size(); ++i) {
+            if (runs[i].size() == results.size() && runs[i][k].name == results[k].name) {
+                series.push_back(runs[i][k]);
+                continue;
+            }
+            results[k].status = BenchStatus::Failed;
+            results[k].error = fmt::format("not repeatable: run {} reached other regions", i + 1);
+        }
+        if (results[k].status == BenchStatus::Ok) check_repeatable(results[k], series);
+    }
+    return results;
+}
+
+// The tools `request` measures with, Cachegrind first.
+std::vector<valgrind::Tool> tools_of(const RunRequest& request) {
+    std::vector<valgrind::Tool> tools;
+    for (const auto tool : {valgrind::Tool::Cachegrind, valgrind::Tool::Callgrind}) {
+        for (const auto& spec : request.benchmarks) {
+            if (spec.regions == (tool == valgrind::Tool::Callgrind)) {
+                tools.push_back(tool);
+                break;
+            }
+        }
+    }
+    if (tools.empty()) tools.push_back(valgrind::Tool::Cachegrind);
+    return tools;
 }
 
 }  // namespace
@@ -74,13 +109,14 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
         request.benchmarks, request.jobs,
         [&](const BenchmarkSpec& spec) { return measure_verified(measurer, spec, request.verify); },
         progress);
+    flag_implausible(run.benchmarks);
     const auto selection =
         request.benchmarks.empty()
             ? valgrind::GlibcSelection{}
             : valgrind::probe_glibc_selection(
                   inst, measurer.probe_environment(request.benchmarks.front()),
                   util::ProbeCache(request.probe_cache_dir), runner);
-    run.fingerprint = build_fingerprint(measurer, selection);
+    run.fingerprint = build_fingerprint(measurer, selection, tools_of(request));
     run.git = git.get();
     if (inst.is_wrapper) {
         run.warnings.push_back(fmt::format(

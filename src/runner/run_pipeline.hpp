@@ -27,7 +27,8 @@ struct RunRequest {
 // from several threads), telling `progress` (may be null) as they start and finish. Every
 // benchmark is checked before any runs. Benchmark failures are recorded in the results
 // (status, error), in the order of `request.benchmarks`; a benchmark whose repeated runs
-// differ is marked failed with its spread. Throws UsageError / EnvironmentError / Interrupted
+// differ is marked failed with its spread; implausible results get warnings
+// (plausibility.hpp). Throws UsageError / EnvironmentError / Interrupted
 // as Measurer does.
 RunResult execute_run(const RunRequest& request, const valgrind::Installation& inst,
                       exec::ProcessRunner& runner, const exec::EnvMap& caller,

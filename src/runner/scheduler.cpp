@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -34,10 +35,10 @@ class Scheduler {
     void work() {
         while (const auto index = take()) {
             try {
-                BenchmarkResult result = measure_(specs_[*index]);
+                auto results = measure_(specs_[*index]);
                 const std::lock_guard lock(mutex_);
-                if (progress_ != nullptr) progress_->finished(*index, result);
-                results_[*index] = std::move(result);
+                if (progress_ != nullptr) progress_->finished(*index, results);
+                results_[*index] = std::move(results);
             } catch (...) {
                 fail(std::current_exception());
                 return;
@@ -48,7 +49,11 @@ class Scheduler {
     // The results in suite order, or the failure after all workers ended.
     std::vector<BenchmarkResult> finish() {
         if (error_) std::rethrow_exception(error_);
-        return std::move(results_);
+        std::vector<BenchmarkResult> out;
+        for (auto& results : results_) {
+            std::move(results.begin(), results.end(), std::back_inserter(out));
+        }
+        return out;
     }
 
   private:
@@ -70,7 +75,7 @@ class Scheduler {
     ProgressSink* progress_;
     std::mutex mutex_;
     std::size_t next_ = 0;
-    std::vector<BenchmarkResult> results_;
+    std::vector<std::vector<BenchmarkResult>> results_;  // by spec index
     std::exception_ptr error_;
 };
 

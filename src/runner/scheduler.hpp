@@ -19,15 +19,18 @@ class ProgressSink {
     virtual ~ProgressSink() = default;
     // Benchmark `index` (into the scheduled specs) has started.
     virtual void started(std::size_t index, const BenchmarkSpec& spec) = 0;
-    // Benchmark `index` has a result (whatever its status).
-    virtual void finished(std::size_t index, const BenchmarkResult& result) = 0;
+    // Benchmark `index` has its results (whatever their status; several for a benchmark that
+    // measures regions).
+    virtual void finished(std::size_t index, const std::vector<BenchmarkResult>& results) = 0;
 };
 
-// Measures one benchmark completely (all --verify runs); may throw.
-using MeasureFn = std::function<BenchmarkResult(const BenchmarkSpec&)>;
+// Measures one benchmark completely (all --verify runs): its results, one or (regions) more;
+// may throw.
+using MeasureFn = std::function<std::vector<BenchmarkResult>(const BenchmarkSpec&)>;
 
 // Measures every spec on min(jobs, specs.size()) worker threads, each taking the next
-// benchmark in suite order when it is free, and returns the results in the order of `specs`.
+// benchmark in suite order when it is free, and returns the results in the order of `specs`
+// (the results of one spec together, in the order `measure` gave them).
 // When `measure` throws, no further benchmark starts, the running ones finish, all workers are
 // joined and the exception is rethrown: Interrupted in preference to any other, since after
 // Ctrl-C every running measurement stops its process group and throws it.

@@ -8,6 +8,8 @@
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "util/hash.hpp"
+#include "support/by_hand.hpp"
+#include "util/fs.hpp"
 
 namespace cgbench::e2e {
 
@@ -65,16 +67,19 @@ nlohmann::json benchmarks_without_wall_time(const nlohmann::json& result) {
 std::string program(const std::string& name) { return std::string(CGBENCH_TEST_PROGRAMS) + "/" + name; }
 std::string example(const std::string& name) { return std::string(CGBENCH_EXAMPLES) + "/" + name; }
 
-std::map<std::string, std::uint64_t> cg_annotate_totals(const fs::path& raw) {
+namespace {
+
+// Runs Valgrind's annotate script `tool` on `raw` and reads its "PROGRAM TOTALS" line.
+std::map<std::string, std::uint64_t> annotate_totals(const std::string& tool, const fs::path& raw) {
     exec::ProcessSpec spec;
-    spec.argv = {"/usr/bin/cg_annotate", raw.string()};
+    spec.argv = {tool, raw.string()};
     spec.env = {"PATH=/usr/bin:/bin", "LANG=C"};
     spec.tail_bytes = 64 << 20;
     exec::PosixProcessRunner runner;
     const auto out = runner.run(spec);
     EXPECT_EQ(out.exit_code, 0) << out.stderr_tail;
-    // cg_annotate prints "Events shown: Ir I1mr ..." and then a line of totals ending in
-    // "PROGRAM TOTALS".
+    // The script prints "Events shown: Ir I1mr ..." and then a line of totals ending in
+    // "PROGRAM TOTALS"; callgrind_annotate prints a zero count as ".".
     std::istringstream in(out.stdout_tail);
     std::string line, events;
     std::map<std::string, std::uint64_t> totals;
@@ -88,13 +93,31 @@ std::map<std::string, std::uint64_t> cg_annotate_totals(const fs::path& raw) {
             while (tokens >> tok && tok != "PROGRAM") {
                 if (tok.find('%') != std::string::npos || tok.front() == '(') continue;
                 tok.erase(std::remove(tok.begin(), tok.end(), ','), tok.end());
-                numbers.push_back(std::stoull(tok));
+                numbers.push_back(tok == "." ? 0 : std::stoull(tok));
             }
             std::string name;
             for (std::size_t i = 0; ev >> name && i < numbers.size(); ++i) totals[name] = numbers[i];
         }
     }
     return totals;
+}
+
+}  // namespace
+
+std::map<std::string, std::uint64_t> cg_annotate_totals(const fs::path& raw) {
+    return annotate_totals("/usr/bin/cg_annotate", raw);
+}
+
+std::map<std::string, std::uint64_t> callgrind_annotate_totals(const fs::path& raw) {
+    return annotate_totals("/usr/bin/callgrind_annotate", raw);
+}
+
+std::map<std::string, std::uint64_t> log_collected(const fs::path& log) {
+    return test::counts_by_hand(util::read_file(log), "Events    :", "Collected :");
+}
+
+std::map<std::string, std::uint64_t> callgrind_totals_by_hand(const fs::path& dump) {
+    return test::counts_by_hand(util::read_file(dump), "events:", "totals:");
 }
 
 std::optional<std::uint64_t> log_instruction_refs(const fs::path& log) {

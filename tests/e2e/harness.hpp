@@ -42,6 +42,17 @@ std::string example(const std::string& name);
 // Valgrind's own totals for a kept raw file, read with cg_annotate (an independent reader).
 std::map<std::string, std::uint64_t> cg_annotate_totals(const fs::path& raw);
 
+// The same for a Callgrind dump, read with callgrind_annotate. Its PROGRAM TOTALS are the
+// file's `summary:` line, which Callgrind computes apart from the cost lines.
+std::map<std::string, std::uint64_t> callgrind_annotate_totals(const fs::path& raw);
+
+// Callgrind's own count of everything it collected in a run, from its log ("Events    : Ir
+// Dr ..." and "Collected : 123 45 ..."; missing trailing counts are zero).
+std::map<std::string, std::uint64_t> log_collected(const fs::path& log);
+
+// The `totals:` line of a Callgrind dump, read with plain string splitting.
+std::map<std::string, std::uint64_t> callgrind_totals_by_hand(const fs::path& dump);
+
 // Valgrind's own summary from its log ("I   refs:      1,234"), for Ir.
 std::optional<std::uint64_t> log_instruction_refs(const fs::path& log);
 

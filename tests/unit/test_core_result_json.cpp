@@ -96,6 +96,28 @@ TEST(ResultJson, SuiteFieldsRoundTripAndAreOmittedWhenUnset) {
     EXPECT_EQ(back.benchmarks[0].position, 7u);
 }
 
+TEST(ResultJson, RegionsAndFunctionsRoundTrip) {
+    RunResult run = sample_run();
+    auto& b = run.benchmarks[0];
+    b.region = RegionInfo{"parse/large", 3};
+    b.functions = {FunctionResult{"a.c", "parse", b.events, b.cost},
+                   FunctionResult{"", std::string(kOtherFunctions), {}, 0}};
+    b.functions[1].events.set(metrics::Event::Ir, 0);
+    const auto j = to_json(run);
+    EXPECT_EQ(j["benchmarks"][0]["region"]["entries"], 3);
+    EXPECT_EQ(j["benchmarks"][0]["functions"][0]["name"], "parse");
+    EXPECT_EQ(j["benchmarks"][0]["functions"][0]["events"]["Ir"], 1000);
+    const auto back = run_from_json(nlohmann::json::parse(j.dump()), "test");
+    ASSERT_TRUE(back.benchmarks[0].region);
+    EXPECT_EQ(back.benchmarks[0].region->name, "parse/large");
+    EXPECT_EQ(back.benchmarks[0].region->entries, 3u);
+    EXPECT_EQ(back.benchmarks[0].functions, b.functions);
+    // Files written before functions were recorded have none.
+    EXPECT_TRUE(run_from_json(nlohmann::json::parse(to_json(sample_run()).dump()), "old")
+                    .benchmarks[0]
+                    .functions.empty());
+}
+
 TEST(ResultJson, FingerprintDifferencesAreNamed) {
     Fingerprint a = sample_run().fingerprint;
     Fingerprint b = a;
@@ -132,6 +154,9 @@ TEST(ResultJson, InvalidDocumentsAreUsageErrors) {
     j = nlohmann::json::parse(to_json(sample_run()).dump());
     j["benchmarks"][0]["status"] = "maybe";
     EXPECT_NE(bad(j.dump()).find("status"), std::string::npos);
+    j = nlohmann::json::parse(to_json(sample_run()).dump());
+    j["benchmarks"][0]["functions"] = {{{"file", "a.c"}, {"name", "f"}, {"events", {{"Ir", 1}}}}};
+    EXPECT_NE(bad(j.dump()).find("functions[0] has no \"cost\""), std::string::npos);
 
     const std::string path = ::testing::TempDir() + "/not-json.json";
     std::ofstream(path) << "{ truncated";

@@ -103,6 +103,19 @@ TEST(Reporters, ConsoleShowsFailuresWithStderr) {
     EXPECT_NE(out.find("boom & </failure>"), std::string::npos);
 }
 
+TEST(Reporters, EveryFormatShowsWarnings) {
+    RunResult run = run_with(kHostile);
+    run.benchmarks[0].warnings.push_back("region 'x' executed only 22 instructions <b>");
+    run.warnings.push_back("ASLR could not be disabled");
+    for (const auto format : {Format::Console, Format::Markdown, Format::Json, Format::Junit}) {
+        const std::string out = make_run_reporter(format)->render(run, {});
+        EXPECT_NE(out.find("executed only 22 instructions"), std::string::npos) << out;
+        EXPECT_NE(out.find("ASLR could not be disabled"), std::string::npos) << out;
+        const bool markup = format == Format::Markdown || format == Format::Junit;
+        EXPECT_EQ(out.find("<b>") == std::string::npos, markup) << "escaped in markup: " << out;
+    }
+}
+
 TEST(TextTable, AlignsColumns) {
     TextTable t({{"name", Align::Left}, {"n", Align::Right}});
     t.add_row({"a", "1"});

@@ -35,9 +35,9 @@ class RecordingSink final : public ProgressSink {
         events.push_back("start " + std::to_string(index) + " " + spec.name);
         inside = false;
     }
-    void finished(std::size_t index, const BenchmarkResult& result) override {
+    void finished(std::size_t index, const std::vector<BenchmarkResult>& results) override {
         enter();
-        events.push_back("end " + std::to_string(index) + " " + result.name);
+        events.push_back("end " + std::to_string(index) + " " + results.at(0).name);
         inside = false;
     }
 
@@ -48,10 +48,10 @@ class RecordingSink final : public ProgressSink {
     }
 };
 
-BenchmarkResult result_of(const BenchmarkSpec& spec) {
+std::vector<BenchmarkResult> result_of(const BenchmarkSpec& spec) {
     BenchmarkResult r;
     r.name = spec.name;
-    return r;
+    return {r};
 }
 
 }  // namespace
@@ -85,6 +85,25 @@ TEST(Scheduler, ResultsComeInSuiteOrderWhateverFinishesFirst) {
     }
 }
 
+TEST(Scheduler, SeveralResultsOfOneSpecStayTogetherInSpecOrder) {
+    const MeasureFn measure = [&](const BenchmarkSpec& spec) {
+        const int i = std::stoi(spec.name.substr(1));
+        std::this_thread::sleep_for(std::chrono::milliseconds(2 * (4 - i)));
+        std::vector<BenchmarkResult> out;
+        for (int k = 0; k < i; ++k) {  // b0 measures nothing, b3 three regions
+            BenchmarkResult r;
+            r.name = spec.name + "/r" + std::to_string(k);
+            out.push_back(r);
+        }
+        return out;
+    };
+    std::vector<std::string> names;
+    for (const auto& r : run_scheduled(specs(4), 2, measure, nullptr))
+        names.push_back(r.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"b1/r0", "b2/r0", "b2/r1", "b3/r0", "b3/r1",
+                                               "b3/r2"}));
+}
+
 TEST(Scheduler, NeverMoreWorkersThanBenchmarks) {
     std::set<std::thread::id> threads;
     std::mutex m;
@@ -102,7 +121,7 @@ TEST(Scheduler, NeverMoreWorkersThanBenchmarks) {
 TEST(Scheduler, AFailureStopsNewWorkAndIsRethrownAfterTheOthersFinish) {
     std::atomic<int> started{0};
     std::atomic<bool> slow_done{false};
-    const MeasureFn measure = [&](const BenchmarkSpec& spec) -> BenchmarkResult {
+    const MeasureFn measure = [&](const BenchmarkSpec& spec) -> std::vector<BenchmarkResult> {
         ++started;
         if (spec.name == "b0") {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -123,7 +142,7 @@ TEST(Scheduler, AFailureStopsNewWorkAndIsRethrownAfterTheOthersFinish) {
 
 TEST(Scheduler, InterruptedWinsOverOtherFailures) {
     std::atomic<bool> second_started{false};
-    const MeasureFn measure = [&](const BenchmarkSpec& spec) -> BenchmarkResult {
+    const MeasureFn measure = [&](const BenchmarkSpec& spec) -> std::vector<BenchmarkResult> {
         if (spec.name == "b0") {
             while (!second_started)
                 std::this_thread::yield();

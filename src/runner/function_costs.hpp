@@ -1,0 +1,31 @@
+#pragma once
+// Per-function costs for a result: the costliest functions of a profile, compactly, so that
+// a change in cost can be explained by the functions that moved (compare/attribution.hpp).
+
+#include <cstddef>
+#include <vector>
+
+#include "core/result.hpp"
+#include "metrics/score.hpp"
+#include "valgrind/profile.hpp"
+#include "valgrind/profile_builder.hpp"
+
+namespace cgbench::runner {
+
+// How many functions a result keeps: enough to explain a change (the rest is one entry).
+inline constexpr std::size_t kTopFunctions = 30;
+
+// The `limit` functions of `profile` with the highest cost under `weights` (ties by file and
+// name), highest first, then one "(other)" entry summing the rest (and the profile's own
+// "(other)", see ParseOptions::function_limit) when there is a rest.
+// Functions with no cost are left out. Each keeps the events its cost needs. Throws
+// UsageError when a function's counts are inconsistent (see metrics::derive).
+std::vector<FunctionResult> top_functions(const valgrind::Profile& profile,
+                                          const metrics::Weights& weights,
+                                          std::size_t limit = kTopFunctions);
+
+// Parse options that collect the kTopFunctions costliest functions under `weights` (what
+// top_functions keeps), copying no other names.
+valgrind::ParseOptions top_function_options(const metrics::Weights& weights);
+
+}  // namespace cgbench::runner

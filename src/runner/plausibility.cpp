@@ -1,0 +1,68 @@
+#include "runner/plausibility.hpp"
+
+#include <fmt/format.h>
+
+#include "util/strings.hpp"
+
+namespace cgbench::runner {
+
+namespace {
+
+// What a benchmark did, apart from cache history: instructions and memory references.
+bool same_work(const BenchmarkResult& a, const BenchmarkResult& b) {
+    using metrics::Event;
+    for (const auto e : {Event::Ir, Event::Dr, Event::Dw}) {
+        if (a.events.has(e) != b.events.has(e) || a.events.get(e) != b.events.get(e)) return false;
+    }
+    return a.events.has(Event::Ir);
+}
+
+bool measured(const BenchmarkResult& r) {
+    return r.status == BenchStatus::Ok && !r.events.empty();
+}
+
+std::string region_of(const BenchmarkResult& r) {
+    return r.region ? r.region->name : std::string();
+}
+
+}  // namespace
+
+std::string name_family(std::string_view name) {
+    const auto cut = name.find_last_of("/ :=,");
+    return cut == std::string_view::npos ? std::string() : std::string(name.substr(0, cut));
+}
+
+bool are_variants(const BenchmarkResult& a, const BenchmarkResult& b) {
+    if (a.name == b.name || a.tool != b.tool) return false;
+    const std::string family = name_family(a.name);
+    if (!family.empty() && family == name_family(b.name)) return true;
+    return !a.command.empty() && !b.command.empty() && a.command.front() == b.command.front() &&
+           a.command != b.command && region_of(a) == region_of(b);
+}
+
+void flag_implausible(std::vector<BenchmarkResult>& results) {
+    for (auto& r : results) {
+        if (!measured(r) || !r.region) continue;
+        const std::uint64_t ir = r.events.get(metrics::Event::Ir);
+        if (ir < kMinRegionInstructions) {
+            r.warnings.push_back(fmt::format(
+                "region '{}' executed only {} instructions: was its body optimised away? Use its "
+                "result (e.g. benchmark::DoNotOptimize, a volatile sink)",
+                util::printable(r.region->name), ir));
+        }
+    }
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        for (std::size_t j = 0; j < results.size(); ++j) {
+            const auto& other = results[j];
+            if (i == j || !measured(results[i]) || !measured(other)) continue;
+            if (!are_variants(results[i], other) || !same_work(results[i], other)) continue;
+            results[i].warnings.push_back(fmt::format(
+                "costs exactly the same as '{}' (same instructions and memory accesses): is the "
+                "parameter used?",
+                util::printable(other.name)));
+            break;  // one such warning per result is enough
+        }
+    }
+}
+
+}  // namespace cgbench::runner

@@ -1,0 +1,147 @@
+#pragma once
+// What the Cachegrind and Callgrind parsers share: the error type, the options, and the
+// builder that turns an `events:` line and count lines into a Profile, keeping running sums
+// (to check the file's own totals) and, when asked, per-function costs. Parsers own the
+// syntax; the builder owns the numbers.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "valgrind/line_scanner.hpp"
+#include "valgrind/profile.hpp"
+
+namespace cgbench::valgrind {
+
+// A malformed profile. what() names the line; the exit code is that of bad input (2).
+class ParseError : public UsageError {
+  public:
+    // `source` (a path) may be empty; the message reads "source:line: reason".
+    ParseError(std::size_t line, std::string reason, std::string source = {});
+    std::size_t line() const noexcept { return line_; }
+    const std::string& reason() const noexcept { return reason_; }
+
+  private:
+    std::size_t line_;
+    std::string reason_;
+};
+
+struct ParseOptions {
+    bool collect_functions = false;  // fill Profile::functions (self cost per function)
+    // With collect_functions and a limit: keep only the `function_limit` functions that rank
+    // highest under `function_rank` (ties by file and name) and sum the others into one
+    // kOtherFunctions entry. Names are copied out of the file only for the functions kept,
+    // which is most of the cost of collecting functions in a large profile. 0: keep all.
+    std::size_t function_limit = 0;
+    std::function<std::uint64_t(const metrics::EventCounts&)> function_rank = {};
+};
+
+class ProfileBuilder {
+  public:
+    // `tool` is recorded in the profile ("cachegrind" or "callgrind").
+    ProfileBuilder(std::string_view tool, const ParseOptions& options);
+
+    // Throws ParseError for `line` (0: the file as a whole).
+    [[noreturn]] static void fail(std::size_t line, const std::string& reason);
+
+    // Declares the columns from the value of an `events:` line. Throws ParseError when none
+    // are listed or events were declared before.
+    void set_events(std::string_view value, std::size_t line);
+    bool has_events() const { return !row_.empty(); }
+
+    // Reads the counts in `rest` into the current row; missing trailing counts are zero.
+    // Returns how many were given. Throws ParseError on malformed, overflowing or surplus
+    // counts.
+    std::size_t read_row(std::string_view rest, std::size_t line) {
+        std::size_t n = 0;
+        std::uint64_t v = 0;
+        while (true) {
+            const NumberStatus st = next_number(rest, v);
+            if (st == NumberStatus::Ok) {
+                if (n == row_.size()) surplus_counts(line);
+                row_[n++] = v;
+                continue;
+            }
+            if (st == NumberStatus::None) break;
+            fail(line,
+                 st == NumberStatus::Overflow ? "count overflows 64 bits" : "malformed count");
+        }
+        for (std::size_t i = n; i < row_.size(); ++i)
+            row_[i] = 0;
+        return n;
+    }
+
+    // Adds the current row to the running sums and to the selected function, if any.
+    void add_row(std::size_t line) {
+        for (std::size_t i = 0; i < row_.size(); ++i) {
+            if (__builtin_add_overflow(sums_[i], row_[i], &sums_[i])) {
+                fail(line, "the sum of counts overflows 64 bits");
+            }
+        }
+        if (current_ != nullptr) {
+            for (std::size_t i = 0; i < row_.size(); ++i)
+                current_[i] += row_[i];
+        }
+    }
+
+    // Later rows are added to function `name` of `file` (no-op unless functions are
+    // collected). The views must stay valid until finish().
+    void select_function(std::string_view file, std::string_view name);
+    // Later rows belong to no function until the next select_function().
+    void clear_function() { current_ = nullptr; }
+
+    // Checks the current row (the file's own totals, read with read_row) against the sums of
+    // the rows added and stores it as the profile's totals. `what` names the line in messages
+    // ("summary", "totals"). Throws ParseError on a mismatch.
+    void check_totals(std::string_view what, std::size_t line);
+
+    Profile& profile() { return profile_; }
+    // The finished profile, with its functions in order of first appearance.
+    Profile finish();
+
+  private:
+    [[noreturn]] void surplus_counts(std::size_t line) const;
+
+    struct FnKey {
+        std::string_view file;
+        std::string_view name;
+        bool operator==(const FnKey&) const = default;
+    };
+    // Function `index`'s counts as events.
+    metrics::EventCounts function_counts(std::size_t index) const;
+    // Fills profile_.functions with every function, or the top function_limit and "(other)".
+    void emit_functions();
+
+    // The index of (file, name) in keys_, added when new. An open-addressing table: a profile
+    // of a large program names a few hundred thousand functions, and node-based maps spent
+    // more time allocating than the rest of the parse.
+    std::size_t function_index(std::string_view file, std::string_view name);
+    void grow_slots();
+
+    ParseOptions options_;
+    Profile profile_;
+    std::vector<std::uint64_t> sums_;
+    std::vector<std::uint64_t> row_;
+    std::uint64_t* current_ = nullptr;
+    std::vector<FnKey> keys_;
+    std::vector<std::uint64_t> key_hashes_;  // parallel to keys_
+    std::vector<std::uint32_t> slots_;       // index into keys_ + 1; 0: empty
+    std::string_view hashed_file_;           // the file whose hash is file_hash_
+    std::uint64_t file_hash_ = 0;
+    std::vector<std::uint64_t> accum_;  // keys_.size() rows of row_.size() counts
+};
+
+// Parses one of the two formats (the parsers' shared shape); `data` may be anything.
+using ProfileParser = Profile (*)(std::string_view data, const ParseOptions& options);
+
+// Maps `path` and parses it with `parse`; ParseError messages then name the path.
+// EnvironmentError when the file cannot be read.
+Profile parse_profile_file(const std::filesystem::path& path, const ParseOptions& options,
+                           ProfileParser parse);
+
+}  // namespace cgbench::valgrind

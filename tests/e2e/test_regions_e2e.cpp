@@ -1,0 +1,186 @@
+// `cgbench run --regions` end to end: programs marked with include/cgbench/cgbench.h
+// (tests/programs/regions.c, regions_raii.cpp) under the real Callgrind. Expectations come
+// from the programs' structure (N units of work here, 2N there) and from callgrind_annotate.
+
+#include <gtest/gtest.h>
+
+#include "e2e/harness.hpp"
+
+namespace cgbench::e2e {
+
+namespace {
+
+using nlohmann::json;
+
+// Runs `cgbench run --regions --format json ARGS` and returns the document (asserting exit 0).
+json run_regions(const std::vector<std::string>& args) {
+    std::vector<std::string> all = {"run", "--regions", "--format", "json"};
+    all.insert(all.end(), args.begin(), args.end());
+    const Result r = cgbench(all);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.exit_code == 0 ? json::parse(r.out) : json();
+}
+
+std::uint64_t ir(const json& bench) {
+    return bench["events"]["Ir"].get<std::uint64_t>();
+}
+
+}  // namespace
+
+TEST(RegionsE2E, RepeatedRegionIsSummed) {
+    const auto repeated = run_regions({"--", program("regions"), "repeated", "3000"});
+    const auto once = run_regions({"--", program("regions"), "setup", "3000"});
+    ASSERT_EQ(repeated["benchmarks"].size(), 1u);
+    const auto& step = repeated["benchmarks"][0];
+    EXPECT_EQ(step["name"], "regions repeated 3000/step");
+    EXPECT_EQ(step["region"]["name"], "step");
+    EXPECT_EQ(step["region"]["entries"], 3);
+    EXPECT_EQ(step["tool"], "callgrind");
+    EXPECT_EQ(repeated["run"]["fingerprint"]["tool"], "callgrind");
+    // Three entries of N units each, against one entry of N units ("tiny" in setup mode).
+    EXPECT_EQ(ir(step), 3 * ir(once["benchmarks"][0]));
+}
+
+TEST(RegionsE2E, NestedRegionsAreEachReported) {
+    const auto doc = run_regions({"--", program("regions"), "nested", "3000"});
+    ASSERT_EQ(doc["benchmarks"].size(), 2u);
+    const auto& outer = doc["benchmarks"][0];
+    const auto& inner = doc["benchmarks"][1];
+    EXPECT_EQ(outer["name"], "regions nested 3000/outer");
+    EXPECT_EQ(inner["name"], "regions nested 3000/inner");
+    // outer: N + 2N (inner) + N units; inner: 2N units. Markers add a few dozen instructions.
+    const double ratio = static_cast<double>(ir(outer)) / static_cast<double>(ir(inner));
+    EXPECT_NEAR(ratio, 2.0, 0.01);
+}
+
+TEST(RegionsE2E, CxxScopeObjectWithRuntimeNames) {
+    const auto doc = run_regions({"--", program("regions_raii"), "3000"});
+    ASSERT_EQ(doc["benchmarks"].size(), 2u);
+    EXPECT_EQ(doc["benchmarks"][0]["name"], "regions_raii 3000/load");
+    EXPECT_EQ(doc["benchmarks"][1]["name"], "regions_raii 3000/load/parse");
+    // load: N units + parse's 2N units (+ building the name); parse: 2N units.
+    const double ratio = static_cast<double>(ir(doc["benchmarks"][0])) /
+                         static_cast<double>(ir(doc["benchmarks"][1]));
+    EXPECT_GT(ratio, 1.45);
+    EXPECT_LT(ratio, 1.6);
+}
+
+TEST(RegionsE2E, RegionExcludesTheSetup) {
+    const auto whole = measure_events({"--", program("regions"), "setup", "3000"});
+    const auto region = run_regions({"--", program("regions"), "setup", "3000"});
+    ASSERT_FALSE(whole.empty());
+    ASSERT_EQ(region["benchmarks"].size(), 1u);
+    // 100N units of setup and N units in the region: the region is about 1% of the program.
+    const auto whole_ir = whole["Ir"].get<std::uint64_t>();
+    EXPECT_LT(ir(region["benchmarks"][0]) * 50, whole_ir);
+    EXPECT_GT(ir(region["benchmarks"][0]) * 200, whole_ir);
+}
+
+TEST(RegionsE2E, SameCommandTwiceGivesIdenticalEvents) {
+    const std::vector<std::string> args = {"--", program("regions"), "nested", "2000"};
+    const auto a = run_regions(args);
+    const auto b = run_regions(args);
+    ASSERT_EQ(a["benchmarks"].size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(a["benchmarks"][i]["events"], b["benchmarks"][i]["events"]) << i;
+    }
+}
+
+TEST(RegionsE2E, EventsAddUpToWhatCallgrindCollected) {
+    const auto dir = scratch("regions-raw");
+    const auto doc = run_regions({"--keep-raw", dir.string(), "--name", "nested", "--",
+                                  program("regions"), "nested", "2000"});
+    ASSERT_EQ(doc["benchmarks"].size(), 2u);
+    // Parts: 1 = before "outer", 2 = outer before inner, 3 = inner, 4 = outer after inner,
+    // and the final dump at exit (nested.callgrind.out).
+    const auto stem = dir / "nested.callgrind.out";
+    std::map<std::string, std::uint64_t> all, outer, inner;
+    for (const int part : {1, 2, 3, 4, 0}) {
+        const auto file = part == 0 ? stem : fs::path(stem.string() + "." + std::to_string(part));
+        const auto totals = callgrind_totals_by_hand(file);
+        ASSERT_EQ(totals.size(), 9u) << file;
+        for (const auto& [event, value] : totals) {
+            all[event] += value;
+            if (part >= 2) outer[event] += value;
+            if (part == 3) inner[event] += value;
+        }
+    }
+    // Valgrind's own log counts what was collected over the whole run: the parts add up to it.
+    EXPECT_EQ(all, log_collected(dir / "nested.valgrind.log"));
+    for (const auto& [event, value] : outer) {
+        EXPECT_EQ(doc["benchmarks"][0]["events"][event].get<std::uint64_t>(), value) << event;
+        EXPECT_EQ(doc["benchmarks"][1]["events"][event].get<std::uint64_t>(), inner[event])
+            << event;
+    }
+}
+
+TEST(RegionsE2E, InstructionCountsEqualCallgrindAnnotate) {
+    // callgrind_annotate reports a dump's `summary:` line. Without cache simulation it equals
+    // the sum of the cost lines that cgbench reads; with it, summary and totals can differ by
+    // a few events because a dump lands in the middle of a basic block (the test above shows
+    // that the totals are the ones that add up to Valgrind's own count).
+    const auto dir = scratch("regions-annotate");
+    const auto doc = run_regions({"--weights", "ir", "--keep-raw", dir.string(), "--name", "r",
+                                  "--", program("regions"), "setup", "2000"});
+    ASSERT_EQ(doc["benchmarks"].size(), 1u);
+    // Parts: 1 = before "tiny" begins, 2 = tiny, then the final dump.
+    const auto annotated = callgrind_annotate_totals(dir / "r.callgrind.out.2");
+    ASSERT_EQ(annotated.count("Ir"), 1u);
+    EXPECT_EQ(ir(doc["benchmarks"][0]), annotated.at("Ir"));
+}
+
+TEST(RegionsE2E, OptimisedAwayRegionIsFlaggedInEveryFormat) {
+    // Seed 000's "0 ns": the region's loop computes a value nobody uses.
+    for (const std::string format : {"console", "markdown", "json", "junit"}) {
+        const auto r = cgbench(
+            {"run", "--regions", "--format", format, "--", program("regions"), "empty", "2000"});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_NE(r.out.find("was its body optimised away?"), std::string::npos) << format << r.out;
+    }
+}
+
+TEST(RegionsE2E, VariantsThatIgnoreTheirParameterAreFlagged) {
+    const auto doc = run_regions({"--", program("regions"), "ignored"});
+    ASSERT_EQ(doc["benchmarks"].size(), 2u);
+    for (const auto& b : doc["benchmarks"]) {
+        ASSERT_TRUE(b.contains("warnings")) << b.dump();
+        EXPECT_NE(b["warnings"][0].get<std::string>().find("is the parameter used?"),
+                  std::string::npos);
+    }
+    EXPECT_NE(
+        doc["benchmarks"][0]["warnings"][0].get<std::string>().find("'regions ignored/sum/200'"),
+        std::string::npos);
+}
+
+TEST(RegionsE2E, RegionNeverEndedIsNamed) {
+    const auto dir = scratch("regions-unended");
+    const auto r = cgbench({"run", "--regions", "--out", (dir / "r.json").string(), "--",
+                            program("regions"), "unended", "100"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("began region 'open' and never ended it"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "r.json"));
+}
+
+TEST(RegionsE2E, NoRegionReachedNamesTheBenchmark) {
+    const auto r = cgbench({"run", "--regions", "--name", "bench-without-regions", "--",
+                            program("regions"), "none", "100"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("'bench-without-regions' reached no region"), std::string::npos) << r.err;
+}
+
+TEST(RegionsE2E, OverlappingRegionsAreRejected) {
+    const auto r = cgbench({"run", "--regions", "--", program("regions"), "overlap"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("regions must nest"), std::string::npos) << r.err;
+}
+
+TEST(RegionsE2E, InstructionsOnlyRunsWithoutCacheSimulation) {
+    const auto doc = run_regions({"--weights", "ir", "--", program("regions"), "setup", "2000"});
+    ASSERT_EQ(doc["benchmarks"].size(), 1u);
+    const auto& b = doc["benchmarks"][0];
+    EXPECT_EQ(b["events"].size(), 1u);
+    EXPECT_EQ(b["cost"], b["events"]["Ir"]);
+    EXPECT_EQ(doc["run"]["fingerprint"]["cache_sim"], false);
+}
+
+}  // namespace cgbench::e2e
