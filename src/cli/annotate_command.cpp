@@ -1,14 +1,19 @@
-// `cgbench annotate RESULT.json NAME`: the costliest functions of one stored result.
+// `cgbench annotate RUN NAME`: the costliest functions of one result, from a result file or
+// the history (a run id or a git ref, as for `compare`).
 
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <memory>
 
 #include "cli/command.hpp"
+#include "config/db_options.hpp"
 #include "core/errors.hpp"
-#include "core/result_json.hpp"
+#include "exec/environment.hpp"
+#include "exec/process.hpp"
 #include "report/function_report.hpp"
+#include "store/run_ref.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::cli {
@@ -16,21 +21,24 @@ namespace cgbench::cli {
 namespace {
 
 struct AnnotateInput {
-    std::string result_file;
+    std::string run;
     std::string name;
+    config::DbInput db;
     std::string format = "console";
     std::size_t top = 20;
 };
 
-const BenchmarkResult& find_benchmark(const RunResult& run, const AnnotateInput& in) {
+const BenchmarkResult& find_benchmark(const store::ResolvedRun& resolved, const std::string& name) {
     std::vector<std::string> names;
-    for (const auto& b : run.benchmarks) {
-        if (b.name == in.name) return b;
-        names.push_back("'" + util::printable(b.name) + "'");
+    for (const auto& b : resolved.run.benchmarks) {
+        if (b.name == name) return b;
+        if (names.size() < 10) names.push_back("'" + util::printable(b.name) + "'");
     }
-    throw UsageError(
-        fmt::format("{} has no benchmark named '{}'", in.result_file, util::printable(in.name)),
-        fmt::format("it has {}", util::join(names, ", ")));
+    if (resolved.run.benchmarks.size() > names.size()) names.push_back("...");
+    throw UsageError(fmt::format("{} has no benchmark named '{}'", util::printable(resolved.label),
+                                 util::printable(name)),
+                     names.empty() ? std::string("it has no benchmarks")
+                                   : fmt::format("it has {}", util::join(names, ", ")));
 }
 
 int execute(const AnnotateInput& in) {
@@ -38,11 +46,15 @@ int execute(const AnnotateInput& in) {
     if (format == report::Format::Junit) {
         throw UsageError("annotate cannot write junit", "use --format console, markdown or json");
     }
-    const RunResult run = load_result_file(in.result_file);
-    const BenchmarkResult& b = find_benchmark(run, in);
+    const auto env = exec::current_environment();
+    exec::PosixProcessRunner runner;
+    store::RunResolver resolver(config::resolve_db(in.db, env), std::filesystem::current_path(),
+                                env, runner);
+    const auto resolved = resolver.resolve(in.run);
+    const BenchmarkResult& b = find_benchmark(resolved, in.name);
     if (b.functions.empty()) {
         throw UsageError(fmt::format("'{}' in {} has no per-function costs",
-                                     util::printable(b.name), in.result_file),
+                                     util::printable(b.name), util::printable(resolved.label)),
                          b.status == BenchStatus::Ok
                              ? "measure it again with this cgbench"
                              : "it failed; per-function costs exist only for measured results");
@@ -57,17 +69,18 @@ Subcommand register_annotate(CLI::App& app, GlobalOptions& global) {
     auto* cmd = app.add_subcommand(
         "annotate",
         "Show the costliest functions of one result:\n"
-        "  cgbench annotate [OPTIONS] RESULT.json NAME\n"
-        "RESULT.json is a file written by `cgbench run --out`; NAME a benchmark in "
-        "it (BENCH/REGION for a region).");
+        "  cgbench annotate [OPTIONS] RUN NAME\n"
+        "RUN is a result file (cgbench run --out), a run id or a git ref (as for compare); "
+        "NAME a benchmark in it (BENCH/REGION for a region).");
     add_global_flags(*cmd, global);
     cmd->footer(exit_code_help());
     auto input = std::make_shared<AnnotateInput>();
-    cmd->add_option("RESULT", input->result_file, "Result file (cgbench run --out)")->required();
+    cmd->add_option("RUN", input->run, "Result file, run id or git ref")->required();
     cmd->add_option("NAME", input->name, "Benchmark name as shown by cgbench run")->required();
     cmd->add_option("--format", input->format, "Output: console, markdown, json [console]");
     cmd->add_option("--top", input->top, "How many functions to show [20]")
         ->check(CLI::Range(1, 1000));
+    add_db_options(*cmd, input->db);
     return {cmd, [input] { return execute(*input); }};
 }
 

@@ -70,6 +70,9 @@ Verdict overall(const std::vector<MetricChange>& changes) {
     return Verdict::Unchanged;
 }
 
+// How many moved functions a comparison lists per benchmark.
+constexpr std::size_t kMovedFunctions = 10;
+
 BenchmarkComparison compare_pair(const BenchmarkResult* base, const BenchmarkResult* head,
                                  const ThresholdSet& thresholds,
                                  std::set<std::string>& unmeasured) {
@@ -90,6 +93,10 @@ BenchmarkComparison compare_pair(const BenchmarkResult* base, const BenchmarkRes
     } else {
         out.changes = metric_changes(*base, *head, thresholds, unmeasured);
         out.verdict = overall(out.changes);
+        const bool gated = out.verdict == Verdict::Regression || out.verdict == Verdict::Improvement;
+        if (gated && !base->functions.empty() && !head->functions.empty()) {
+            out.moved = attribute_change(*base, *head, kMovedFunctions);
+        }
     }
     return out;
 }

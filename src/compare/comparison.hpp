@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compare/attribution.hpp"
 #include "compare/threshold.hpp"
 #include "core/errors.hpp"
 #include "core/result.hpp"
@@ -53,6 +54,9 @@ struct BenchmarkComparison {
     std::optional<BenchmarkResult> base;
     std::optional<BenchmarkResult> head;
     std::vector<MetricChange> changes;  // cost, Ir, then other gated metrics (when measured)
+    // For a regression or an improvement: the functions whose cost moved most (from the
+    // per-function costs of both results; empty when either side has none).
+    std::vector<FunctionChange> moved;
 
     // The change of `metric`, or nullptr.
     const MetricChange* change(std::string_view metric) const;

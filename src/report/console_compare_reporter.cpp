@@ -6,6 +6,7 @@
 
 #include "compare/comparison.hpp"
 #include "report/compare_summary.hpp"
+#include "report/function_report.hpp"
 #include "report/reporter.hpp"
 #include "report/run_summary.hpp"
 #include "report/text_table.hpp"
@@ -71,6 +72,10 @@ class ConsoleCompareReporter final : public CompareReporter {
                                rows.empty() ? "" : "\n",
                                hidden == 1 ? "1 benchmark" : fmt::format("{} benchmarks", hidden),
                                hidden == 1 ? "it" : "them");
+        }
+        for (const auto* b : rows) {
+            if (b->moved.empty() || !(c.fails_gate(*b) || o.verbose)) continue;
+            out += "\n" + render_function_changes(b->name, b->moved, Format::Console);
         }
         for (const auto& w : c.warnings) {
             out += fmt::format("{} {}\n", ansi(o.color, "33", "warning:"), util::printable(w));

@@ -103,20 +103,24 @@ std::string render_functions(const BenchmarkResult& b, Format format, std::size_
            "\n";
 }
 
+ojson function_changes_json(const std::vector<compare::FunctionChange>& changes) {
+    ojson out = ojson::array();
+    for (const auto& c : changes) {
+        out.push_back(ojson{{"file", c.file},
+                            {"name", c.name},
+                            {"base", c.base ? ojson(*c.base) : ojson(nullptr)},
+                            {"head", c.head ? ojson(*c.head) : ojson(nullptr)},
+                            {"delta", c.delta},
+                            {"share", c.share ? ojson(*c.share) : ojson(nullptr)}});
+    }
+    return out;
+}
+
 std::string render_function_changes(std::string_view benchmark,
                                     const std::vector<compare::FunctionChange>& changes,
                                     Format format) {
     if (format == Format::Json || format == Format::Junit) {
-        ojson out = ojson::array();
-        for (const auto& c : changes) {
-            out.push_back(ojson{{"file", c.file},
-                                {"name", c.name},
-                                {"base", c.base ? ojson(*c.base) : ojson(nullptr)},
-                                {"head", c.head ? ojson(*c.head) : ojson(nullptr)},
-                                {"delta", c.delta},
-                                {"share", c.share ? ojson(*c.share) : ojson(nullptr)}});
-        }
-        return out.dump(2) + "\n";
+        return function_changes_json(changes).dump(2) + "\n";
     }
     Table t{{{"function", Align::Left},
              {"file", Align::Left},

@@ -10,6 +10,7 @@
 
 #include "compare/attribution.hpp"
 #include "core/result.hpp"
+#include "core/result_json.hpp"
 #include "report/reporter.hpp"
 
 namespace cgbench::report {
@@ -17,6 +18,10 @@ namespace cgbench::report {
 // The first `top` entries of `b.functions` with cost, share of the total, Ir and the file.
 // JSON: {"schema": "cgbench-annotate/1", "benchmark", "tool", "cost", "functions": [...]}.
 std::string render_functions(const BenchmarkResult& b, Format format, std::size_t top);
+
+// The functions that moved, as a JSON array of {file, name, base, head, delta, share}
+// (null for a side that does not list the function, or a share that does not exist).
+nlohmann::ordered_json function_changes_json(const std::vector<compare::FunctionChange>& changes);
 
 // The functions that moved in `benchmark`: base, head, delta and share of the total delta
 // ("-" for a side that does not list the function). JSON: an array of objects.

@@ -9,6 +9,7 @@
 #include "compare/comparison.hpp"
 #include "core/result_json.hpp"
 #include "report/compare_summary.hpp"
+#include "report/function_report.hpp"
 #include "report/reporter.hpp"
 
 namespace cgbench::report {
@@ -62,13 +63,15 @@ ojson benchmark_json(const Comparison& c, const BenchmarkComparison& b) {
     ojson changes = ojson::array();
     for (const auto& m : b.changes)
         changes.push_back(change_json(m));
-    return ojson{{"name", b.name},
-                 {"verdict", std::string(compare::to_string(b.verdict))},
-                 {"fails_gate", c.fails_gate(b)},
-                 {"reason", verdict_reason(b)},
-                 {"base", side_status(b.base)},
-                 {"head", side_status(b.head)},
-                 {"changes", std::move(changes)}};
+    ojson j{{"name", b.name},
+            {"verdict", std::string(compare::to_string(b.verdict))},
+            {"fails_gate", c.fails_gate(b)},
+            {"reason", verdict_reason(b)},
+            {"base", side_status(b.base)},
+            {"head", side_status(b.head)},
+            {"changes", std::move(changes)}};
+    if (!b.moved.empty()) j["functions_moved"] = function_changes_json(b.moved);
+    return j;
 }
 
 ojson summary_json(const Comparison& c) {

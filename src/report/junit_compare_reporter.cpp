@@ -6,6 +6,7 @@
 
 #include "compare/comparison.hpp"
 #include "report/compare_summary.hpp"
+#include "report/function_report.hpp"
 #include "report/escape.hpp"
 #include "report/reporter.hpp"
 
@@ -31,13 +32,19 @@ std::string metric_lines(const BenchmarkComparison& b) {
     return out;
 }
 
+// The functions that moved, as an aligned table after a blank line; empty when unknown.
+std::string moved_lines(const BenchmarkComparison& b) {
+    if (b.moved.empty()) return {};
+    return "\n" + render_function_changes(b.name, b.moved, Format::Console);
+}
+
 std::string testcase(const Comparison& c, const BenchmarkComparison& b) {
     std::string out =
         fmt::format("    <testcase classname=\"cgbench.compare\" name=\"{}\">\n", x(b.name));
     if (c.fails_gate(b)) {
         out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
                            compare::to_string(b.verdict), x(verdict_reason(b)),
-                           x(b.verdict == Verdict::Failed ? b.head->stderr_tail : metric_lines(b)));
+                           x(b.verdict == Verdict::Failed ? b.head->stderr_tail : metric_lines(b) + moved_lines(b)));
     } else if (b.verdict == Verdict::Removed) {
         out += "      <skipped message=\"only in BASE\"/>\n";
     } else {

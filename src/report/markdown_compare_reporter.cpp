@@ -6,6 +6,7 @@
 
 #include "compare/comparison.hpp"
 #include "report/compare_summary.hpp"
+#include "report/function_report.hpp"
 #include "report/escape.hpp"
 #include "report/reporter.hpp"
 #include "report/run_summary.hpp"
@@ -20,6 +21,7 @@ using compare::Comparison;
 // GitHub rejects comments over 65,536 characters; these caps keep a report well below.
 constexpr std::size_t kMaxChangedRows = 50;
 constexpr std::size_t kMaxDetailRows = 300;
+constexpr std::size_t kMaxMovedSections = 10;
 
 std::string row(const std::vector<std::string>& cells) {
     std::string out = "|";
@@ -48,6 +50,21 @@ std::string changed_table(const Comparison& c) {
     if (rows.size() > kMaxChangedRows) {
         out +=
             fmt::format("\n…and {} more (see the JSON report).\n", rows.size() - kMaxChangedRows);
+    }
+    return out;
+}
+
+// Which functions moved, for the first regressions: collapsed, so the comment stays short.
+std::string moved_functions(const Comparison& c) {
+    std::string out;
+    std::size_t shown = 0;
+    for (const auto& b : c.benchmarks) {
+        if (b.moved.empty() || !c.fails_gate(b) || shown++ == kMaxMovedSections) continue;
+        std::string table = render_function_changes(b.name, b.moved, Format::Markdown);
+        table.erase(0, table.find("\n\n") + 2);  // its heading: the summary says it
+        out += fmt::format("\n<details><summary>Functions that moved in {}</summary>\n\n{}\n"
+                           "</details>\n",
+                           md(b.name), table);
     }
     return out;
 }
@@ -85,6 +102,7 @@ class MarkdownCompareReporter final : public CompareReporter {
                                       summary_line(c, [](std::string_view s) { return md(s); }));
         if (c.forced) out += "> [!WARNING]\n> " + md(forced_warning(c)) + "\n\n";
         out += changed_table(c);
+        out += moved_functions(c);
         for (const auto& w : c.warnings)
             out += "\n> **Warning:** " + md(w) + "\n";
         return out + details(c);

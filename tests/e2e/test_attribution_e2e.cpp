@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "compare/attribution.hpp"
 #include "core/result_json.hpp"
 #include "e2e/harness.hpp"
@@ -44,6 +46,35 @@ TEST(AttributionE2E, TheSlowerFunctionComesFirst) {
         EXPECT_NE(c.name, "alpha") << "alpha did not change";
 }
 
+TEST(AttributionE2E, CompareListsTheMovedFunctionsInEveryFormat) {
+    const auto dir = scratch("compare-moved");
+    for (const auto& [file, mode] : {std::pair{"base.json", "normal"}, {"head.json", "slow-beta"}}) {
+        ASSERT_EQ(cgbench({"run", "-q", "--name", "attrib", "--out", (dir / file).string(), "--",
+                           program("attrib"), mode, "50000"})
+                      .exit_code,
+                  0);
+    }
+    const auto compare = [&](const std::string& format) {
+        const auto r = cgbench({"compare", "--no-db", "--format", format,
+                                (dir / "base.json").string(), (dir / "head.json").string()});
+        EXPECT_EQ(r.exit_code, 1) << format << ": beta's 10% is a regression\n" << r.err;
+        return r.out;
+    };
+    for (const auto& format : {"console", "markdown", "junit"}) {
+        const auto out = compare(format);
+        const auto moved = out.find("Functions that moved in attrib");
+        ASSERT_NE(moved, std::string::npos) << format << "\n" << out;
+        EXPECT_NE(out.find("beta", moved), std::string::npos) << format;
+        EXPECT_EQ(out.find("alpha", moved), std::string::npos) << format << ": alpha did not move";
+    }
+    const auto json = nlohmann::json::parse(compare("json"));
+    const auto& moved = json["benchmarks"][0]["functions_moved"];
+    ASSERT_TRUE(moved.is_array() && !moved.empty()) << json.dump();
+    EXPECT_EQ(moved[0]["name"], "beta");
+    EXPECT_EQ(moved[0]["delta"].get<std::int64_t>(),
+              moved[0]["head"].get<std::int64_t>() - moved[0]["base"].get<std::int64_t>());
+}
+
 TEST(AttributionE2E, AnnotateShowsTheTopFunctions) {
     const auto dir = scratch("annotate");
     const auto out = (dir / "r.json").string();
@@ -54,6 +85,18 @@ TEST(AttributionE2E, AnnotateShowsTheTopFunctions) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("alpha"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("beta"), std::string::npos) << r.out;
+    // The same result from the history, by run id.
+    const auto id = load_result_file(out).id;
+    const auto db = (dir / "history.db").string();
+    ASSERT_EQ(cgbench({"run", "-q", "--db", db, "--name", "attrib", "--out", out, "--",
+                       program("attrib")})
+                  .exit_code,
+              0);
+    const auto stored = cgbench({"annotate", "--db", db, "--top", "2", load_result_file(out).id,
+                                 "attrib"});
+    EXPECT_EQ(stored.exit_code, 0) << stored.err;
+    EXPECT_EQ(stored.out, r.out) << "the same program measured again, read from the history";
+    EXPECT_NE(id, load_result_file(out).id);
     const auto missing = cgbench({"annotate", out, "nope"});
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_NE(missing.err.find("has no benchmark named 'nope'"), std::string::npos) << missing.err;

@@ -78,6 +78,23 @@ TEST(SuiteE2E, ParallelRunEqualsSequentialRunEventForEvent) {
     EXPECT_EQ(quiet.out, "");
 }
 
+TEST(SuiteE2E, RegionsEntriesGiveOneResultPerRegionInSuiteOrder) {
+    const auto dir = scratch("suite-regions");
+    write_suite(dir, entry("nest", "regions", {"nested", "2000"}, "regions = true") +
+                         entry("whole", "workload", {"2000"}) +
+                         entry("rep", "regions", {"repeated", "2000"}, "regions = true"));
+    const auto r = cgbench({"run", "-j2", "--out", (dir / "r.json").string()}, {.cwd = dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = read_json(dir / "r.json");
+    EXPECT_EQ(names(j), (std::vector<std::string>{"nest/outer", "nest/inner", "whole", "rep/step"}));
+    EXPECT_EQ(j["benchmarks"][0]["tool"], "callgrind");
+    EXPECT_EQ(j["benchmarks"][2]["tool"], "cachegrind");
+    EXPECT_EQ(j["benchmarks"][3]["region"]["entries"], 3);
+    // Each region result keeps the position of its suite entry.
+    EXPECT_EQ(j["benchmarks"][1]["position"], 0);
+    EXPECT_EQ(j["benchmarks"][3]["position"], 2);
+}
+
 TEST(SuiteE2E, FailuresAreReportedAndSavedWithTheOthers) {
     const auto dir = scratch("suite-failures");
     const auto out = dir / "result.json";

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <fstream>
 
 #include "config/suite.hpp"
@@ -30,6 +32,7 @@ stdin = "input.txt"
 env = ["EXTRA=1", "HOME"]
 threshold = "cost=2%|100000"
 timeout = 1.5
+regions = true
 
 [[bench]]
 name = "parse/small"
@@ -79,7 +82,9 @@ TEST(Suite, ReadsEverySetting) {
     EXPECT_EQ(e.threshold->text, "cost=2%|100000");
     EXPECT_EQ(e.timeout->text, "1.5");
     EXPECT_EQ(e.timeout->line, 17);
+    EXPECT_EQ(e.regions->text, "on");
     EXPECT_FALSE(s.entries[1].cwd);
+    EXPECT_FALSE(s.entries[1].regions);
     EXPECT_EQ(s.origin(12), "/work/proj/cgbench.toml:12");
 }
 
@@ -148,6 +153,11 @@ TEST(Suite, WrongTypesNameTheKeyAndTheType) {
               std::string::npos);
     EXPECT_NE(error_of("[[bench]]\nname = \"x\"\ncommand = []\n").find("non-empty array"),
               std::string::npos);
+    EXPECT_NE(error_of(std::string(kEntry) + "regions = \"yes\"\n")
+                  .find(":4: 'regions' in [[bench]] 'b' must be true or false, not a string"),
+              std::string::npos);
+    EXPECT_NE(with_defaults("regions = true").find("unknown key 'regions'"), std::string::npos)
+        << "regions is per benchmark";
     EXPECT_NE(error_of("[[bench]]\nname = 7\ncommand = [\"./p\"]\n")
                   .find(":2: 'name' in [[bench]] #1 must be a string"),
               std::string::npos);
@@ -215,10 +225,18 @@ TEST(Suite, LoadsFilesAndDiscoversThem) {
 TEST(Suite, TheExampleSuiteNamesTheBuiltExamples) {
     const fs::path path = fs::path(CGBENCH_EXAMPLES) / "cgbench.toml";  // copied by CMake
     const auto suite = load_suite(path);
-    ASSERT_EQ(suite.entries.size(), 8u);
+    ASSERT_FALSE(suite.entries.empty());
+    std::set<fs::path> named;
     for (const auto& e : suite.entries) {
         EXPECT_TRUE(fs::exists(suite.dir / e.command.front()))
             << e.name << ": " << e.command.front();
+        named.insert((suite.dir / e.command.front()).lexically_normal());
+    }
+    // Every example program built next to the suite is in it.
+    for (const auto& f : fs::directory_iterator(suite.dir)) {
+        const auto perms = f.status().permissions();
+        if (!f.is_regular_file() || (perms & fs::perms::owner_exec) == fs::perms::none) continue;
+        EXPECT_TRUE(named.contains(f.path().lexically_normal())) << f.path() << " not in the suite";
     }
 }
 
