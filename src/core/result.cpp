@@ -65,4 +65,29 @@ std::vector<std::string> Fingerprint::differences(const Fingerprint& other) cons
     return out;
 }
 
+std::vector<FunctionResult> fold_functions(const std::vector<FunctionResult>& functions,
+                                           std::size_t keep) {
+    std::vector<FunctionResult> out;
+    FunctionResult other{"", std::string(kOtherFunctions), {}, 0};
+    bool folded = false;
+    std::uint64_t other_ir = 0;
+    for (const auto& f : functions) {
+        const bool has_ir = f.events.has(metrics::Event::Ir);
+        if (f.name != kOtherFunctions && out.size() < keep) {
+            FunctionResult kept{f.file, f.name, {}, f.cost};
+            if (has_ir) kept.events.set(metrics::Event::Ir, f.events.get(metrics::Event::Ir));
+            out.push_back(std::move(kept));
+            continue;
+        }
+        folded = true;
+        other.cost += f.cost;
+        if (has_ir) other_ir += f.events.get(metrics::Event::Ir);
+    }
+    if (folded) {
+        other.events.set(metrics::Event::Ir, other_ir);
+        out.push_back(std::move(other));
+    }
+    return out;
+}
+
 }  // namespace cgbench

@@ -39,6 +39,13 @@ struct FunctionResult {
 // The name of the entry that sums every function not listed.
 inline constexpr std::string_view kOtherFunctions = valgrind::kOtherFunctions;
 
+// `functions` (highest cost first, as a result lists them) folded to its first `keep` entries
+// and one "(other)" summing the rest and any "(other)" already there, each entry keeping
+// only its cost and Ir: what the history stores, enough to say which functions moved. The
+// costs still add up to the same total.
+std::vector<FunctionResult> fold_functions(const std::vector<FunctionResult>& functions,
+                                           std::size_t keep);
+
 // The region of a program a result measures (`cgbench run --regions`).
 struct RegionInfo {
     std::string name;           // as marked in the program (the result is named BENCH/NAME)

@@ -68,7 +68,9 @@ void bind_result(Statement& s, std::int64_t run, std::size_t position, const Ben
     bind_count(s, kFirstDerivedParam, d ? std::optional(d->l1_hits) : std::nullopt);
     bind_count(s, kFirstDerivedParam + 1, d ? std::optional(d->ll_hits) : std::nullopt);
     bind_count(s, kFirstDerivedParam + 2, d ? std::optional(d->ram_hits) : std::nullopt);
-    s.bind(kFirstDerivedParam + 3, compact(to_json(b)));
+    BenchmarkResult stored = b;  // the functions that explain a change, not all of them
+    stored.functions = fold_functions(b.functions, kStoredFunctions);
+    s.bind(kFirstDerivedParam + 3, compact(to_json(stored)));
 }
 
 // Reads the columns of kRunColumns starting at `first`.

@@ -43,6 +43,9 @@ struct StoredCosts {
     std::map<std::string, std::uint64_t> costs;  // benchmark name -> cost (ok results only)
 };
 
+// How many functions of each result the history keeps (result files keep more).
+inline constexpr std::size_t kStoredFunctions = 10;
+
 // One open history database (one connection; not shared between threads).
 class HistoryStore {
   public:
@@ -54,7 +57,8 @@ class HistoryStore {
     static std::optional<HistoryStore> open_existing(const std::filesystem::path& path);
 
     // Stores `run` and all its benchmarks (failed ones too) in one transaction: either all
-    // of it is stored or nothing.
+    // of it is stored or nothing. Each result keeps its kStoredFunctions costliest functions
+    // (cost and Ir; fold_functions), the rest summed as "(other)".
     void record_run(const RunResult& run);
 
     // The run with this id.

@@ -13,9 +13,10 @@ namespace cgbench::store {
 namespace {
 
 // The top-level keys of a benchmark document (core/result_json.cpp, to_json).
-constexpr std::array<std::string_view, 16> kKeys = {
-    "name",    "command", "status",       "tool",  "exit_code",   "signal",   "events",   "derived",
-    "weights", "cost",    "wall_seconds", "error", "stderr_tail", "warnings", "raw_file", "verify"};
+constexpr std::array<std::string_view, 20> kKeys = {
+    "name",      "command",  "status",    "tool",   "exit_code",   "signal",   "events",
+    "derived",   "weights",  "cost",      "wall_seconds", "error", "stderr_tail", "warnings",
+    "raw_file",  "verify",   "threshold", "position", "functions", "region"};
 enum Key : int {
     kName,
     kCommand,
@@ -33,6 +34,10 @@ enum Key : int {
     kWarnings,
     kRawFile,
     kVerify,
+    kThreshold,
+    kPosition,
+    kFunctions,
+    kRegion,
     kUnknown
 };
 // What read_benchmark requires.
@@ -76,6 +81,10 @@ class Reader {
     bool skip_derived();
     bool weights(metrics::Weights& out);
     bool verify(BenchmarkResult& b);
+    bool position(std::optional<std::size_t>& out);
+    bool functions(std::vector<FunctionResult>& out);
+    bool function(FunctionResult& out);
+    bool region(std::optional<RegionInfo>& out);
     bool spread(std::vector<EventSpread>& out);
 
     util::JsonCursor c_;
@@ -117,6 +126,14 @@ bool Reader::top_value(Key k, BenchmarkResult& b) {
             return text(b.raw_file);
         case kVerify:
             return verify(b);
+        case kThreshold:
+            return text(b.threshold);
+        case kPosition:
+            return position(b.position);
+        case kFunctions:
+            return functions(b.functions);
+        case kRegion:
+            return region(b.region);
         case kUnknown:
             return false;
     }
@@ -227,6 +244,46 @@ bool Reader::verify(BenchmarkResult& b) {
         }
     } while (c_.eat(','));
     return c_.eat('}');
+}
+
+bool Reader::position(std::optional<std::size_t>& out) {
+    std::uint64_t v = 0;
+    if (!unsigned_value(v)) return false;
+    out = static_cast<std::size_t>(v);
+    return true;
+}
+
+bool Reader::functions(std::vector<FunctionResult>& out) {
+    if (!c_.eat('[')) return false;
+    if (c_.eat(']')) return true;
+    do {
+        if (!function(out.emplace_back())) return false;
+    } while (c_.eat(','));
+    return c_.eat(']');
+}
+
+// {"file": ..., "name": ..., "events": {...}, "cost": N}, the order to_json writes.
+bool Reader::function(FunctionResult& out) {
+    const auto key = [&](std::string_view want) {
+        return c_.string(key_) && key_ == want && c_.eat(':');
+    };
+    return c_.eat('{') && key("file") && text(out.file) && c_.eat(',') && key("name") &&
+           text(out.name) && c_.eat(',') && key("events") && events(out.events) && c_.eat(',') &&
+           key("cost") && unsigned_value(out.cost) && c_.eat('}');
+}
+
+// {"name": ..., "entries": N}, the order to_json writes.
+bool Reader::region(std::optional<RegionInfo>& out) {
+    RegionInfo r;
+    const auto key = [&](std::string_view want) {
+        return c_.string(key_) && key_ == want && c_.eat(':');
+    };
+    if (!(c_.eat('{') && key("name") && text(r.name) && c_.eat(',') && key("entries") &&
+          unsigned_value(r.entries) && c_.eat('}'))) {
+        return false;
+    }
+    out = std::move(r);
+    return true;
 }
 
 bool Reader::spread(std::vector<EventSpread>& out) {

@@ -42,6 +42,33 @@ TEST(HistoryStore, ARunReadBackEqualsTheRunRecorded) {
     EXPECT_FALSE(store.run_by_id("no-such-run").has_value());
 }
 
+TEST(HistoryStore, KeepsTheCostliestFunctionsFolded) {
+    const auto dir = fresh_dir("cgbench-store-functions");
+    auto store = HistoryStore::open_for_recording(dir / "history.db");
+    auto r = rich_run("20261122T031500Z-00000002");
+    auto& b = r.benchmarks[0];
+    std::uint64_t total = 0;
+    for (std::uint64_t i = 0; i < kStoredFunctions + 5; ++i) {
+        metrics::EventCounts e;
+        e.set(metrics::Event::Ir, 1000 - i);
+        e.set(metrics::Event::D1mr, 3);
+        b.functions.push_back({"f.c", "f" + std::to_string(i), e, 2000 - i});
+        total += 2000 - i;
+    }
+    store.record_run(r);
+    const auto& loaded = store.run_by_id(r.id)->benchmarks[0].functions;
+    ASSERT_EQ(loaded.size(), kStoredFunctions + 1);
+    EXPECT_EQ(loaded[0].name, "f0");
+    EXPECT_EQ(loaded[0].cost, 2000u);
+    EXPECT_EQ(loaded[0].events.get(metrics::Event::Ir), 1000u);
+    EXPECT_FALSE(loaded[0].events.has(metrics::Event::D1mr)) << "cost and Ir only";
+    EXPECT_EQ(loaded.back().name, kOtherFunctions);
+    std::uint64_t sum = 0;
+    for (const auto& f : loaded)
+        sum += f.cost;
+    EXPECT_EQ(sum, total) << "the folded costs add up to the same total";
+}
+
 TEST(HistoryStore, RecordingIsAllOrNothing) {
     const auto path = fresh_dir("cgbench-store-atomic") / "history.db";
     auto store = HistoryStore::open_for_recording(path);

@@ -50,7 +50,16 @@ std::vector<BenchmarkResult> every_shape() {
     auto custom = bench("custom", 3000);
     custom.weights = metrics::parse_weights("1,6,80");
     custom.wall_seconds = 12;
-    return {plain, hostile, verified, failed, signalled, ir_only, custom};
+    auto suite = bench("suite/entry", 4000);
+    suite.threshold = "cost=2%|100000";
+    suite.position = 12;
+    auto region = bench("prog/sort", 90000);
+    region.tool = "callgrind";
+    region.region = RegionInfo{"sort", 3};
+    region.functions = {FunctionResult{"a.c", "qsort \"x\"", region.events, 80000},
+                        FunctionResult{"", std::string(kOtherFunctions), {}, 10000}};
+    region.functions[1].events.set(metrics::Event::Ir, 5);
+    return {plain, hostile, verified, failed, signalled, ir_only, custom, suite, region};
 }
 
 }  // namespace
@@ -74,7 +83,9 @@ TEST(ResultReader, DeclinesWhatItDoesNotKnow) {
         edit(j);
         return !read_known_benchmark(j.dump()).has_value();
     };
-    EXPECT_TRUE(declined([](auto& j) { j["functions"] = {{"main", 12}}; })) << "a new field";
+    EXPECT_TRUE(declined([](auto& j) { j["added_later"] = 1; })) << "a new field";
+    EXPECT_TRUE(declined([](auto& j) { j["functions"] = {{"main", 12}}; })) << "another shape";
+    EXPECT_TRUE(declined([](auto& j) { j["region"] = {{"entries", 1}, {"name", "r"}}; }));
     EXPECT_TRUE(declined([](auto& j) { j["events"]["Xyz"] = 1; }));
     EXPECT_TRUE(declined([](auto& j) { j["cost"] = -1; }));
     EXPECT_TRUE(declined([](auto& j) { j["cost"] = 1.5; }));
