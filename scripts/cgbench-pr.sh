@@ -34,7 +34,8 @@ the comparison. Run it from the directory that holds the suite (or pass --suite)
   -h, --help          this text
 
 Files in OUT-DIR: base.json, head.json (results), report.md (Markdown), report.xml (JUnit),
-compare.json, metrics.txt (OpenMetrics), summary.txt (one line), exit-code.
+compare.json, metrics.txt (OpenMetrics), summary.txt (one line), exit-code. Without a
+base: head.json, report.md (the run's table) and metrics.txt.
 cgbench is taken from $CGBENCH, else next to this script, else the build directory of the
 checkout this script belongs to, else PATH.
 
@@ -166,7 +167,8 @@ measure_head_only() {
   build_in "$(pwd)" "the head"
   local db=(--no-db)
   [ -n "$history" ] && db=(--db "$history")
-  measure_in "$(pwd)" head "${db[@]}"
+  echo "cgbench-pr: no --base: measuring HEAD only" >&2
+  measure_in "$(pwd)" head "${db[@]}" --format markdown >"$out_dir/report.md"
   "$cgbench" export "$out_dir/head.json" --no-db --format openmetrics --out "$out_dir/metrics.txt"
 }
 
