@@ -82,7 +82,7 @@ while [ $# -gt 0 ]; do
     --history) history="${2?--history needs a file}"; shift 2 ;;
     --keep-raw) keep_raw=1; shift ;;
     -h|--help) usage; exit 0 ;;
-    *) usage >&2; die 2 "unknown argument '$1' (see --help)" ;;
+    *) die 2 "unknown argument '$1' (see cgbench-pr.sh --help)" ;;
   esac
 done
 if [ -n "$suite" ] && [ -n "$command_line" ]; then

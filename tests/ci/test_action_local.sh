@@ -55,4 +55,20 @@ run_case same 0 false
 expect_contains "$scratch/same/summary.md" "No benchmark got more expensive"
 expect_contains "$scratch/same/log" "Fail on a regression: skipped"
 expect_not_contains "$scratch/same/summary.md" "REGRESSION"
-echo "action.yml: regression fails the step, an unchanged head passes"
+
+# A push to the default branch: no base, HEAD measured and recorded in the history database.
+dir="$scratch/push"
+mkdir -p "$dir/home" "$dir/temp"
+ci_make_repo "$dir" same
+echo '{}' >"$dir/event.json"
+: >"$dir/summary.md"
+(cd "$dir/work" &&
+  env -u GITHUB_BASE_REF HOME="$dir/home" RUNNER_TEMP="$dir/temp" GITHUB_WORKSPACE="$dir/work"     GITHUB_EVENT_NAME=push GITHUB_EVENT_PATH="$dir/event.json" GITHUB_STEP_SUMMARY="$dir/summary.md"     node "$ci_root/tests/ci/run-action.mjs" "$ci_root/ci/github"     --input build=./build.sh --input history-db=.cgbench/history.db     --restore-cache "$scratch/cache" --outputs "$dir/outputs.json") >"$dir/log" 2>&1 ||
+  { cat "$dir/log" >&2; fail "push: the action failed"; }
+expect_contains "$dir/log" "no --base: measuring HEAD only"
+expect_contains "$dir/summary.md" "| sum/60000 | ok |"
+expect_contains "$dir/outputs.json" '"regressed": "false"'
+expect_contains "$dir/outputs.json" '"comment-path": ""'
+"$build/src/cgbench" history --db "$dir/work/.cgbench/history.db" >"$dir/history.txt"
+expect_contains "$dir/history.txt" "$(git -C "$dir/work" rev-parse --short=10 HEAD)"
+echo "action.yml: regression fails the step, an unchanged head passes, a push records history"
