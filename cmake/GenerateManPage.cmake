@@ -53,6 +53,7 @@ endforeach()
 string(APPEND page ".SH SEE ALSO
 .BR valgrind (1),
 .BR cg_annotate (1),
-.BR cgbench-pr (1)
+.BR git (1).
+The pull-request baseline script: \\fBcgbench-pr --help\\fR.
 ")
 file(WRITE "${OUT}" "${page}")

@@ -26,8 +26,13 @@ fi
 "$src/scripts/install-deps.sh"
 build="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/cgbench-build.XXXXXX")"
 echo "ci-install-cgbench: building cgbench from $src" >&2
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCGBENCH_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target cgbench cgbench_man >/dev/null
-cmake --install "$build" --prefix "$prefix" >/dev/null
+log="$build/build.log"
+if ! { cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCGBENCH_BUILD_TESTS=OFF &&
+       cmake --build "$build" -j "$(nproc)" --target cgbench cgbench_man &&
+       cmake --install "$build" --prefix "$prefix"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "ci-install-cgbench: error: building cgbench from $src failed (the log is above)" >&2
+  exit 1
+fi
 rm -rf "$build"
 "$prefix/bin/cgbench" --version
