@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the CI tests (sourced): installing the clients, scratch directories, checks.
 
 ci_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

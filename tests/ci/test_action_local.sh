@@ -7,6 +7,7 @@
 #   same:    regressed=false, every step passes
 # Usage: test_action_local.sh BUILD_DIR
 set -euo pipefail
+# shellcheck source=tests/ci/lib.sh
 source "$(dirname "$0")/lib.sh"
 [ $# -eq 1 ] || { echo "usage: test_action_local.sh BUILD_DIR" >&2; exit 2; }
 build="$(cd "$1" && pwd)"

@@ -4,6 +4,7 @@
 # something).
 # Usage: test_action_validator.sh BUILD_DIR
 set -euo pipefail
+# shellcheck source=tests/ci/lib.sh
 source "$(dirname "$0")/lib.sh"
 [ $# -eq 1 ] || { echo "usage: test_action_validator.sh BUILD_DIR" >&2; exit 2; }
 ci_install_clients
