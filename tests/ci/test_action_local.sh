@@ -5,6 +5,8 @@
 # installed (so cgbench is not rebuilt); actions/upload-artifact is not run.
 #   regress: the summary holds the table, regressed=true, the step fails (exit 1)
 #   same:    regressed=false, every step passes
+#   a failing build command: the step fails with cgbench-pr's exit code (3), no verdict
+#   a push (no base): HEAD is measured and recorded in the history database
 # Usage: test_action_local.sh BUILD_DIR
 set -euo pipefail
 # shellcheck source=tests/ci/lib.sh
@@ -56,6 +58,25 @@ run_case same 0 false
 expect_contains "$scratch/same/summary.md" "No benchmark got more expensive"
 expect_contains "$scratch/same/log" "Fail on a regression: skipped"
 expect_not_contains "$scratch/same/summary.md" "REGRESSION"
+
+# A build that fails: the bench step fails with cgbench-pr's exit code and names it.
+dir="$scratch/broken-build"
+mkdir -p "$dir/home" "$dir/temp"
+ci_make_repo "$dir" same
+echo '{"pull_request": {"number": 7}}' >"$dir/event.json"
+: >"$dir/summary.md"
+if (cd "$dir/work" &&
+    env HOME="$dir/home" RUNNER_TEMP="$dir/temp" GITHUB_WORKSPACE="$dir/work" GITHUB_BASE_REF=main \
+      GITHUB_EVENT_PATH="$dir/event.json" GITHUB_STEP_SUMMARY="$dir/summary.md" \
+      node "$ci_root/tests/ci/run-action.mjs" "$ci_root/ci/github" --input build=false \
+      --restore-cache "$scratch/cache" --outputs "$dir/outputs.json") >"$dir/log" 2>&1; then
+  cat "$dir/log" >&2
+  fail "broken-build: the action passed"
+fi
+expect_contains "$dir/log" "cgbench-pr: error: the build command failed for the base"
+expect_contains "$dir/log" "cgbench-pr failed with exit code 3"
+expect_contains "$dir/log" "Fail on a regression: skipped"
+expect_contains "$dir/outputs.json" '"regressed": ""'
 
 # A push to the default branch: no base, HEAD measured and recorded in the history database.
 dir="$scratch/push"
