@@ -161,6 +161,10 @@ measure_both() {
   trap 'git -C "$top" worktree remove --force "$worktree" >/dev/null 2>&1 || rm -rf "$worktree"' EXIT
   git -C "$top" worktree add --quiet --detach "$worktree" "$merge_base" ||
     die 4 "cannot check out $merge_base in a worktree at $worktree"
+  if [ -f "$worktree/.gitmodules" ]; then
+    git -C "$worktree" submodule --quiet update --init --recursive ||
+      die 4 "cannot check out the submodules of $merge_base (check access to them)"
+  fi
   build_in "$worktree/$prefix" "the base ($merge_base)"
   measure_in "$worktree/$prefix" base --no-db
   build_in "$head_dir" "the head"
