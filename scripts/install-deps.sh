@@ -10,7 +10,13 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   valgrind
+  rsync
 )
+# The CI tests install their clients with npm (tests/ci/install.sh). Debian's nodejs and npm,
+# unless a Node.js with npm is already installed (another distribution's packages conflict).
+if ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,5 +1,5 @@
-// `cgbench export [RUN]`: a run's results in the input format of Bencher or
-// github-action-benchmark, so cgbench numbers feed the dashboards people already have.
+// `cgbench export [RUN]`: a run's results in the input format of Bencher,
+// github-action-benchmark or GitLab's metrics report (OpenMetrics), so cgbench numbers feed the dashboards people already have.
 
 #include <fmt/format.h>
 
@@ -57,15 +57,17 @@ Subcommand register_export(CLI::App& app, GlobalOptions& global) {
     auto input = std::make_shared<ExportInput>();
     cmd->add_option("RUN", input->run, "Result file, run id or git ref [the latest run]");
     cmd->add_option("--format", input->format,
-                    "bencher (Bencher Metric Format) or github-action-benchmark "
-                    "(customSmallerIsBetter)")
+                    "bencher (Bencher Metric Format), github-action-benchmark "
+                    "(customSmallerIsBetter) or openmetrics (GitLab metrics.txt)")
         ->required();
     cmd->add_option("-o,--out", input->out, "Write here (atomically) instead of stdout");
     add_db_options(*cmd, input->db);
     cmd->footer(
         "bencher: {NAME: {cost, instructions, l1-hits, ll-hits, ram-hits: {value}}}\n"
         "github-action-benchmark: [{name, unit, value, extra}], a \"NAME\" series in "
-        "cost\nand a \"NAME (Ir)\" series in instructions per benchmark.\n\n" +
+        "cost\nand a \"NAME (Ir)\" series in instructions per benchmark.\n"
+        "openmetrics: cgbench_cost{benchmark=\"NAME\"} N, and cgbench_instructions,\n"
+        "cgbench_l1_hits, cgbench_ll_hits, cgbench_ram_hits; ends with # EOF.\n\n" +
         exit_code_help());
     return {cmd, [input] { return execute(*input); }};
 }

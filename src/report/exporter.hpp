@@ -13,9 +13,10 @@ namespace cgbench::report {
 enum class ExportFormat {
     Bencher,                // Bencher Metric Format (BMF) JSON, for `bencher run --adapter json`
     GithubActionBenchmark,  // github-action-benchmark's `customSmallerIsBetter` JSON
+    OpenMetrics,            // OpenMetrics text, for GitLab's `artifacts:reports:metrics`
 };
 
-// Parses "bencher" or "github-action-benchmark"; throws UsageError otherwise.
+// Parses "bencher", "github-action-benchmark" or "openmetrics"; throws UsageError otherwise.
 ExportFormat parse_export_format(std::string_view text);
 
 // Renders a run for another tool. Only benchmarks with status ok carry numbers; failed ones

@@ -1,0 +1,54 @@
+# shellcheck shell=bash
+# Shared by the CI tests (sourced): installing the clients, scratch directories, checks.
+
+ci_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+ci_bin="$ci_root/tests/ci/node_modules/.bin"
+
+# Installs the npm clients; exits 77 (skip, loudly) when npm or its registry is unreachable.
+ci_install_clients() {
+  local code=0
+  "$ci_root/tests/ci/install.sh" || code=$?
+  if [ "$code" -ne 0 ]; then
+    [ "$code" -eq 77 ] && echo "SKIPPED: $(basename "$0"): the CI clients could not be installed" >&2
+    exit "$code"
+  fi
+}
+
+# A fresh directory under BUILD/tests/ci-scratch.
+ci_scratch() { # BUILD NAME
+  local dir="$1/tests/ci-scratch/$2"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  echo "$dir"
+}
+
+# Installs the build (cgbench, cgbench-pr, ...) into PREFIX, as a CI cache would restore it.
+ci_install_build() { # BUILD PREFIX
+  cmake --install "$1" --prefix "$2" >/dev/null
+}
+
+# The throw-away repository (tests/ci/make-repo.sh) with a bare "origin" holding main.
+ci_make_repo() { # DIR regress|same
+  "$ci_root/tests/ci/make-repo.sh" "$1/work" "$2" >/dev/null
+  git init -q --bare "$1/origin.git"
+  git -C "$1/work" remote add origin "$1/origin.git"
+  git -C "$1/work" push -q origin main
+  git -C "$1/work" fetch -q origin
+}
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+expect_contains() { # FILE TEXT
+  grep -qF -- "$2" "$1" || { echo "--- $1:" >&2; cat "$1" >&2; fail "$1 lacks '$2'"; }
+}
+
+expect_not_contains() { # FILE TEXT
+  if grep -qF -- "$2" "$1"; then
+    echo "--- $1:" >&2
+    cat "$1" >&2
+    fail "$1 contains '$2'"
+  fi
+}
