@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "util/strings.hpp"
 
 namespace cgbench::runner {
@@ -45,10 +47,10 @@ namespace {
 // The warning for a result that executed too few instructions; empty if it did not.
 std::string too_little(const BenchmarkResult& r) {
     const std::uint64_t ir = r.events.get(metrics::Event::Ir);
-    if (r.gbench && ir < kMinLoopInstructions) {
+    if (r.gbench && ir * std::max<std::uint64_t>(r.gbench->iterations, 1) < kMinLoopInstructions) {
         return fmt::format(
-            "one iteration of '{}' executed only {} instructions: was its body optimised "
-            "away? Use its result (benchmark::DoNotOptimize, benchmark::ClobberMemory)",
+            "one iteration of '{}' executed only {} instructions (an empty loop takes 5): was "
+            "its body optimised away? Use its result (benchmark::DoNotOptimize)",
             util::printable(r.gbench->benchmark), ir);
     }
     if (r.region && ir < kMinRegionInstructions) {
