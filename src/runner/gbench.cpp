@@ -184,6 +184,11 @@ std::string loop_error(std::string_view benchmark, const std::vector<GbenchRun>&
         if (run.error_occurred) {
             return fmt::format("called SkipWithError: {}", util::printable(run.error_message));
         }
+        // Google Benchmark >= 1.8 reports SkipWithMessage as a message without an error.
+        if (!run.error_message.empty()) {
+            return fmt::format("was skipped (SkipWithMessage): {}",
+                               util::printable(run.error_message));
+        }
         if (run.threads > 1) {
             return fmt::format("runs on {} threads; cgbench measures single-threaded benchmarks",
                                run.threads);

@@ -59,8 +59,8 @@ struct GbenchRun {
     std::string name;
     std::uint64_t iterations = 0;
     std::uint64_t threads = 1;
-    bool error_occurred = false;
-    std::string error_message;
+    bool error_occurred = false;  // SkipWithError
+    std::string error_message;    // its message; >= 1.8 also SkipWithMessage's, without error
 };
 
 // The iteration runs of a --benchmark_format=json report. Throws UsageError when the text

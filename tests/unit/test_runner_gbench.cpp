@@ -128,6 +128,9 @@ TEST(Gbench, MeasuredLoopErrors) {
     EXPECT_NE(measured_loop("BM_a", {}, loops).error.find("ran no benchmark"), std::string::npos);
     const GbenchRun skipped{"BM_a", 1, 1, true, "no input"};
     EXPECT_EQ(measured_loop("BM_a", {skipped}, loops).error, "called SkipWithError: no input");
+    const GbenchRun message{"BM_a", 0, 1, false, "not on this CPU"};
+    EXPECT_EQ(measured_loop("BM_a", {message}, loops).error,
+              "was skipped (SkipWithMessage): not on this CPU");
     const GbenchRun threaded{"BM_a/threads:2", 1, 2, false, ""};
     EXPECT_NE(measured_loop("BM_a", {threaded}, loops).error.find("2 threads"), std::string::npos);
     const GbenchRun ok{"BM_a", 1, 1, false, ""};
