@@ -91,7 +91,8 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
                    "Run the benchmarks of this suite file (default: ./cgbench.toml when no "
                    "program is given)");
     run.add_option("--filter", in.filter,
-                   "Only suite benchmarks whose name matches this regex (ECMAScript, searched)");
+                   "Only suite benchmarks whose name matches this regex (ECMAScript, searched); "
+                   "with --gbench, the binary's --benchmark_filter");
     run.add_option("-j,--jobs", in.jobs,
                    "Benchmarks measured at once; counts do not change [number of cores]");
     run.add_option("--shard", in.shard,
