@@ -22,7 +22,8 @@ bool direct(const char* sq) {
         return false;
     }
     unsigned map = 0;
-    for (int i = 0; i < 9; ++i) map ^= 1u << (sq[i] - '1');
+    for (int i = 0; i < 9; ++i)
+        map ^= 1u << (sq[i] - '1');
     return map == 0x1FF;
 }
 
@@ -56,14 +57,17 @@ class Squares : public benchmark::Fixture {
         std::mt19937 rng(0);
         std::uniform_int_distribution<int> digit('1', '9');
         input.resize(kSquares * 9);
-        for (char& c : input) c = static_cast<char>(digit(rng));
-        for (std::size_t k = 0; k < 8; ++k) std::memcpy(&input[(k * kSquares / 8) * 9], "816357492", 9);
+        for (char& c : input)
+            c = static_cast<char>(digit(rng));
+        for (std::size_t k = 0; k < 8; ++k)
+            std::memcpy(&input[(k * kSquares / 8) * 9], "816357492", 9);
     }
     template <bool (*Check)(const char*)>
     void run(benchmark::State& state) {
         for (auto _ : state) {
             unsigned found = 0;
-            for (std::size_t i = 0; i + 9 <= input.size(); i += 9) found += Check(&input[i]) ? 1 : 0;
+            for (std::size_t i = 0; i + 9 <= input.size(); i += 9)
+                found += Check(&input[i]) ? 1 : 0;
             benchmark::DoNotOptimize(found);
         }
         state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kSquares));
@@ -71,10 +75,18 @@ class Squares : public benchmark::Fixture {
     std::vector<char> input;
 };
 
-BENCHMARK_F(Squares, Direct)(benchmark::State& state) { run<direct>(state); }
-BENCHMARK_F(Squares, Oddity)(benchmark::State& state) { run<oddity>(state); }
-BENCHMARK_F(Squares, Center5)(benchmark::State& state) { run<center5>(state); }
-BENCHMARK_F(Squares, Precached)(benchmark::State& state) { run<precached>(state); }
+BENCHMARK_F(Squares, Direct)(benchmark::State& state) {
+    run<direct>(state);
+}
+BENCHMARK_F(Squares, Oddity)(benchmark::State& state) {
+    run<oddity>(state);
+}
+BENCHMARK_F(Squares, Center5)(benchmark::State& state) {
+    run<center5>(state);
+}
+BENCHMARK_F(Squares, Precached)(benchmark::State& state) {
+    run<precached>(state);
+}
 
 }  // namespace
 

@@ -67,7 +67,8 @@ void BM_VarintParsingEndOnEnd(benchmark::State& state) {
     const std::uint32_t target = value_of_shift(static_cast<int>(state.range(0)));
     std::vector<std::uint8_t> v(5 * kNumVarints, 0);
     std::uint8_t* buf = v.data();
-    for (int i = 0; i < kNumVarints; ++i) buf = WriteVarint32(buf, target);
+    for (int i = 0; i < kNumVarints; ++i)
+        buf = WriteVarint32(buf, target);
     const std::uint8_t* const end_buf = buf;
     while (state.KeepRunningBatch(kNumVarints)) {
         const std::uint8_t* read_buf = v.data();

@@ -36,11 +36,11 @@ void expand_gbench(RunPlan& plan, const GbenchLister& list) {
         }
     }
     if (out_specs.empty()) {
-        throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'",
-                                     plan.suite.string(),
-                                     util::printable(plan.gbench_name_filter.value_or(""))),
-                         "the filter is a regular expression searched in each name, "
-                         "TARGET/BM_name for [[gbench]] entries");
+        throw UsageError(
+            fmt::format("no benchmark in {} matches --filter '{}'", plan.suite.string(),
+                        util::printable(plan.gbench_name_filter.value_or(""))),
+            "the filter is a regular expression searched in each name, "
+            "TARGET/BM_name for [[gbench]] entries");
     }
     specs = std::move(out_specs);
     plan.benchmark_settings = std::move(out_settings);

@@ -238,7 +238,9 @@ class Reader {
         e.name = fs::path(e.command.front()).filename().string();
         if (const auto* name = t.get("name")) {
             e.name = string(*name, "name", anonymous);
-            if (util::trim(e.name).empty()) fail(line_of(name->source()), anonymous + " has an empty name");
+            if (util::trim(e.name).empty()) {
+                fail(line_of(name->source()), anonymous + " has an empty name");
+            }
         }
         const std::string where = fmt::format("[[gbench]] '{}'", util::printable(e.name));
         check_keys(t, kGbenchKeys, where);
@@ -247,7 +249,10 @@ class Reader {
         }
         if (const auto* n = t.get("args")) {
             const auto* a = n->as_array();
-            if (a == nullptr) fail(line_of(n->source()), "'args' in " + where + " must be an array of strings");
+            if (a == nullptr) {
+                fail(line_of(n->source()), "'args' in " + where + " must be an array of strings",
+                     "e.g. args = [\"--size=2\"]");
+            }
             for (const auto& item : *a) e.command.push_back(string(item, "args", where));
         }
         common(t, where, e);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
@@ -42,9 +41,8 @@ void add_profile(const valgrind::Profile& part, valgrind::Profile& into) {
     }
     into.totals.add(part.totals);
     for (const auto& f : part.functions) {
-        auto it = std::find_if(into.functions.begin(), into.functions.end(), [&](const auto& g) {
-            return g.name == f.name && g.file == f.file;
-        });
+        auto it = std::find_if(into.functions.begin(), into.functions.end(),
+                               [&](const auto& g) { return g.name == f.name && g.file == f.file; });
         if (it == into.functions.end()) {
             into.functions.push_back({f.file, f.name, {}});
             it = std::prev(into.functions.end());
@@ -115,8 +113,9 @@ GbenchLoops select_loops(const std::vector<valgrind::Profile>& parts) {
         switch (mark) {
             case Mark::Start:
                 if (in_loop) {
-                    out.error = "a measured loop began inside another (multithreaded "
-                                "benchmarks are not supported)";
+                    out.error =
+                        "a measured loop began inside another (multithreaded "
+                        "benchmarks are not supported)";
                     return out;
                 }
                 in_loop = timing = true;
@@ -125,8 +124,12 @@ GbenchLoops select_loops(const std::vector<valgrind::Profile>& parts) {
             // The library resumes the timer inside StartKeepRunning (before the loop) and
             // pauses it inside FinishKeepRunning (after it): only the benchmark's own calls
             // happen in the loop.
-            case Mark::Resume: timing = in_loop; break;
-            case Mark::Pause: timing = false; break;
+            case Mark::Resume:
+                timing = in_loop;
+                break;
+            case Mark::Pause:
+                timing = false;
+                break;
             case Mark::Finish:
                 if (!in_loop) {
                     out.error = "a measured loop finished that never began";
@@ -134,7 +137,8 @@ GbenchLoops select_loops(const std::vector<valgrind::Profile>& parts) {
                 }
                 in_loop = timing = false;
                 break;
-            case Mark::None: break;
+            case Mark::None:
+                break;
         }
     }
     if (in_loop) out.error = "the last measured loop never finished";
@@ -238,7 +242,8 @@ valgrind::Profile per_iteration(const valgrind::Profile& profile, std::uint64_t 
     valgrind::Profile out = profile;
     if (iterations <= 1) return out;
     out.totals = divided(profile.totals, iterations);
-    for (auto& f : out.functions) f.counts = divided(f.counts, iterations);
+    for (auto& f : out.functions)
+        f.counts = divided(f.counts, iterations);
     return out;
 }
 

@@ -40,7 +40,7 @@ bool accepts_iteration_min_time(std::string_view help_text);
 
 // The measured loops of one run: one per repetition, in order.
 struct GbenchLoop {
-    valgrind::Profile profile;  // the timed parts of the repetition, summed
+    valgrind::Profile profile;    // the timed parts of the repetition, summed
     std::uint64_t intervals = 0;  // timed parts (1 + the PauseTiming/ResumeTiming pairs)
 };
 
@@ -69,9 +69,9 @@ std::vector<GbenchRun> parse_gbench_report(std::string_view json_text);
 
 // The cost of one iteration of `benchmark`'s measured loop, from its report and its loops.
 struct GbenchMeasurement {
-    valgrind::Profile profile;    // per iteration, of the last repetition
+    valgrind::Profile profile;  // per iteration, of the last repetition
     GbenchInfo info;
-    std::string error;            // why there is no cost (SkipWithError, no loop, ...)
+    std::string error;  // why there is no cost (SkipWithError, no loop, ...)
     std::vector<std::string> warnings;
 };
 GbenchMeasurement measured_loop(std::string_view benchmark, const std::vector<GbenchRun>& runs,

@@ -51,8 +51,7 @@ GbenchListing list_gbench(const BenchmarkSpec& spec, exec::ProcessRunner& runner
                           const exec::EnvMap& caller) {
     const fs::path cwd = spec.cwd.empty() ? fs::current_path() : fs::absolute(spec.cwd);
     const auto program = exec::resolve_program(spec.command.front(),
-                                                spec.base_dir.empty() ? cwd : spec.base_dir,
-                                                caller);
+                                               spec.base_dir.empty() ? cwd : spec.base_dir, caller);
     if (!is_gbench_binary(program.path)) {
         throw UsageError(
             fmt::format("{} is not a Google Benchmark binary (it neither links libbenchmark "
@@ -65,18 +64,16 @@ GbenchListing list_gbench(const BenchmarkSpec& spec, exec::ProcessRunner& runner
     std::vector<std::string> args = {"--benchmark_list_tests=true"};
     if (!filter.empty()) args.push_back("--benchmark_filter=" + filter);
     GbenchListing listing;
-    listing.benchmarks = parse_benchmark_list(
-        run_native(spec, program, args, runner, caller).stdout_tail);
+    listing.benchmarks =
+        parse_benchmark_list(run_native(spec, program, args, runner, caller).stdout_tail);
     if (listing.benchmarks.empty()) {
-        throw UsageError(fmt::format("filter '{}' matches no benchmark in {}",
-                                     util::printable(filter.empty() ? "." : filter),
-                                     program.as_given),
-                         fmt::format("`{} --benchmark_list_tests` shows them",
-                                     program.as_given));
+        throw UsageError(
+            fmt::format("filter '{}' matches no benchmark in {}",
+                        util::printable(filter.empty() ? "." : filter), program.as_given),
+            fmt::format("`{} --benchmark_list_tests` shows them", program.as_given));
     }
     const auto help = run_native(spec, program, {"--help"}, runner, caller);
-    listing.min_time =
-        accepts_iteration_min_time(help.stdout_tail + help.stderr_tail) ? "1x" : "0";
+    listing.min_time = accepts_iteration_min_time(help.stdout_tail + help.stderr_tail) ? "1x" : "0";
     return listing;
 }
 

@@ -19,8 +19,7 @@ namespace {
 constexpr int kRepetitions = 3;
 
 std::vector<std::string> gbench_args(const GbenchTarget& g, const fs::path& report) {
-    return {"--benchmark_filter=" + exact_filter(g.benchmark),
-            "--benchmark_min_time=" + g.min_time,
+    return {"--benchmark_filter=" + exact_filter(g.benchmark), "--benchmark_min_time=" + g.min_time,
             fmt::format("--benchmark_repetitions={}", kRepetitions),
             "--benchmark_out=" + report.string(), "--benchmark_out_format=json"};
 }
@@ -39,9 +38,9 @@ void keep_report(const fs::path& dir, const BenchmarkSpec& spec, int attempt,
                  const fs::path& report) {
     std::error_code ec;
     if (dir.empty() || !fs::exists(report, ec)) return;
-    const fs::path dest = dir / (util::file_safe(spec.name) +
-                                 (attempt > 0 ? fmt::format(".{}", attempt + 1) : std::string()) +
-                                 ".gbench.json");
+    const fs::path dest =
+        dir / (util::file_safe(spec.name) +
+               (attempt > 0 ? fmt::format(".{}", attempt + 1) : std::string()) + ".gbench.json");
     fs::copy_file(report, dest, fs::copy_options::overwrite_existing, ec);
     if (ec) throw EnvironmentError(fmt::format("cannot keep {}: {}", dest.string(), ec.message()));
 }

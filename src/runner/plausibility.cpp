@@ -67,7 +67,9 @@ std::string too_little(const BenchmarkResult& r) {
 void flag_implausible(std::vector<BenchmarkResult>& results) {
     for (auto& r : results) {
         if (!measured(r)) continue;
-        if (auto warning = too_little(r); !warning.empty()) r.warnings.push_back(std::move(warning));
+        if (auto warning = too_little(r); !warning.empty()) {
+            r.warnings.push_back(std::move(warning));
+        }
     }
     for (std::size_t i = 0; i < results.size(); ++i) {
         for (std::size_t j = 0; j < results.size(); ++j) {

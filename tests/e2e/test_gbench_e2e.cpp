@@ -63,7 +63,8 @@ TEST(GbenchE2E, LoopCostIsLinearRepeatableAndIndependentOfJobs) {
 TEST(GbenchE2E, FixturesTemplatesAndRangesAreSeparateResults) {
     const json doc = run_json({"--gbench", program("gbench"), "--filter", "Filled|Unrolled|Range"});
     std::vector<std::string> names;
-    for (const auto& b : doc["benchmarks"]) names.push_back(b["name"]);
+    for (const auto& b : doc["benchmarks"])
+        names.push_back(b["name"]);
     EXPECT_EQ(names, (std::vector<std::string>{"gbench/Filled/Sum/100", "gbench/BM_Unrolled<16>",
                                                "gbench/BM_Range/8", "gbench/BM_Range/64"}));
     // BM_Range: the same loop over 8 and 64 bytes, its buffer set up outside the loop.
@@ -71,7 +72,8 @@ TEST(GbenchE2E, FixturesTemplatesAndRangesAreSeparateResults) {
 }
 
 TEST(GbenchE2E, FilterMatchingNothingIsAUsageError) {
-    const Result r = cgbench({"run", "--no-db", "--gbench", program("gbench"), "--filter", "^nope$"});
+    const Result r =
+        cgbench({"run", "--no-db", "--gbench", program("gbench"), "--filter", "^nope$"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("matches no benchmark"), std::string::npos) << r.err;
     EXPECT_EQ(lines(r.err), 1u) << r.err;
@@ -105,9 +107,9 @@ TEST(GbenchE2E, NaiveVarintIsFlagged) {
 
 TEST(GbenchE2E, SuiteEntry) {
     const auto dir = scratch("gbench-suite");
-    const auto suite = write_suite(dir, "[[gbench]]\nname = \"gb\"\nbinary = \"" +
-                                            program("gbench") +
-                                            "\"\nfilter = \"BM_Range\"\nthreshold = \"2%\"\n");
+    const auto suite =
+        write_suite(dir, "[[gbench]]\nname = \"gb\"\nbinary = \"" + program("gbench") +
+                             "\"\nfilter = \"BM_Range\"\nthreshold = \"2%\"\n");
     const json doc = run_json({"--suite", suite.string(), "--filter", "/64$"});
     ASSERT_EQ(doc["benchmarks"].size(), 1u);
     EXPECT_EQ(doc["benchmarks"][0]["name"], "gb/BM_Range/64");
@@ -116,8 +118,8 @@ TEST(GbenchE2E, SuiteEntry) {
 
 TEST(GbenchE2E, CountsAreCallgrindsOwn) {
     const auto raw = scratch("gbench-raw");
-    const json doc = run_json({"--keep-raw", raw.string(), "--gbench", program("gbench"),
-                               "--filter", "^BM_Loop/1000$"});
+    const json doc = run_json(
+        {"--keep-raw", raw.string(), "--gbench", program("gbench"), "--filter", "^BM_Loop/1000$"});
     ASSERT_EQ(doc["benchmarks"].size(), 1u);
     // The last dump before FinishKeepRunning holds the last repetition's loop (one iteration).
     fs::path last;

@@ -31,7 +31,8 @@ class Filled : public benchmark::Fixture {
 BENCHMARK_DEFINE_F(Filled, Sum)(benchmark::State& state) {
     for (auto _ : state) {
         int sum = 0;
-        for (const int v : values) sum += v;
+        for (const int v : values)
+            sum += v;
         benchmark::DoNotOptimize(sum);
     }
 }
@@ -40,7 +41,8 @@ BENCHMARK_REGISTER_F(Filled, Sum)->Arg(100);
 template <int N>
 void BM_Unrolled(benchmark::State& state) {
     for (auto _ : state) {
-        for (int i = 0; i < N; ++i) benchmark::DoNotOptimize(i);
+        for (int i = 0; i < N; ++i)
+            benchmark::DoNotOptimize(i);
     }
 }
 BENCHMARK_TEMPLATE(BM_Unrolled, 16);
@@ -50,7 +52,8 @@ void BM_Range(benchmark::State& state) {
     std::vector<char> buffer(static_cast<std::size_t>(state.range(0)), 1);
     for (auto _ : state) {
         int sum = 0;
-        for (const char c : buffer) sum += c;
+        for (const char c : buffer)
+            sum += c;
         benchmark::DoNotOptimize(sum);
     }
 }

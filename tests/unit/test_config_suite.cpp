@@ -190,8 +190,9 @@ TEST(Suite, NamesAreRequiredAndUnique) {
 TEST(Suite, SyntaxErrorsAndEmptySuites) {
     EXPECT_NE(error_of("[[bench]\n").find("suite/cgbench.toml:1: "), std::string::npos);
     EXPECT_NE(error_of("a = \"x\"\na = \"y\"\n").find("suite/cgbench.toml:2: "), std::string::npos);
-    EXPECT_NE(error_of("").find("suite/cgbench.toml: the suite has no [[bench]] or [[gbench]] entries"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of("").find("suite/cgbench.toml: the suite has no [[bench]] or [[gbench]] entries"),
+        std::string::npos);
     EXPECT_NE(error_of("[defaults]\ntimeout = 5\n").find("no [[bench]] or [[gbench]] entries"),
               std::string::npos);
 }
@@ -251,12 +252,14 @@ binary = "bench2"
 }
 
 TEST(Suite, GbenchMistakes) {
-    EXPECT_NE(error_of("[[gbench]]\nname = \"x\"\n").find("cgbench.toml:1: [[gbench]] #1 has no 'binary'"),
+    EXPECT_NE(error_of("[[gbench]]\nname = \"x\"\n")
+                  .find("cgbench.toml:1: [[gbench]] #1 has no 'binary'"),
               std::string::npos);
     EXPECT_NE(error_of("[[gbench]]\nbinary = \"./b\"\ncommand = [\"x\"]\n")
                   .find("cgbench.toml:3: unknown key 'command' in [[gbench]] 'b'"),
               std::string::npos);
-    EXPECT_NE(error_of("[[gbench]]\nbinary = \"./b\"\nargs = \"--x\"\n").find("cgbench.toml:3: 'args'"),
+    EXPECT_NE(error_of("[[gbench]]\nbinary = \"./b\"\nargs = \"--x\"\n")
+                  .find("cgbench.toml:3: 'args'"),
               std::string::npos);
     EXPECT_NE(error_of("[[gbench]]\nbinary = \"./b\"\nweights = \"ir\"\n")
                   .find("'weights' cannot be set in [[gbench]] 'b'"),

@@ -54,8 +54,7 @@ TEST(Gbench, ListingAndVersion) {
     EXPECT_EQ(parse_benchmark_list("BM_a/1\nBM_a/2\r\n\nFix/Sum\n"),
               (std::vector<std::string>{"BM_a/1", "BM_a/2", "Fix/Sum"}));
     EXPECT_TRUE(parse_benchmark_list("").empty());
-    EXPECT_TRUE(accepts_iteration_min_time(
-        "[--benchmark_min_time=`<integer>x` OR `<float>s` ]"));
+    EXPECT_TRUE(accepts_iteration_min_time("[--benchmark_min_time=`<integer>x` OR `<float>s` ]"));
     EXPECT_FALSE(accepts_iteration_min_time("[--benchmark_min_time=<min_time>]"));
 }
 
@@ -76,7 +75,7 @@ TEST(Gbench, TheLastRepetitionsLoopIsSelected) {
 
 TEST(Gbench, PausedCodeIsLeftOut) {
     const std::vector<valgrind::Profile> parts = {
-        after(1000, "ResumeTiming"), after(0, "StartKeepRunning"), before(6, "PauseTiming"),
+        after(1000, "ResumeTiming"), after(0, "StartKeepRunning"),     before(6, "PauseTiming"),
         after(1745, "ResumeTiming"), before(577, "FinishKeepRunning"), before(20, "PauseTiming")};
     const auto found = select_loops(parts);
     ASSERT_EQ(found.loops.size(), 1u);
@@ -86,8 +85,7 @@ TEST(Gbench, PausedCodeIsLeftOut) {
 }
 
 TEST(Gbench, BrokenLoops) {
-    EXPECT_NE(select_loops({after(0, "StartKeepRunning"), after(0, "StartKeepRunning")}).error,
-              "");
+    EXPECT_NE(select_loops({after(0, "StartKeepRunning"), after(0, "StartKeepRunning")}).error, "");
     EXPECT_NE(select_loops({before(1, "FinishKeepRunning")}).error, "");
     EXPECT_EQ(select_loops({after(0, "StartKeepRunning")}).error,
               "the last measured loop never finished");
