@@ -95,6 +95,14 @@ TEST(GbenchE2E, SkipWithErrorFailsWithItsMessage) {
     EXPECT_FALSE(b.contains("cost") && b["cost"].get<std::uint64_t>() > 0);
 }
 
+TEST(GbenchE2E, MultithreadedBenchmarkIsRefused) {
+    const json doc = run_json({"--gbench", program("gbench"), "--filter", "Threaded"}, 3);
+    ASSERT_EQ(doc["benchmarks"].size(), 1u);
+    EXPECT_EQ(doc["benchmarks"][0]["name"], "gbench/BM_Threaded/threads:2");
+    EXPECT_EQ(doc["benchmarks"][0]["error"],
+              "runs on 2 threads; cgbench measures single-threaded benchmarks");
+}
+
 TEST(GbenchE2E, NaiveVarintIsFlagged) {
     const json doc = run_json({"--gbench", example("gbench_varint"), "--filter",
                                "^BM_OneshotVarintParsing(SingleWidth/0)?$"});
@@ -114,6 +122,11 @@ TEST(GbenchE2E, SuiteEntry) {
     ASSERT_EQ(doc["benchmarks"].size(), 1u);
     EXPECT_EQ(doc["benchmarks"][0]["name"], "gb/BM_Range/64");
     EXPECT_EQ(doc["benchmarks"][0]["threshold"], "2%");
+    // `config show` lists the listed benchmarks, each with where its filter came from.
+    const Result shown = cgbench({"config", "show", "--suite", suite.string()});
+    EXPECT_EQ(shown.exit_code, 0) << shown.err;
+    EXPECT_NE(shown.out.find("gb/BM_Range/8:\n"), std::string::npos) << shown.out;
+    EXPECT_NE(shown.out.find("gbench     BM_Range/64"), std::string::npos) << shown.out;
 }
 
 TEST(GbenchE2E, CountsAreCallgrindsOwn) {

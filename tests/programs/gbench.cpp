@@ -1,5 +1,6 @@
 // A Google Benchmark binary the end-to-end tests measure: a loop whose work is linear in its
-// argument, a fixture, a template, a range, paused setup inside the loop and an error.
+// argument, a fixture, a template, a range, paused setup inside the loop, two threads and an
+// error.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -77,6 +78,15 @@ void BM_Paused(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_Paused);
+
+// Two threads run the loop at once: refused, since Callgrind's dumps hold every thread.
+void BM_Threaded(benchmark::State& state) {
+    for (auto _ : state) {
+        int x = 1;
+        benchmark::DoNotOptimize(x);
+    }
+}
+BENCHMARK(BM_Threaded)->Threads(2);
 
 void BM_Skipped(benchmark::State& state) {
     state.SkipWithError("input file missing");
