@@ -65,6 +65,7 @@ std::string per_benchmark(const config::RunPlan& plan, std::size_t i) {
     add(t, "timeout", b.timeout, "none");
     add(t, "threshold", b.threshold, "compare's default");
     add(t, "regions", b.regions);
+    add(t, "gbench", b.gbench);
     for (const auto& e : b.env)
         add(t, "env", e);
     return fmt::format("\n{}:\n{}", util::printable(plan.request.benchmarks[i].name), t.render(2));

@@ -9,6 +9,7 @@
 
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
+#include "config/gbench_plan.hpp"
 #include "config/run_options.hpp"
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
@@ -44,6 +45,11 @@ std::string run_help_footer() {
            "Suites: settings are layered built-in < suite [defaults] < [[bench]] entry <\n"
            "environment < command line (`cgbench config show` prints each value and its\n"
            "source). Paths in a suite are relative to its directory.\n\n"
+           "Google Benchmark (--gbench BINARY, [[gbench]]): each benchmark runs in its own\n"
+           "Callgrind process (one iteration, three repetitions); its result is the cost of one\n"
+           "iteration of its measured loop in the last repetition, without start-up, setup\n"
+           "before the loop, paused code (PauseTiming) or reporting. A filter matching nothing\n"
+           "or a binary that is not a Google Benchmark binary exits 2; SkipWithError exits 3.\n\n"
            "Environment: CGBENCH_GEOMETRY, CGBENCH_WEIGHTS, CGBENCH_CPU_BASELINE, CGBENCH_TIMEOUT,\n"
            "CGBENCH_THRESHOLD, CGBENCH_JOBS, CGBENCH_FORMAT, CGBENCH_DB set defaults that the\n"
            "options above override; CI_NODE_INDEX/CI_NODE_TOTAL (GitLab parallel:) select a shard\n"
@@ -85,7 +91,8 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
                    "Run the benchmarks of this suite file (default: ./cgbench.toml when no "
                    "program is given)");
     run.add_option("--filter", in.filter,
-                   "Only suite benchmarks whose name matches this regex (ECMAScript, searched)");
+                   "Only suite benchmarks whose name matches this regex (ECMAScript, searched); "
+                   "with --gbench, the binary's --benchmark_filter");
     run.add_option("-j,--jobs", in.jobs,
                    "Benchmarks measured at once; counts do not change [number of cores]");
     run.add_option("--shard", in.shard,
@@ -120,6 +127,10 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
     run.add_option("--format", in.format, "Output: console, json, markdown, junit [console]");
     add_db_options(run, in.db);
     run.add_flag("--show-output", in.show_output, "Copy the program's output to stderr");
+    run.add_option("--gbench", in.gbench,
+                   "Measure each benchmark of this Google Benchmark binary on its own: cost "
+                   "per iteration of its loop, named BINARY/BM_name (--filter: "
+                   "--benchmark_filter; PROGRAM ARGS: extra arguments to the binary)");
     run.add_flag("--regions", in.regions,
                  "Measure the regions the program marks with <cgbench/cgbench.h> (under "
                  "Callgrind): one result per region, named NAME/REGION");
@@ -170,6 +181,10 @@ int finish_run(const RunResult& run, report::Format format, util::AtomicFile* ou
 
 config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvMap& env) {
     auto plan = config::plan_run(input, env);
+    exec::PosixProcessRunner lister;
+    config::expand_gbench(plan, [&](const runner::BenchmarkSpec& spec) {
+        return runner::list_gbench(spec, lister, env);
+    });
     if (!plan.shard) return plan;
     std::optional<store::StoredCosts> stored;
     if (plan.db) {
@@ -233,6 +248,7 @@ Subcommand register_run(CLI::App& app, GlobalOptions& global) {
     auto* run = app.add_subcommand("run", "Measure a program, or a suite, under Cachegrind (or "
                                           "the regions it marks, under Callgrind):\n"
                                           "  cgbench run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+                                          "  cgbench run [OPTIONS] --gbench BINARY [ARGS...]\n"
                                           "  cgbench run [OPTIONS] [--suite cgbench.toml]\n"
                                           "Options go before the program; everything after it "
                                           "is passed to the program. Suite benchmarks run in "

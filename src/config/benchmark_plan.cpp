@@ -90,8 +90,9 @@ std::vector<bool> filter_matches(const Suite& suite, const std::optional<std::st
             fmt::format("invalid --filter '{}': {}", util::printable(*filter), e.what()),
             "give an ECMAScript regular expression, e.g. --filter '^parse/'");
     }
+    // [[gbench]] entries are kept: the filter selects their benchmarks once listed.
     for (std::size_t i = 0; i < keep.size(); ++i)
-        keep[i] = re->search(suite.entries[i].name);
+        keep[i] = suite.entries[i].gbench || re->search(suite.entries[i].name);
     if (std::find(keep.begin(), keep.end(), true) == keep.end()) {
         throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'",
                                      suite.path.string(), util::printable(*filter)),
@@ -99,21 +100,6 @@ std::vector<bool> filter_matches(const Suite& suite, const std::optional<std::st
                          "config show` lists the names");
     }
     return keep;
-}
-
-void check_raw_names(const RunPlan& plan) {
-    if (plan.request.settings.keep_raw_dir.empty()) return;
-    std::map<std::string, std::string> seen;
-    for (const auto& spec : plan.request.benchmarks) {
-        const auto [it, fresh] = seen.emplace(util::file_safe(spec.name), spec.name);
-        if (!fresh) {
-            throw UsageError(
-                fmt::format("benchmarks '{}' and '{}' would share --keep-raw file "
-                            "names ({})",
-                            util::printable(it->second), util::printable(spec.name), it->first),
-                "rename one of them");
-        }
-    }
 }
 
 // The layers of one suite entry up to the suite itself: built-in, [defaults], the entry.
@@ -145,15 +131,44 @@ BenchmarkSettings entry_settings(const Suite& suite, const SuiteEntry& e) {
     layer(b.threshold, d.threshold, Source::SuiteDefaults);
     layer(b.threshold, e.threshold, Source::SuiteEntry);
     layer(b.regions, e.regions, Source::SuiteEntry);
+    if (e.gbench) {
+        b.gbench = {"all benchmarks", Source::SuiteEntry, suite.origin(e.line)};
+        layer(b.gbench, e.filter, Source::SuiteEntry);
+    }
     return b;
 }
 
 }  // namespace
 
+// Also used by gbench_plan.cpp once targets are listed.
+void check_raw_names(const RunPlan& plan) {
+    if (plan.request.settings.keep_raw_dir.empty()) return;
+    std::map<std::string, std::string> seen;
+    for (const auto& spec : plan.request.benchmarks) {
+        const auto [it, fresh] = seen.emplace(util::file_safe(spec.name), spec.name);
+        if (!fresh) {
+            throw UsageError(
+                fmt::format("benchmarks '{}' and '{}' would share --keep-raw file "
+                            "names ({})",
+                            util::printable(it->second), util::printable(spec.name), it->first),
+                "rename one of them");
+        }
+    }
+}
+
 void plan_single_benchmark(const RunInput& in, const exec::EnvMap& env, RunPlan& plan) {
     runner::BenchmarkSpec spec;
     spec.command = in.command;
     spec.name = in.name ? *in.name : runner::default_benchmark_name(in.command);
+    if (in.gbench) {
+        if (in.regions) {
+            throw UsageError("--regions and --gbench do not go together",
+                             "--gbench already measures each benchmark's loop on its own");
+        }
+        spec.command.insert(spec.command.begin(), *in.gbench);
+        spec.name = in.name ? *in.name : fs::path(*in.gbench).filename().string();
+        spec.gbench = runner::GbenchTarget{in.filter.value_or(""), {}, "0"};
+    }
     if (spec.name.empty()) throw UsageError("--name cannot be empty");
     if (in.cwd) spec.cwd = *in.cwd;
     if (in.stdin_path) spec.stdin_path = *in.stdin_path;
@@ -163,6 +178,11 @@ void plan_single_benchmark(const RunInput& in, const exec::EnvMap& env, RunPlan&
     apply(b.cwd, in.cwd, Source::CommandLine, "--cwd");
     b.stdin_path = layered_default("/dev/null");
     apply(b.stdin_path, in.stdin_path, Source::CommandLine, "--stdin");
+    if (in.gbench) {
+        b.command = {util::shell_join(spec.command), Source::CommandLine, "--gbench BINARY ARGS"};
+        b.gbench = {"all benchmarks", Source::CommandLine, "--gbench"};
+        apply(b.gbench, in.filter, Source::CommandLine, "--filter");
+    }
     layer_overrides(b, in, env);
     finish(spec, b, plan);
 }
@@ -183,8 +203,17 @@ void plan_suite_benchmarks(const Suite& suite, const RunInput& in, const exec::E
         spec.position = i;
         spec.cwd = b.cwd.value;
         if (e.stdin_path) spec.stdin_path = b.stdin_path.value;
+        if (e.gbench) {
+            if (b.regions.value == "on") {
+                throw UsageError(fmt::format("--regions does not apply to [[gbench]] '{}'",
+                                             util::printable(e.name)),
+                                 "drop --regions, or --filter the [[bench]] entries");
+            }
+            spec.gbench = runner::GbenchTarget{e.filter ? e.filter->text : "", {}, "0"};
+        }
         finish(spec, b, plan);
     }
+    if (in.filter) plan.gbench_name_filter = in.filter;
     check_raw_names(plan);
 }
 

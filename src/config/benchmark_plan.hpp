@@ -17,4 +17,7 @@ void plan_single_benchmark(const RunInput& input, const exec::EnvMap& env, RunPl
 void plan_suite_benchmarks(const Suite& suite, const RunInput& input, const exec::EnvMap& env,
                            RunPlan& plan);
 
+// Throws UsageError when two benchmarks of `plan` would share --keep-raw file names.
+void check_raw_names(const RunPlan& plan);
+
 }  // namespace cgbench::config

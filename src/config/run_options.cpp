@@ -91,13 +91,17 @@ namespace {
 // The suite named by --suite, or found in the current directory when no program is given.
 std::optional<Suite> find_suite(const RunInput& in) {
     if (in.suite) {
+        if (in.gbench) {
+            throw UsageError("give either --gbench or --suite, not both",
+                             "put the binary into the suite as a [[gbench]] entry");
+        }
         if (!in.command.empty()) {
             throw UsageError("give either a program or --suite, not both",
                              "put the program into the suite as a [[bench]] entry");
         }
         return load_suite(*in.suite);
     }
-    if (!in.command.empty()) return std::nullopt;
+    if (!in.command.empty() || in.gbench) return std::nullopt;
     const auto found = discover_suite();
     if (found.empty()) {
         throw UsageError("no program given",
@@ -111,8 +115,10 @@ void plan_shard(RunPlan& plan, const RunInput& in) {
     const Layered& shard = plan.settings.shard;
     if (plan.suite.empty()) {
         if (in.shard) throw UsageError("--shard splits a suite", "use it with --suite FILE");
-        if (in.filter) throw UsageError("--filter selects benchmarks of a suite",
-                                        "use it with --suite FILE");
+        if (in.filter && !in.gbench) {
+            throw UsageError("--filter selects benchmarks of a suite or of a --gbench binary",
+                             "use it with --suite FILE or --gbench BINARY");
+        }
         plan.settings.shard = layered_default("");  // CI_NODE_* do not split one program
         return;
     }

@@ -41,6 +41,7 @@ struct RunInput {
     bool branch_sim = false;
     bool show_output = false;
     bool regions = false;
+    std::optional<std::string> gbench;  // a Google Benchmark binary; `command` is its extra args
 };
 
 // The layered run-wide settings (for `config show` and the fingerprint).
@@ -63,6 +64,8 @@ struct BenchmarkSettings {
     Layered timeout = layered_default("");    // empty: no timeout
     Layered threshold = layered_default("");  // empty: compare's default
     Layered regions = layered_default("off");  // "on": one result per marked region
+    // Google Benchmark: "off", the target's filter before listing, the benchmark after it.
+    Layered gbench = layered_default("off");
     std::vector<Layered> env;  // each request with the layer that added it
 };
 
@@ -78,6 +81,8 @@ struct RunPlan {
     report::Format format = report::Format::Console;
     std::optional<std::filesystem::path> out;
     std::optional<std::filesystem::path> db;  // the history database; nullopt with --no-db
+    // A suite's --filter, applied to the names of Google Benchmark benchmarks once listed.
+    std::optional<std::string> gbench_name_filter;
 };
 
 struct Suite;

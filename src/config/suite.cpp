@@ -26,7 +26,9 @@ const Keys kDefaultsKeys = {"geometry",  "weights", "cpu_baseline", "branch_sim"
                             "threshold", "timeout", "env"};
 const Keys kBenchKeys = {"name",      "command", "cwd",    "stdin",
                          "env",       "threshold", "timeout", "regions"};
-const Keys kTopKeys = {"defaults", "bench"};
+const Keys kGbenchKeys = {"name", "binary", "filter",  "args",
+                          "cwd",  "env",    "threshold", "timeout"};
+const Keys kTopKeys = {"defaults", "bench", "gbench"};
 // Settings that decide the fingerprint: one value for the whole run.
 const Keys kRunWideKeys = {"geometry", "weights", "cpu_baseline", "branch_sim"};
 
@@ -71,7 +73,8 @@ class Reader {
         for (const auto& [key, node] : t) {
             if (contains(allowed, key.str())) continue;
             const int line = line_of(key.source());
-            if (&allowed == &kBenchKeys && contains(kRunWideKeys, key.str())) {
+            if (&allowed != &kDefaultsKeys && &allowed != &kTopKeys &&
+                contains(kRunWideKeys, key.str())) {
                 fail(line,
                      fmt::format("'{}' cannot be set in {}: it is one value for the whole run "
                                  "(it decides the fingerprint)",
@@ -79,9 +82,10 @@ class Reader {
                      "set it in [defaults], in the environment or on the command line");
             }
             if (&allowed == &kTopKeys &&
-                (contains(kDefaultsKeys, key.str()) || contains(kBenchKeys, key.str()))) {
+                (contains(kDefaultsKeys, key.str()) || contains(kBenchKeys, key.str()) ||
+                 contains(kGbenchKeys, key.str()))) {
                 fail(line, fmt::format("key '{}' outside any section", key.str()),
-                     "settings go under [defaults] or a [[bench]] entry");
+                     "settings go under [defaults], a [[bench]] or a [[gbench]] entry");
             }
             const std::string guess = util::closest(key.str(), allowed);
             fail(line, fmt::format("unknown key '{}' in {}", util::printable(key.str()), where),
@@ -207,6 +211,54 @@ class Reader {
         return d;
     }
 
+    // Settings [[bench]] and [[gbench]] share.
+    void common(const toml::table& t, const std::string& where, SuiteEntry& e) const {
+        if (const auto* n = t.get("cwd")) e.cwd = SuiteValue{string(*n, "cwd", where),
+                                                             line_of(n->source())};
+        if (const auto* n = t.get("threshold")) {
+            e.threshold = checked(*n, "threshold", where, validate_threshold);
+        }
+        if (const auto* n = t.get("timeout")) e.timeout = timeout(*n, where);
+        if (const auto* n = t.get("env")) e.env = env(*n, where);
+    }
+
+    SuiteEntry gbench_entry(const toml::table& t, std::size_t number) const {
+        SuiteEntry e;
+        e.gbench = true;
+        e.line = line_of(t.source());
+        const std::string anonymous = fmt::format("[[gbench]] #{}", number);
+        const auto* binary = t.get("binary");
+        if (binary == nullptr) {
+            fail(e.line, anonymous + " has no 'binary'", "add binary = \"./path/to/bench\"");
+        }
+        e.command = {string(*binary, "binary", anonymous)};
+        if (util::trim(e.command.front()).empty()) {
+            fail(line_of(binary->source()), anonymous + " has an empty 'binary'");
+        }
+        e.name = fs::path(e.command.front()).filename().string();
+        if (const auto* name = t.get("name")) {
+            e.name = string(*name, "name", anonymous);
+            if (util::trim(e.name).empty()) {
+                fail(line_of(name->source()), anonymous + " has an empty name");
+            }
+        }
+        const std::string where = fmt::format("[[gbench]] '{}'", util::printable(e.name));
+        check_keys(t, kGbenchKeys, where);
+        if (const auto* n = t.get("filter")) {
+            e.filter = SuiteValue{string(*n, "filter", where), line_of(n->source())};
+        }
+        if (const auto* n = t.get("args")) {
+            const auto* a = n->as_array();
+            if (a == nullptr) {
+                fail(line_of(n->source()), "'args' in " + where + " must be an array of strings",
+                     "e.g. args = [\"--size=2\"]");
+            }
+            for (const auto& item : *a) e.command.push_back(string(item, "args", where));
+        }
+        common(t, where, e);
+        return e;
+    }
+
     SuiteEntry entry(const toml::table& t, std::size_t number) const {
         SuiteEntry e;
         e.line = line_of(t.source());
@@ -226,33 +278,40 @@ class Reader {
             if (n == nullptr) return std::nullopt;
             return SuiteValue{string(*n, key, where), line_of(n->source())};
         };
-        e.cwd = text("cwd");
         e.stdin_path = text("stdin");
-        if (const auto* n = t.get("threshold")) {
-            e.threshold = checked(*n, "threshold", where, validate_threshold);
-        }
-        if (const auto* n = t.get("timeout")) e.timeout = timeout(*n, where);
         if (const auto* n = t.get("regions")) e.regions = boolean(*n, "regions", where);
-        if (const auto* n = t.get("env")) e.env = env(*n, where);
+        common(t, where, e);
         return e;
     }
 
-    void entries(const toml::node& bench, std::vector<SuiteEntry>& out) const {
-        const auto* array = bench.as_array();
+    // The entries of the `key` array ("bench" or "gbench").
+    void entries(const toml::node& node, std::string_view key,
+                 std::vector<SuiteEntry>& out) const {
+        const auto* array = node.as_array();
         if (array == nullptr || !array->is_array_of_tables()) {
-            fail(line_of(bench.source()), "'bench' must be an array of tables",
-                 "start each benchmark with [[bench]] (two brackets)");
+            fail(line_of(node.source()), fmt::format("'{}' must be an array of tables", key),
+                 fmt::format("start each entry with [[{}]] (two brackets)", key));
         }
+        std::size_t number = 0;
+        for (const auto& table : *array) {
+            ++number;
+            out.push_back(key == "gbench" ? gbench_entry(*table.as_table(), number)
+                                          : entry(*table.as_table(), number));
+        }
+    }
+
+    // Sorts `out` into file order and rejects duplicate names.
+    void finish_entries(std::vector<SuiteEntry>& out) const {
+        std::stable_sort(out.begin(), out.end(),
+                         [](const SuiteEntry& a, const SuiteEntry& b) { return a.line < b.line; });
         std::map<std::string, int> seen;
-        for (const auto& node : *array) {
-            SuiteEntry e = entry(*node.as_table(), out.size() + 1);
+        for (const auto& e : out) {
             if (const auto [it, fresh] = seen.emplace(e.name, e.line); !fresh) {
                 fail(e.line,
                      fmt::format("duplicate benchmark name '{}' (first at line {})",
                                  util::printable(e.name), it->second),
                      "names identify results in reports and history; make them unique");
             }
-            out.push_back(std::move(e));
         }
     }
 
@@ -285,9 +344,11 @@ Suite parse_suite(std::string_view text, const fs::path& path) {
         }
         suite.defaults = reader.defaults(*d->as_table());
     }
-    if (const auto* bench = root.get("bench")) reader.entries(*bench, suite.entries);
+    if (const auto* bench = root.get("bench")) reader.entries(*bench, "bench", suite.entries);
+    if (const auto* g = root.get("gbench")) reader.entries(*g, "gbench", suite.entries);
+    reader.finish_entries(suite.entries);
     if (suite.entries.empty()) {
-        reader.fail(0, "the suite has no [[bench]] entries",
+        reader.fail(0, "the suite has no [[bench]] or [[gbench]] entries",
                     "add one: [[bench]] name = \"...\" command = [\"./prog\"]");
     }
     return suite;

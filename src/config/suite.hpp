@@ -20,6 +20,13 @@
 //   timeout = 30
 //   regions = true                   # one result per marked region, under Callgrind
 //
+//   [[gbench]]                       # a Google Benchmark binary: one result per benchmark
+//   name = "parse"                   # optional, default: the binary's file name
+//   binary = "./build/bench_parse"
+//   filter = "BM_Parse"              # optional --benchmark_filter for listing
+//   args = ["--size=large"]          # optional extra arguments
+//   cwd, env, threshold, timeout     # as for [[bench]]
+//
 // Relative paths (command[0] when it holds a '/', cwd, stdin) are relative to the suite
 // file's directory, so a suite reads the same wherever cgbench is started. Unknown keys,
 // wrong types, bad values and duplicate names are a UsageError "FILE:LINE: ..." naming the
@@ -61,8 +68,10 @@ struct SuiteDefaults {
 
 struct SuiteEntry {
     std::string name;
-    int line = 0;  // of its [[bench]] header
-    std::vector<std::string> command;
+    int line = 0;  // of its [[bench]] or [[gbench]] header
+    std::vector<std::string> command;  // [[gbench]]: the binary, then its args
+    bool gbench = false;               // a [[gbench]] entry
+    std::optional<SuiteValue> filter;  // [[gbench]]: --benchmark_filter for listing
     std::optional<SuiteValue> cwd;
     std::optional<SuiteValue> stdin_path;
     std::optional<SuiteValue> threshold;
@@ -75,7 +84,7 @@ struct Suite {
     std::filesystem::path path;  // as the user named it (used in messages)
     std::filesystem::path dir;   // its directory, absolute
     SuiteDefaults defaults;
-    std::vector<SuiteEntry> entries;  // in file order
+    std::vector<SuiteEntry> entries;  // [[bench]] and [[gbench]] entries, in file order
 
     // "cgbench.toml:12": where a setting came from, for messages and `config show`.
     std::string origin(int line) const;

@@ -52,6 +52,15 @@ struct RegionInfo {
     std::uint64_t entries = 0;  // times it was entered; their costs are summed
 };
 
+// The Google Benchmark benchmark a result measures (`cgbench run --gbench`): events and cost
+// are per iteration of its measured loop, in the last of its repetitions.
+struct GbenchInfo {
+    std::string benchmark;        // its name in the binary ("BM_x/64")
+    std::uint64_t iterations = 0;  // iterations of the measured repetition (divided by)
+    std::uint64_t repetitions = 0; // repetitions run; the last one is reported
+    friend bool operator==(const GbenchInfo&, const GbenchInfo&) = default;
+};
+
 struct BenchmarkResult {
     std::string name;
     std::string tool = "cachegrind";   // "callgrind" for region results; never compared across
@@ -73,6 +82,7 @@ struct BenchmarkResult {
     std::string threshold;              // the suite's threshold text for `compare`; empty: unset
     std::optional<std::size_t> position;  // 0-based [[bench]] index in its suite; merges sort by it
     std::optional<RegionInfo> region;   // set for the results of a region run
+    std::optional<GbenchInfo> gbench;   // set for the results of a Google Benchmark binary
     // The costliest functions, highest first, then "(other)"; their costs add up to `cost`.
     // Empty for failed results and for result files written before they were recorded.
     std::vector<FunctionResult> functions;

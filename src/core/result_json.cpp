@@ -230,6 +230,13 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
         b.region = RegionInfo{r.str(*it, "name", where + ".region"),
                               r.u64(r.at(*it, "entries", where + ".region"), where + ".region.entries")};
     }
+    if (const auto it = j.find("gbench"); it != j.end()) {
+        if (!it->is_object()) r.fail(where + ".gbench is not an object");
+        const std::string at = where + ".gbench";
+        b.gbench = GbenchInfo{r.str(*it, "benchmark", at),
+                              r.u64(r.at(*it, "iterations", at), at + ".iterations"),
+                              r.u64(r.at(*it, "repetitions", at), at + ".repetitions")};
+    }
     read_verify(r, j, where, b);
     return b;
 }
@@ -287,6 +294,11 @@ ojson to_json(const BenchmarkResult& b) {
         j["functions"] = std::move(functions);
     }
     if (b.region) j["region"] = ojson{{"name", b.region->name}, {"entries", b.region->entries}};
+    if (b.gbench) {
+        j["gbench"] = ojson{{"benchmark", b.gbench->benchmark},
+                            {"iterations", b.gbench->iterations},
+                            {"repetitions", b.gbench->repetitions}};
+    }
     if (b.runs > 1) {
         ojson spread = ojson::object();
         for (const auto& s : b.spread) {

@@ -13,6 +13,15 @@
 
 namespace cgbench::runner {
 
+// A Google Benchmark binary (`cgbench run --gbench`, `[[gbench]]`). Planning lists the binary
+// and turns one target into one spec per benchmark, each with `benchmark` set.
+struct GbenchTarget {
+    std::string filter;         // --benchmark_filter for listing; empty: every benchmark
+    std::string benchmark;      // one benchmark's full name ("BM_x/64"); empty until listed
+    // --benchmark_min_time value that runs exactly one iteration: "0" on 1.7, "1x" on >= 1.8.
+    std::string min_time = "0";
+};
+
 struct BenchmarkSpec {
     std::string name;
     std::vector<std::string> command;  // program and arguments, as the user wrote them
@@ -28,6 +37,9 @@ struct BenchmarkSpec {
     // Measure the regions the program marks (include/cgbench/cgbench.h) under Callgrind, one
     // result per region, instead of the whole program under Cachegrind.
     bool regions = false;
+    // Set for a Google Benchmark binary: `command` is the binary and its extra arguments, and
+    // the benchmark's cost per iteration of its measured loop is measured under Callgrind.
+    std::optional<GbenchTarget> gbench;
 };
 
 struct MeasureSettings {

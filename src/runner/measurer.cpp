@@ -41,19 +41,13 @@ std::string valgrind_complaint(std::string_view stderr_text) {
     return {};
 }
 
+}  // namespace
+
 valgrind::ToolOptions tool_options(const MeasureSettings& s, valgrind::Tool tool) {
-    return {tool, s.geometry, !s.weights.instructions_only, s.branch_sim};
+    return {tool, s.geometry, !s.weights.instructions_only, s.branch_sim, {}};
 }
 
-// Parses a profile Valgrind wrote; a malformed one means Valgrind misbehaved.
-template <typename Parse>
-auto parse_output(Parse&& parse) {
-    try {
-        return parse();
-    } catch (const valgrind::ParseError& e) {
-        throw EnvironmentError(fmt::format("valgrind wrote an unreadable profile: {}", e.what()));
-    }
-}
+namespace {
 
 }  // namespace
 
@@ -130,7 +124,8 @@ BenchmarkResult Measurer::start_result(const BenchmarkSpec& spec, valgrind::Tool
 BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
     BenchmarkResult result = start_result(spec, valgrind::Tool::Cachegrind);
     const util::StagingDir staging;
-    const RawOutput raw = launch(spec, valgrind::Tool::Cachegrind, staging.path(), result);
+    const RawOutput raw = launch(spec, tool_options(settings_, valgrind::Tool::Cachegrind), {},
+                                 staging.path(), result);
     if (result.status == BenchStatus::Ok) {
         const auto options = top_function_options(settings_.weights);
         score(parse_output([&] { return valgrind::parse_cachegrind_file(raw.out_file, options); }),
@@ -143,7 +138,8 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
 std::vector<BenchmarkResult> Measurer::measure_regions(const BenchmarkSpec& spec, int attempt) {
     BenchmarkResult whole = start_result(spec, valgrind::Tool::Callgrind);
     const util::StagingDir staging;
-    const RawOutput raw = launch(spec, valgrind::Tool::Callgrind, staging.path(), whole);
+    const RawOutput raw = launch(spec, tool_options(settings_, valgrind::Tool::Callgrind), {},
+                                 staging.path(), whole);
     keep_raw(spec, attempt, raw, whole);
     if (whole.status != BenchStatus::Ok) return {whole};
     const auto parts = parse_output(
@@ -172,17 +168,21 @@ std::vector<BenchmarkResult> Measurer::measure_regions(const BenchmarkSpec& spec
 }
 
 std::vector<BenchmarkResult> Measurer::measure_all(const BenchmarkSpec& spec, int attempt) {
+    if (spec.gbench) return {measure_gbench(spec, attempt)};
     if (spec.regions) return measure_regions(spec, attempt);
     return {measure(spec, attempt)};
 }
 
-Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec, valgrind::Tool tool,
+Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
+                                     const valgrind::ToolOptions& options,
+                                     const std::vector<std::string>& extra_args,
                                      const fs::path& staging, BenchmarkResult& result) {
     const auto [cwd, program] = locate(spec);
     const fs::path run_path = exec::stage_program(program, staging);
 
     std::vector<std::string> argv = {run_path.string()};
     argv.insert(argv.end(), spec.command.begin() + 1, spec.command.end());
+    argv.insert(argv.end(), extra_args.begin(), extra_args.end());
     exec::EnvironmentSpec env_spec;
     env_spec.requests = spec.env;
     env_spec.underscore = run_path.string();
@@ -197,11 +197,10 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec, valgrind::Tool t
             env.block_bytes, exec::kEnvBlockBudget));
     }
 
-    const RawOutput raw{staging / (std::string(valgrind::to_string(tool)) + ".out"),
+    const RawOutput raw{staging / (std::string(valgrind::to_string(options.tool)) + ".out"),
                         staging / "valgrind.log"};
     exec::ProcessSpec ps;
-    ps.argv = valgrind::valgrind_command(inst_, tool_options(settings_, tool), raw.out_file,
-                                         raw.log_file, argv);
+    ps.argv = valgrind::valgrind_command(inst_, options, raw.out_file, raw.log_file, argv);
     ps.env = env.entries;
     ps.cwd = cwd.string();
     ps.stdin_path = spec.stdin_path;

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
 #include "core/result.hpp"
 #include "exec/environment.hpp"
 #include "exec/program.hpp"
@@ -14,6 +17,7 @@
 #include "runner/benchmark.hpp"
 #include "valgrind/command.hpp"
 #include "valgrind/installation.hpp"
+#include "valgrind/profile_builder.hpp"
 #include "valgrind/profile.hpp"
 
 namespace cgbench::runner {
@@ -24,6 +28,19 @@ struct MeasureFacts {
     int aslr_errno = 0;              // errno of a refused personality(), 0 if always disabled
     std::size_t env_block_bytes = 0; // the largest argv+environment block measured
 };
+
+// The Valgrind options of `tool` under `settings`.
+valgrind::ToolOptions tool_options(const MeasureSettings& settings, valgrind::Tool tool);
+
+// Parses a profile Valgrind wrote; a malformed one means Valgrind misbehaved (EnvironmentError).
+template <typename Parse>
+auto parse_output(Parse&& parse) {
+    try {
+        return parse();
+    } catch (const valgrind::ParseError& e) {
+        throw EnvironmentError(fmt::format("valgrind wrote an unreadable profile: {}", e.what()));
+    }
+}
 
 // One Measurer serves a whole run. measure() may be called from several threads at once when
 // the ProcessRunner allows it (PosixProcessRunner does); the facts are guarded by a mutex.
@@ -43,7 +60,14 @@ public:
     // markers that do not nest give one failed result named after `spec`. Throws as measure().
     std::vector<BenchmarkResult> measure_regions(const BenchmarkSpec& spec, int attempt = 0);
 
-    // measure_regions() when `spec.regions` is set, otherwise measure().
+    // Measures the Google Benchmark benchmark of `spec` (`spec.gbench` set and listed) once
+    // under Callgrind: one result whose events and cost are per iteration of its measured
+    // loop, in the last of three repetitions. A benchmark that fails, calls SkipWithError or
+    // has no measured loop gives a failed result saying why. Throws as measure().
+    BenchmarkResult measure_gbench(const BenchmarkSpec& spec, int attempt = 0);
+
+    // measure_gbench() when `spec.gbench` is set, measure_regions() when `spec.regions` is
+    // set, otherwise measure().
     std::vector<BenchmarkResult> measure_all(const BenchmarkSpec& spec, int attempt = 0);
 
     // Checks, without running anything, that `spec` can be run: its working directory and
@@ -72,7 +96,9 @@ private:
     // A result for `spec` before measuring: name, command, tool, weights.
     BenchmarkResult start_result(const BenchmarkSpec& spec, valgrind::Tool tool) const;
     // Stages `spec` in `staging`, runs it under `tool` and sets the status of `result`.
-    RawOutput launch(const BenchmarkSpec& spec, valgrind::Tool tool,
+    // `extra_args` follow the program's own arguments.
+    RawOutput launch(const BenchmarkSpec& spec, const valgrind::ToolOptions& options,
+                     const std::vector<std::string>& extra_args,
                      const std::filesystem::path& staging, BenchmarkResult& result);
     void interpret(const exec::ProcessOutcome& outcome, const RawOutput& raw,
                    BenchmarkResult& result) const;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "util/strings.hpp"
 
 namespace cgbench::runner {
@@ -40,15 +42,33 @@ bool are_variants(const BenchmarkResult& a, const BenchmarkResult& b) {
            a.command != b.command && region_of(a) == region_of(b);
 }
 
+namespace {
+
+// The warning for a result that executed too few instructions; empty if it did not.
+std::string too_little(const BenchmarkResult& r) {
+    const std::uint64_t ir = r.events.get(metrics::Event::Ir);
+    if (r.gbench && ir * std::max<std::uint64_t>(r.gbench->iterations, 1) < kMinLoopInstructions) {
+        return fmt::format(
+            "one iteration of '{}' executed only {} instructions (an empty loop takes 5): was "
+            "its body optimised away? Use its result (benchmark::DoNotOptimize)",
+            util::printable(r.gbench->benchmark), ir);
+    }
+    if (r.region && ir < kMinRegionInstructions) {
+        return fmt::format(
+            "region '{}' executed only {} instructions: was its body optimised away? Use its "
+            "result (e.g. benchmark::DoNotOptimize, a volatile sink)",
+            util::printable(r.region->name), ir);
+    }
+    return {};
+}
+
+}  // namespace
+
 void flag_implausible(std::vector<BenchmarkResult>& results) {
     for (auto& r : results) {
-        if (!measured(r) || !r.region) continue;
-        const std::uint64_t ir = r.events.get(metrics::Event::Ir);
-        if (ir < kMinRegionInstructions) {
-            r.warnings.push_back(fmt::format(
-                "region '{}' executed only {} instructions: was its body optimised away? Use its "
-                "result (e.g. benchmark::DoNotOptimize, a volatile sink)",
-                util::printable(r.region->name), ir));
+        if (!measured(r)) continue;
+        if (auto warning = too_little(r); !warning.empty()) {
+            r.warnings.push_back(std::move(warning));
         }
     }
     for (std::size_t i = 0; i < results.size(); ++i) {

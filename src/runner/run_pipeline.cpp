@@ -62,7 +62,7 @@ std::vector<valgrind::Tool> tools_of(const RunRequest& request) {
     std::vector<valgrind::Tool> tools;
     for (const auto tool : {valgrind::Tool::Cachegrind, valgrind::Tool::Callgrind}) {
         for (const auto& spec : request.benchmarks) {
-            if (spec.regions == (tool == valgrind::Tool::Callgrind)) {
+            if ((spec.regions || spec.gbench) == (tool == valgrind::Tool::Callgrind)) {
                 tools.push_back(tool);
                 break;
             }

@@ -9,8 +9,11 @@ std::string_view to_string(Tool tool) {
 std::vector<std::string> behaviour_args(const ToolOptions& o) {
     std::vector<std::string> args = {"--tool=" + std::string(to_string(o.tool))};
     if (o.tool == Tool::Callgrind) {
-        // Nothing counts until the first region begins (include/cgbench/cgbench.h).
-        args.emplace_back("--collect-atstart=no");
+        // Nothing counts until the first region begins (include/cgbench/cgbench.h), unless
+        // dumps at named functions split the run.
+        args.emplace_back(o.dump_triggers.empty() ? "--collect-atstart=no"
+                                                  : "--collect-atstart=yes");
+        args.insert(args.end(), o.dump_triggers.begin(), o.dump_triggers.end());
     }
     args.emplace_back(o.cache_sim ? "--cache-sim=yes" : "--cache-sim=no");
     args.emplace_back(o.branch_sim ? "--branch-sim=yes" : "--branch-sim=no");

@@ -25,6 +25,10 @@ struct ToolOptions {
     Geometry geometry = ci_default_geometry();
     bool cache_sim = true;
     bool branch_sim = false;
+    // Callgrind only: --dump-before=/--dump-after= function patterns. With them Callgrind
+    // collects from the start and the dumps split the run (Google Benchmark binaries);
+    // without them it collects only inside regions.
+    std::vector<std::string> dump_triggers;
 };
 
 // Options that are part of the fingerprint: everything except the geometry and file paths.

@@ -200,9 +200,10 @@ TEST(Suite, NamesAreRequiredAndUnique) {
 TEST(Suite, SyntaxErrorsAndEmptySuites) {
     EXPECT_NE(error_of("[[bench]\n").find("suite/cgbench.toml:1: "), std::string::npos);
     EXPECT_NE(error_of("a = \"x\"\na = \"y\"\n").find("suite/cgbench.toml:2: "), std::string::npos);
-    EXPECT_NE(error_of("").find("suite/cgbench.toml: the suite has no [[bench]] entries"),
-              std::string::npos);
-    EXPECT_NE(error_of("[defaults]\ntimeout = 5\n").find("no [[bench]] entries"),
+    EXPECT_NE(
+        error_of("").find("suite/cgbench.toml: the suite has no [[bench]] or [[gbench]] entries"),
+        std::string::npos);
+    EXPECT_NE(error_of("[defaults]\ntimeout = 5\n").find("no [[bench]] or [[gbench]] entries"),
               std::string::npos);
 }
 
@@ -238,6 +239,52 @@ TEST(Suite, TheExampleSuiteNamesTheBuiltExamples) {
         if (!f.is_regular_file() || (perms & fs::perms::owner_exec) == fs::perms::none) continue;
         EXPECT_TRUE(named.contains(f.path().lexically_normal())) << f.path() << " not in the suite";
     }
+}
+
+TEST(Suite, GbenchEntries) {
+    const Suite s = parse_suite(R"([[bench]]
+name = "plain"
+command = ["./prog"]
+
+[[gbench]]
+binary = "./build/bench_parse"
+filter = "BM_Parse"
+args = ["--size=2"]
+threshold = "2%"
+
+[[gbench]]
+name = "other"
+binary = "bench2"
+)",
+                                "suite/cgbench.toml");
+    ASSERT_EQ(s.entries.size(), 3u);
+    EXPECT_FALSE(s.entries[0].gbench);
+    const auto& g = s.entries[1];
+    EXPECT_TRUE(g.gbench);
+    EXPECT_EQ(g.name, "bench_parse");  // the binary's file name by default
+    EXPECT_EQ(g.command, (std::vector<std::string>{"./build/bench_parse", "--size=2"}));
+    EXPECT_EQ(g.filter->text, "BM_Parse");
+    EXPECT_EQ(g.filter->line, 7);
+    EXPECT_EQ(g.threshold->text, "2%");
+    EXPECT_EQ(s.entries[2].name, "other");
+}
+
+TEST(Suite, GbenchMistakes) {
+    EXPECT_NE(error_of("[[gbench]]\nname = \"x\"\n")
+                  .find("cgbench.toml:1: [[gbench]] #1 has no 'binary'"),
+              std::string::npos);
+    EXPECT_NE(error_of("[[gbench]]\nbinary = \"./b\"\ncommand = [\"x\"]\n")
+                  .find("cgbench.toml:3: unknown key 'command' in [[gbench]] 'b'"),
+              std::string::npos);
+    EXPECT_NE(error_of("[[gbench]]\nbinary = \"./b\"\nargs = \"--x\"\n")
+                  .find("cgbench.toml:3: 'args'"),
+              std::string::npos);
+    EXPECT_NE(error_of("[[gbench]]\nbinary = \"./b\"\nweights = \"ir\"\n")
+                  .find("'weights' cannot be set in [[gbench]] 'b'"),
+              std::string::npos);
+    EXPECT_NE(error_of("[[bench]]\nname = \"b\"\ncommand = [\"x\"]\n[[gbench]]\nbinary = \"./b\"\n")
+                  .find("cgbench.toml:4: duplicate benchmark name 'b' (first at line 1)"),
+              std::string::npos);
 }
 
 }  // namespace cgbench::config

@@ -90,3 +90,24 @@ TEST(Plausibility, FailedResultsAndOtherToolsAreLeftAlone) {
 }
 
 }  // namespace cgbench::runner
+
+namespace cgbench::runner {
+
+TEST(Plausibility, EmptyGbenchLoopIsFlagged) {
+    const auto gbench = [](const std::string& name, std::uint64_t ir, std::uint64_t iterations) {
+        BenchmarkResult r = result("bin/" + name, ir, {"./bin"});
+        r.tool = "callgrind";
+        r.gbench = GbenchInfo{name, iterations, 3};
+        return r;
+    };
+    // An empty iteration takes 5 instructions; 15 per iteration over a 1000-iteration batch
+    // is real work.
+    std::vector<BenchmarkResult> rs = {gbench("BM_Naive", 5, 1), gbench("BM_Width/0", 24, 1),
+                                       gbench("BM_Batch", 15, 1000)};
+    flag_implausible(rs);
+    EXPECT_TRUE(warned(rs[0], "one iteration of 'BM_Naive' executed only 5 instructions"));
+    EXPECT_TRUE(rs[1].warnings.empty());
+    EXPECT_TRUE(rs[2].warnings.empty());
+}
+
+}  // namespace cgbench::runner

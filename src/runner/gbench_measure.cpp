@@ -1,0 +1,77 @@
+// Measurer::measure_gbench: one Google Benchmark benchmark under Callgrind (see gbench.hpp).
+
+#include <fmt/format.h>
+
+#include "runner/gbench.hpp"
+#include "runner/measurer.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+#include "valgrind/callgrind_parser.hpp"
+
+namespace cgbench::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Repetitions per run: the first is cold (caches, first touches of memory); the last is
+// reported; the one before it shows whether the loop settles.
+constexpr int kRepetitions = 3;
+
+std::vector<std::string> gbench_args(const GbenchTarget& g, const fs::path& report) {
+    return {"--benchmark_filter=" + exact_filter(g.benchmark), "--benchmark_min_time=" + g.min_time,
+            fmt::format("--benchmark_repetitions={}", kRepetitions),
+            "--benchmark_out=" + report.string(), "--benchmark_out_format=json"};
+}
+
+std::vector<GbenchRun> read_report(const fs::path& report) {
+    std::error_code ec;
+    if (!fs::exists(report, ec)) {
+        throw UsageError(fmt::format("the benchmark wrote no report ({})", report.string()),
+                         "check that the binary accepts --benchmark_out");
+    }
+    return parse_gbench_report(util::read_file(report));
+}
+
+// With --keep-raw: the library's report as NAME.gbench.json next to the Callgrind files.
+void keep_report(const fs::path& dir, const BenchmarkSpec& spec, int attempt,
+                 const fs::path& report) {
+    std::error_code ec;
+    if (dir.empty() || !fs::exists(report, ec)) return;
+    const fs::path dest =
+        dir / (util::file_safe(spec.name) +
+               (attempt > 0 ? fmt::format(".{}", attempt + 1) : std::string()) + ".gbench.json");
+    fs::copy_file(report, dest, fs::copy_options::overwrite_existing, ec);
+    if (ec) throw EnvironmentError(fmt::format("cannot keep {}: {}", dest.string(), ec.message()));
+}
+
+}  // namespace
+
+BenchmarkResult Measurer::measure_gbench(const BenchmarkSpec& spec, int attempt) {
+    BenchmarkResult result = start_result(spec, valgrind::Tool::Callgrind);
+    const util::StagingDir staging;
+    const fs::path report = staging.path() / "gbench.json";
+    auto options = tool_options(settings_, valgrind::Tool::Callgrind);
+    options.dump_triggers = gbench_dump_args();
+    const RawOutput raw =
+        launch(spec, options, gbench_args(*spec.gbench, report), staging.path(), result);
+    keep_raw(spec, attempt, raw, result);
+    keep_report(settings_.keep_raw_dir, spec, attempt, report);
+    if (result.status != BenchStatus::Ok) return result;
+    const auto parts = parse_output(
+        [&] { return valgrind::parse_callgrind_parts(raw.out_file, {.collect_functions = true}); });
+    const auto found =
+        measured_loop(spec.gbench->benchmark, read_report(report), select_loops(parts));
+    if (!found.error.empty()) {
+        result.status = BenchStatus::Failed;
+        result.error = found.error;
+        result.stderr_tail.clear();  // the library's banner, not the cause
+        return result;
+    }
+    result.gbench = found.info;
+    result.warnings.insert(result.warnings.end(), found.warnings.begin(), found.warnings.end());
+    score(found.profile, result);
+    return result;
+}
+
+}  // namespace cgbench::runner
