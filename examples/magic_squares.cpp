@@ -28,7 +28,8 @@ __attribute__((noinline)) bool direct(const char* sq) {
         return false;
     }
     unsigned map = 0;
-    for (int i = 0; i < 9; ++i) map ^= 1u << (sq[i] - '1');
+    for (int i = 0; i < 9; ++i)
+        map ^= 1u << (sq[i] - '1');
     return map == 0x1FF;
 }
 
@@ -80,7 +81,8 @@ int main(int argc, char** argv) {
     std::mt19937 rng(0);
     std::uniform_int_distribution<int> digit('1', '9');
     std::vector<char> input(squares * 9);
-    for (char& c : input) c = static_cast<char>(digit(rng));
+    for (char& c : input)
+        c = static_cast<char>(digit(rng));
     // Plant the eight magic squares so every variant has something to find.
     const char* planted = "816357492";
     for (std::size_t k = 0; k < 8 && k < squares; ++k) {

@@ -37,12 +37,14 @@ int main(int argc, char** argv) {
 
     uint32_t* perm = malloc(n * sizeof *perm);
     uint32_t* arrays[4];
-    for (int k = 0; k < 4; ++k) arrays[k] = calloc(n, sizeof(uint32_t));
+    for (int k = 0; k < 4; ++k)
+        arrays[k] = calloc(n, sizeof(uint32_t));
     if (!perm || !arrays[0] || !arrays[1] || !arrays[2] || !arrays[3]) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
-    for (size_t i = 0; i < n; ++i) perm[i] = (uint32_t)i;
+    for (size_t i = 0; i < n; ++i)
+        perm[i] = (uint32_t)i;
     for (size_t i = n - 1; i > 0; --i) { /* Fisher-Yates, same work in both modes */
         const size_t j = next_random() % (i + 1);
         const uint32_t t = perm[i];
@@ -59,9 +61,11 @@ int main(int argc, char** argv) {
     }
 
     uint64_t checksum = 0;
-    for (int k = 0; k < 4; ++k) checksum += arrays[k][n / 2];
+    for (int k = 0; k < 4; ++k)
+        checksum += arrays[k][n / 2];
     printf("%s %zu checksum %llu\n", argv[1], n, (unsigned long long)checksum);
-    for (int k = 0; k < 4; ++k) free(arrays[k]);
+    for (int k = 0; k < 4; ++k)
+        free(arrays[k]);
     free(perm);
     return 0;
 }

@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
     std::vector<std::uint8_t> buffer(count * 5 + 8);
     std::uint64_t state = 42;
     std::uint8_t* end = buffer.data();
-    for (std::size_t i = 0; i < count; ++i) end = write_varint32(end, value_of_width(width, state));
+    for (std::size_t i = 0; i < count; ++i)
+        end = write_varint32(end, value_of_width(width, state));
 
     std::uint64_t sum = 0;
     for (int p = 0; p < passes; ++p) {

@@ -26,7 +26,7 @@ void print_error(const std::string& message, const std::string& hint) {
 void setup_logging(const GlobalOptions& g) {
     auto logger = spdlog::stderr_color_mt("cgbench");
     logger->set_pattern("cgbench: %^%l%$: %v");
-    logger->set_level(g.verbose >= 2 ? spdlog::level::trace
+    logger->set_level(g.verbose >= 2   ? spdlog::level::trace
                       : g.verbose == 1 ? spdlog::level::debug
                       : g.quiet        ? spdlog::level::err
                                        : spdlog::level::warn);
@@ -55,7 +55,9 @@ bool color_on_stdout() {
     return ::isatty(STDOUT_FILENO) == 1;
 }
 
-void warn(const std::string& message) { spdlog::warn("{}", message); }
+void warn(const std::string& message) {
+    spdlog::warn("{}", message);
+}
 
 std::string exit_code_help() {
     return "Exit codes:\n"
@@ -69,9 +71,10 @@ std::string exit_code_help() {
 }
 
 int main(int argc, char** argv) {
-    CLI::App app{"cgbench: deterministic performance numbers for CI, measured under Valgrind's "
-                 "Cachegrind.",
-                 "cgbench"};
+    CLI::App app{
+        "cgbench: deterministic performance numbers for CI, measured under Valgrind's "
+        "Cachegrind.",
+        "cgbench"};
     app.set_version_flag("--version", fmt::format("cgbench {}", kVersion));
     app.footer(exit_code_help());
     app.require_subcommand(1);
@@ -79,10 +82,10 @@ int main(int argc, char** argv) {
     add_global_flags(app, global);
 
     std::map<const CLI::App*, Action> actions;
-    for (auto&& sub : {register_run(app, global), register_compare(app, global),
-                       register_history(app, global), register_export(app, global),
-                       register_merge(app, global), register_config(app, global),
-                       register_annotate(app, global)}) {
+    for (auto&& sub :
+         {register_run(app, global), register_compare(app, global), register_history(app, global),
+          register_export(app, global), register_merge(app, global), register_config(app, global),
+          register_annotate(app, global)}) {
         actions[sub.app] = sub.action;
     }
 
@@ -105,9 +108,9 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         const auto* sub = app.get_subcommands().empty() ? &app : app.get_subcommands().front();
-        print_error(e.what(), fmt::format("see `{} --help`", sub == &app
-                                                                 ? std::string("cgbench")
-                                                                 : "cgbench " + sub->get_name()));
+        print_error(e.what(),
+                    fmt::format("see `{} --help`", sub == &app ? std::string("cgbench")
+                                                               : "cgbench " + sub->get_name()));
         return static_cast<int>(ExitCode::kUsage);
     }
     setup_logging(global);

@@ -84,8 +84,8 @@ int show(const config::RunInput& in) {
         out += fmt::format("suite {}: {} benchmark(s)", plan.suite.string(), plan.suite_entries);
         if (in.filter) out += fmt::format(", {} matching --filter", plan.suite_size);
         if (plan.shard) {
-            out += fmt::format(", {} in shard {}", plan.request.benchmarks.size(),
-                               plan.shard->text());
+            out +=
+                fmt::format(", {} in shard {}", plan.request.benchmarks.size(), plan.shard->text());
         }
         out += "\n\n";
     }

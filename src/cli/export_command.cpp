@@ -1,5 +1,6 @@
 // `cgbench export [RUN]`: a run's results in the input format of Bencher,
-// github-action-benchmark or GitLab's metrics report (OpenMetrics), so cgbench numbers feed the dashboards people already have.
+// github-action-benchmark or GitLab's metrics report (OpenMetrics), so cgbench numbers feed the
+// dashboards people already have.
 
 #include <fmt/format.h>
 

@@ -7,9 +7,9 @@
 #include <memory>
 
 #include "cli/command.hpp"
+#include "config/db_options.hpp"
 #include "config/layered.hpp"
 #include "core/merge.hpp"
-#include "config/db_options.hpp"
 #include "core/result_json.hpp"
 #include "store/history_store.hpp"
 #include "util/time.hpp"

@@ -36,44 +36,45 @@ std::string run_help_footer() {
         const char* when = e.source == metrics::EventSource::BranchSim ? " [--branch-sim]" : "";
         out += fmt::format("  {:<5} {}{}\n", e.name, e.description, when);
     }
-    out += "\nCost: ram = ILmr+DLmr+DLmw; ll = I1mr+D1mr+D1mw - ram; l1 = Ir+Dr+Dw - ll - ram\n"
-           "      cost = w_l1*l1 + w_ll*ll + w_ram*ram\n\nWeight presets (--weights):\n";
+    out +=
+        "\nCost: ram = ILmr+DLmr+DLmw; ll = I1mr+D1mr+D1mw - ram; l1 = Ir+Dr+Dw - ll - ram\n"
+        "      cost = w_l1*l1 + w_ll*ll + w_ram*ram\n\nWeight presets (--weights):\n";
     for (const auto& p : metrics::weight_presets()) {
         out += fmt::format("  {:<12} {}\n", p.name, p.description);
     }
-    out += "  L1,LL,RAM    three non-negative integers, e.g. 1,6,80\n\n"
-           "Suites: settings are layered built-in < suite [defaults] < [[bench]] entry <\n"
-           "environment < command line (`cgbench config show` prints each value and its\n"
-           "source). Paths in a suite are relative to its directory.\n\n"
-           "Google Benchmark (--gbench BINARY, [[gbench]]): each benchmark runs in its own\n"
-           "Callgrind process (one iteration, three repetitions); its result is the cost of one\n"
-           "iteration of its measured loop in the last repetition, without start-up, setup\n"
-           "before the loop, paused code (PauseTiming) or reporting. A filter matching nothing\n"
-           "or a binary that is not a Google Benchmark binary exits 2; SkipWithError exits 3.\n\n"
-           "Environment: CGBENCH_GEOMETRY, CGBENCH_WEIGHTS, CGBENCH_CPU_BASELINE, CGBENCH_TIMEOUT,\n"
-           "CGBENCH_THRESHOLD, CGBENCH_JOBS, CGBENCH_FORMAT, CGBENCH_DB set defaults that the\n"
-           "options above override; CI_NODE_INDEX/CI_NODE_TOTAL (GitLab parallel:) select a shard\n"
-           "when --shard is not given; CGBENCH_VALGRIND names the valgrind binary.\n\n"
-           "History: every run is stored in the database (--db, default .cgbench/history.db) in\n"
-           "one transaction, failed benchmarks included; an interrupted run stores nothing.\n\n";
+    out +=
+        "  L1,LL,RAM    three non-negative integers, e.g. 1,6,80\n\n"
+        "Suites: settings are layered built-in < suite [defaults] < [[bench]] entry <\n"
+        "environment < command line (`cgbench config show` prints each value and its\n"
+        "source). Paths in a suite are relative to its directory.\n\n"
+        "Google Benchmark (--gbench BINARY, [[gbench]]): each benchmark runs in its own\n"
+        "Callgrind process (one iteration, three repetitions); its result is the cost of one\n"
+        "iteration of its measured loop in the last repetition, without start-up, setup\n"
+        "before the loop, paused code (PauseTiming) or reporting. A filter matching nothing\n"
+        "or a binary that is not a Google Benchmark binary exits 2; SkipWithError exits 3.\n\n"
+        "Environment: CGBENCH_GEOMETRY, CGBENCH_WEIGHTS, CGBENCH_CPU_BASELINE, CGBENCH_TIMEOUT,\n"
+        "CGBENCH_THRESHOLD, CGBENCH_JOBS, CGBENCH_FORMAT, CGBENCH_DB set defaults that the\n"
+        "options above override; CI_NODE_INDEX/CI_NODE_TOTAL (GitLab parallel:) select a shard\n"
+        "when --shard is not given; CGBENCH_VALGRIND names the valgrind binary.\n\n"
+        "History: every run is stored in the database (--db, default .cgbench/history.db) in\n"
+        "one transaction, failed benchmarks included; an interrupted run stores nothing.\n\n";
     return out + exit_code_help();
 }
 
 [[noreturn]] void throw_failures(const std::vector<const BenchmarkResult*>& failed,
-                                std::size_t total) {
+                                 std::size_t total) {
     const bool unstable = std::any_of(failed.begin(), failed.end(),
                                       [](const BenchmarkResult* b) { return !b->spread.empty(); });
-    const bool quiet_program = std::all_of(failed.begin(), failed.end(), [](const auto* b) {
-        return b->stderr_tail.empty();
-    });
+    const bool quiet_program = std::all_of(failed.begin(), failed.end(),
+                                           [](const auto* b) { return b->stderr_tail.empty(); });
     const std::string hint =
         unstable        ? "make the program deterministic (fixed seeds, no timers or thread races)"
         : quiet_program ? "fix the program or its arguments"
                         : "see its stderr above; fix the program or its arguments";
     if (failed.size() == 1) {
-        throw BenchmarkError(fmt::format("benchmark '{}' {}", util::printable(failed[0]->name),
-                                         failed[0]->error),
-                             hint);
+        throw BenchmarkError(
+            fmt::format("benchmark '{}' {}", util::printable(failed[0]->name), failed[0]->error),
+            hint);
     }
     std::vector<std::string> parts;
     for (const auto* b : failed) {
@@ -136,7 +137,6 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
                  "Callgrind): one result per region, named NAME/REGION");
 }
 
-
 // The program and its arguments: everything from the first non-option argument on (as with
 // env(1) or valgrind), or everything after "--". A "--" after the program name belongs to
 // the program.
@@ -190,7 +190,8 @@ config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvM
     if (plan.db) {
         if (auto db = store::HistoryStore::open_existing(*plan.db)) {
             std::vector<std::string> names;
-            for (const auto& b : plan.request.benchmarks) names.push_back(b.name);
+            for (const auto& b : plan.request.benchmarks)
+                names.push_back(b.name);
             stored = db->latest_costs(names);
         }
     }
@@ -219,8 +220,8 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
         util::ensure_writable_dir(plan.request.settings.keep_raw_dir, "--keep-raw directory");
     }
     exec::PosixProcessRunner runner;
-    const auto inst = valgrind::locate_valgrind(env, runner,
-                                                util::ProbeCache(plan.request.probe_cache_dir));
+    const auto inst =
+        valgrind::locate_valgrind(env, runner, util::ProbeCache(plan.request.probe_cache_dir));
     spdlog::debug("valgrind {} at {}{}", inst.version, inst.launcher.string(),
                   inst.bypassed_wrapper ? " (bypassing the wrapper script)" : "");
     // Opened (created, migrated, write-locked once) before measuring: exit 4 in milliseconds.
@@ -228,9 +229,9 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
 
     RunResult run;
     {
-        ProgressPrinter progress(plan.suite.empty() ? ProgressPrinter::Mode::Off
-                                                    : progress_mode(global),
-                                 plan.request.benchmarks.size());
+        ProgressPrinter progress(
+            plan.suite.empty() ? ProgressPrinter::Mode::Off : progress_mode(global),
+            plan.request.benchmarks.size());
         run = runner::execute_run(plan.request, inst, runner, env, &progress);
     }
     if (plan.shard) {
@@ -245,14 +246,15 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
 }  // namespace
 
 Subcommand register_run(CLI::App& app, GlobalOptions& global) {
-    auto* run = app.add_subcommand("run", "Measure a program, or a suite, under Cachegrind (or "
-                                          "the regions it marks, under Callgrind):\n"
-                                          "  cgbench run [OPTIONS] [--] PROGRAM [ARGS...]\n"
-                                          "  cgbench run [OPTIONS] --gbench BINARY [ARGS...]\n"
-                                          "  cgbench run [OPTIONS] [--suite cgbench.toml]\n"
-                                          "Options go before the program; everything after it "
-                                          "is passed to the program. Suite benchmarks run in "
-                                          "parallel (-j) with the same counts as one by one.");
+    auto* run = app.add_subcommand("run",
+                                   "Measure a program, or a suite, under Cachegrind (or "
+                                   "the regions it marks, under Callgrind):\n"
+                                   "  cgbench run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+                                   "  cgbench run [OPTIONS] --gbench BINARY [ARGS...]\n"
+                                   "  cgbench run [OPTIONS] [--suite cgbench.toml]\n"
+                                   "Options go before the program; everything after it "
+                                   "is passed to the program. Suite benchmarks run in "
+                                   "parallel (-j) with the same counts as one by one.");
     run->prefix_command();
     add_global_flags(*run, global);
     run->footer(run_help_footer());

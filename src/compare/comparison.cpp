@@ -93,7 +93,8 @@ BenchmarkComparison compare_pair(const BenchmarkResult* base, const BenchmarkRes
     } else {
         out.changes = metric_changes(*base, *head, thresholds, unmeasured);
         out.verdict = overall(out.changes);
-        const bool gated = out.verdict == Verdict::Regression || out.verdict == Verdict::Improvement;
+        const bool gated =
+            out.verdict == Verdict::Regression || out.verdict == Verdict::Improvement;
         if (gated && !base->functions.empty() && !head->functions.empty()) {
             out.moved = attribute_change(*base, *head, kMovedFunctions);
         }

@@ -4,11 +4,16 @@ namespace cgbench::config {
 
 std::string_view to_string(Source s) {
     switch (s) {
-        case Source::Default: return "default";
-        case Source::SuiteDefaults: return "suite defaults";
-        case Source::SuiteEntry: return "suite entry";
-        case Source::Environment: return "environment";
-        case Source::CommandLine: return "command line";
+        case Source::Default:
+            return "default";
+        case Source::SuiteDefaults:
+            return "suite defaults";
+        case Source::SuiteEntry:
+            return "suite entry";
+        case Source::Environment:
+            return "environment";
+        case Source::CommandLine:
+            return "command line";
     }
     return "default";
 }

@@ -38,9 +38,9 @@ auto parse_layered(const Layered& l, Parse parse) {
 int parse_jobs(const Layered& l) {
     const auto n = util::parse_u64(l.value);
     if (!n || *n < 1 || *n > 1024) {
-        throw UsageError(fmt::format("invalid job count '{}' (from {})", util::printable(l.value),
-                                     l.origin),
-                         "give how many benchmarks to run at once, e.g. -j 2");
+        throw UsageError(
+            fmt::format("invalid job count '{}' (from {})", util::printable(l.value), l.origin),
+            "give how many benchmarks to run at once, e.g. -j 2");
     }
     return static_cast<int>(*n);
 }
@@ -158,12 +158,12 @@ RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
     return plan;
 }
 
-void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs,
-                 std::string balance) {
+void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs, std::string balance) {
     if (!plan.shard) return;
     plan.shard_balance = previous_costs ? std::move(balance) : "names";
     std::vector<std::string> names;
-    for (const auto& b : plan.request.benchmarks) names.push_back(b.name);
+    for (const auto& b : plan.request.benchmarks)
+        names.push_back(b.name);
     std::vector<runner::BenchmarkSpec> specs;
     std::vector<BenchmarkSettings> settings;
     for (const std::size_t i : shard_members(names, *plan.shard, previous_costs)) {

@@ -51,8 +51,8 @@ struct RunSettings {
     Layered cpu_baseline = layered_default("portable");
     Layered branch_sim = layered_default("off");
     Layered format = layered_default("console");
-    Layered jobs = layered_default("1");     // built-in: the number of cores
-    Layered shard = layered_default("");     // "K/N"; empty: the whole suite
+    Layered jobs = layered_default("1");  // built-in: the number of cores
+    Layered shard = layered_default("");  // "K/N"; empty: the whole suite
 };
 
 // The layered settings of one benchmark, as `config show` lists them; the matching
@@ -61,8 +61,8 @@ struct BenchmarkSettings {
     Layered command;
     Layered cwd;
     Layered stdin_path;
-    Layered timeout = layered_default("");    // empty: no timeout
-    Layered threshold = layered_default("");  // empty: compare's default
+    Layered timeout = layered_default("");     // empty: no timeout
+    Layered threshold = layered_default("");   // empty: compare's default
     Layered regions = layered_default("off");  // "on": one result per marked region
     // Google Benchmark: "off", the target's filter before listing, the benchmark after it.
     Layered gbench = layered_default("off");
@@ -73,7 +73,7 @@ struct RunPlan {
     runner::RunRequest request;
     RunSettings settings;
     std::vector<BenchmarkSettings> benchmark_settings;  // parallel to request.benchmarks
-    std::filesystem::path suite;                         // empty: a single program
+    std::filesystem::path suite;                        // empty: a single program
     std::optional<Shard> shard;
     std::string shard_balance;      // how apply_shard balanced: "history run ID" or "names"
     std::size_t suite_entries = 0;  // [[bench]] entries in the suite file
@@ -89,13 +89,12 @@ struct Suite;
 
 // The run-wide layers: built-in < `suite` [defaults] (may be null) < CGBENCH_* (and
 // CI_NODE_*) in `env` < command line. Not validated; plan_run validates.
-RunSettings layer_run_settings(const RunInput& input, const exec::EnvMap& env,
-                               const Suite* suite);
+RunSettings layer_run_settings(const RunInput& input, const exec::EnvMap& env, const Suite* suite);
 
 // Resolves the layers (built-in < suite [defaults] < suite entry < CGBENCH_* in `env`,
-// CGBENCH_DB included, < command line) and validates every value. Without a program and without --suite, a
-// cgbench.toml in the current directory is used. Throws UsageError naming the setting and the
-// fix.
+// CGBENCH_DB included, < command line) and validates every value. Without a program and without
+// --suite, a cgbench.toml in the current directory is used. Throws UsageError naming the setting
+// and the fix.
 RunPlan plan_run(const RunInput& input, const exec::EnvMap& env);
 
 // Keeps only the benchmarks of `plan.shard` (when set), in suite order, balanced by

@@ -24,10 +24,9 @@ namespace {
 using Keys = std::vector<std::string_view>;
 const Keys kDefaultsKeys = {"geometry",  "weights", "cpu_baseline", "branch_sim",
                             "threshold", "timeout", "env"};
-const Keys kBenchKeys = {"name",      "command", "cwd",    "stdin",
-                         "env",       "threshold", "timeout", "regions"};
-const Keys kGbenchKeys = {"name", "binary", "filter",  "args",
-                          "cwd",  "env",    "threshold", "timeout"};
+const Keys kBenchKeys = {"name", "command",   "cwd",     "stdin",
+                         "env",  "threshold", "timeout", "regions"};
+const Keys kGbenchKeys = {"name", "binary", "filter", "args", "cwd", "env", "threshold", "timeout"};
 const Keys kTopKeys = {"defaults", "bench", "gbench"};
 // Settings that decide the fingerprint: one value for the whole run.
 const Keys kRunWideKeys = {"geometry", "weights", "cpu_baseline", "branch_sim"};
@@ -213,8 +212,8 @@ class Reader {
 
     // Settings [[bench]] and [[gbench]] share.
     void common(const toml::table& t, const std::string& where, SuiteEntry& e) const {
-        if (const auto* n = t.get("cwd")) e.cwd = SuiteValue{string(*n, "cwd", where),
-                                                             line_of(n->source())};
+        if (const auto* n = t.get("cwd"))
+            e.cwd = SuiteValue{string(*n, "cwd", where), line_of(n->source())};
         if (const auto* n = t.get("threshold")) {
             e.threshold = checked(*n, "threshold", where, validate_threshold);
         }
@@ -253,7 +252,8 @@ class Reader {
                 fail(line_of(n->source()), "'args' in " + where + " must be an array of strings",
                      "e.g. args = [\"--size=2\"]");
             }
-            for (const auto& item : *a) e.command.push_back(string(item, "args", where));
+            for (const auto& item : *a)
+                e.command.push_back(string(item, "args", where));
         }
         common(t, where, e);
         return e;
@@ -285,8 +285,7 @@ class Reader {
     }
 
     // The entries of the `key` array ("bench" or "gbench").
-    void entries(const toml::node& node, std::string_view key,
-                 std::vector<SuiteEntry>& out) const {
+    void entries(const toml::node& node, std::string_view key, std::vector<SuiteEntry>& out) const {
         const auto* array = node.as_array();
         if (array == nullptr || !array->is_array_of_tables()) {
             fail(line_of(node.source()), fmt::format("'{}' must be an array of tables", key),

@@ -68,7 +68,7 @@ struct SuiteDefaults {
 
 struct SuiteEntry {
     std::string name;
-    int line = 0;  // of its [[bench]] or [[gbench]] header
+    int line = 0;                      // of its [[bench]] or [[gbench]] header
     std::vector<std::string> command;  // [[gbench]]: the binary, then its args
     bool gbench = false;               // a [[gbench]] entry
     std::optional<SuiteValue> filter;  // [[gbench]]: --benchmark_filter for listing

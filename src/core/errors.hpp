@@ -19,48 +19,48 @@ enum class ExitCode : int {
 
 // Base of everything cgbench throws on purpose.
 class Error : public std::runtime_error {
-public:
+  public:
     Error(ExitCode code, std::string message, std::string hint = {})
         : std::runtime_error(std::move(message)), code_(code), hint_(std::move(hint)) {}
     ExitCode code() const noexcept { return code_; }
     // What the user can do about it; may be empty.
     const std::string& hint() const noexcept { return hint_; }
 
-private:
+  private:
     ExitCode code_;
     std::string hint_;
 };
 
 // Bad command line, configuration or input file (exit 2).
 class UsageError : public Error {
-public:
+  public:
     explicit UsageError(std::string message, std::string hint = {})
         : Error(ExitCode::kUsage, std::move(message), std::move(hint)) {}
 };
 
 // The measured program failed, crashed, timed out or was not repeatable (exit 3).
 class BenchmarkError : public Error {
-public:
+  public:
     explicit BenchmarkError(std::string message, std::string hint = {})
         : Error(ExitCode::kBenchmark, std::move(message), std::move(hint)) {}
 };
 
 // The tools or files cgbench depends on are missing or unusable (exit 4).
 class EnvironmentError : public Error {
-public:
+  public:
     explicit EnvironmentError(std::string message, std::string hint = {})
         : Error(ExitCode::kEnvironment, std::move(message), std::move(hint)) {}
 };
 
 // The user pressed Ctrl-C or cgbench got SIGTERM/SIGHUP; nothing partial was written.
 class Interrupted : public Error {
-public:
+  public:
     explicit Interrupted(int signo)
         : Error(ExitCode::kInterrupted, "interrupted by signal " + std::to_string(signo)),
           signo_(signo) {}
     int signo() const noexcept { return signo_; }
 
-private:
+  private:
     int signo_;
 };
 

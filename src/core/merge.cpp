@@ -60,9 +60,9 @@ void check_shards(const std::vector<SourcedRun>& parts) {
         }
         total = n;
         if (!seen.emplace(shard, p.source).second) {
-            throw UsageError(fmt::format("shard {} given twice ({} and {})", shard,
-                                         seen[shard], p.source),
-                             "pass each shard's result file once");
+            throw UsageError(
+                fmt::format("shard {} given twice ({} and {})", shard, seen[shard], p.source),
+                "pass each shard's result file once");
         }
         if (p.run.shard_balance != parts.front().run.shard_balance) {
             throw UsageError(

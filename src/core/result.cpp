@@ -8,9 +8,12 @@ namespace cgbench {
 
 std::string_view to_string(BenchStatus s) {
     switch (s) {
-        case BenchStatus::Ok: return "ok";
-        case BenchStatus::Failed: return "failed";
-        case BenchStatus::Timeout: return "timeout";
+        case BenchStatus::Ok:
+            return "ok";
+        case BenchStatus::Failed:
+            return "failed";
+        case BenchStatus::Timeout:
+            return "timeout";
     }
     return "failed";
 }
@@ -48,7 +51,8 @@ std::vector<KeyField> key_fields(const Fingerprint& f) {
 
 std::string Fingerprint::comparison_key() const {
     std::string all;
-    for (const auto& k : key_fields(*this)) all += fmt::format("{}={};", k.label, k.value);
+    for (const auto& k : key_fields(*this))
+        all += fmt::format("{}={};", k.label, k.value);
     return util::hex64(util::fnv1a64(all));
 }
 
@@ -58,8 +62,8 @@ std::vector<std::string> Fingerprint::differences(const Fingerprint& other) cons
     const auto theirs = key_fields(other);
     for (std::size_t i = 0; i < mine.size(); ++i) {
         if (mine[i].value != theirs[i].value) {
-            out.push_back(fmt::format("{}: {} vs {}", mine[i].label, mine[i].value,
-                                      theirs[i].value));
+            out.push_back(
+                fmt::format("{}: {} vs {}", mine[i].label, mine[i].value, theirs[i].value));
         }
     }
     return out;

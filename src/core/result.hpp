@@ -55,34 +55,34 @@ struct RegionInfo {
 // The Google Benchmark benchmark a result measures (`cgbench run --gbench`): events and cost
 // are per iteration of its measured loop, in the last of its repetitions.
 struct GbenchInfo {
-    std::string benchmark;        // its name in the binary ("BM_x/64")
-    std::uint64_t iterations = 0;  // iterations of the measured repetition (divided by)
-    std::uint64_t repetitions = 0; // repetitions run; the last one is reported
+    std::string benchmark;          // its name in the binary ("BM_x/64")
+    std::uint64_t iterations = 0;   // iterations of the measured repetition (divided by)
+    std::uint64_t repetitions = 0;  // repetitions run; the last one is reported
     friend bool operator==(const GbenchInfo&, const GbenchInfo&) = default;
 };
 
 struct BenchmarkResult {
     std::string name;
     std::string tool = "cachegrind";   // "callgrind" for region results; never compared across
-    std::vector<std::string> command;   // as the user gave it
+    std::vector<std::string> command;  // as the user gave it
     BenchStatus status = BenchStatus::Ok;
-    std::optional<int> exit_code;       // absent when killed by a signal or timed out
+    std::optional<int> exit_code;  // absent when killed by a signal or timed out
     std::optional<int> signal;
-    metrics::EventCounts events;        // empty unless status is Ok
+    metrics::EventCounts events;              // empty unless status is Ok
     std::optional<metrics::Derived> derived;  // absent without cache simulation
     metrics::Weights weights;
     std::uint64_t cost = 0;
     double wall_seconds = 0;
-    std::string error;                  // why it failed (empty when Ok)
-    std::string stderr_tail;            // last lines of the program's stderr on failure
+    std::string error;        // why it failed (empty when Ok)
+    std::string stderr_tail;  // last lines of the program's stderr on failure
     std::vector<std::string> warnings;
-    std::string raw_file;               // where --keep-raw put the Valgrind output
-    int runs = 1;                       // times measured (--verify N)
-    std::vector<EventSpread> spread;    // events that differed between runs; empty: identical
-    std::string threshold;              // the suite's threshold text for `compare`; empty: unset
+    std::string raw_file;                 // where --keep-raw put the Valgrind output
+    int runs = 1;                         // times measured (--verify N)
+    std::vector<EventSpread> spread;      // events that differed between runs; empty: identical
+    std::string threshold;                // the suite's threshold text for `compare`; empty: unset
     std::optional<std::size_t> position;  // 0-based [[bench]] index in its suite; merges sort by it
-    std::optional<RegionInfo> region;   // set for the results of a region run
-    std::optional<GbenchInfo> gbench;   // set for the results of a Google Benchmark binary
+    std::optional<RegionInfo> region;     // set for the results of a region run
+    std::optional<GbenchInfo> gbench;     // set for the results of a Google Benchmark binary
     // The costliest functions, highest first, then "(other)"; their costs add up to `cost`.
     // Empty for failed results and for result files written before they were recorded.
     std::vector<FunctionResult> functions;
@@ -100,7 +100,7 @@ struct Fingerprint {
     std::string cgbench_version;
     std::string tool = "cachegrind";
     std::string valgrind_version;
-    std::string valgrind_launcher;       // the binary executed
+    std::string valgrind_launcher;  // the binary executed
     bool valgrind_wrapper_bypassed = false;
     std::string glibc_version;
     std::string arch;
@@ -108,10 +108,10 @@ struct Fingerprint {
     bool cache_sim = true;
     bool branch_sim = false;
     metrics::Weights weights;
-    std::string cpu_baseline;            // "portable" | "native"
+    std::string cpu_baseline;  // "portable" | "native"
     std::string glibc_tunables;
     valgrind::GlibcSelection selection;
-    std::string aslr;                    // "disabled" or why it could not be
+    std::string aslr;  // "disabled" or why it could not be
     std::size_t env_block_bytes = 0;
     std::vector<std::string> valgrind_options;  // tool options other than geometry/output
 

@@ -13,7 +13,9 @@ using json = nlohmann::json;
 
 namespace {
 
-ojson optional_json(const std::optional<std::string>& v) { return v ? ojson(*v) : ojson(nullptr); }
+ojson optional_json(const std::optional<std::string>& v) {
+    return v ? ojson(*v) : ojson(nullptr);
+}
 
 ojson events_json(const metrics::EventCounts& counts) {
     ojson events = ojson::object();
@@ -39,13 +41,16 @@ ojson geometry_json(const valgrind::Geometry& g) {
 
 ojson selection_json(const valgrind::GlibcSelection& s) {
     if (!s.available) return ojson(nullptr);
-    return ojson{{"id", s.id},           {"platform", s.platform}, {"usable", s.usable},
-                 {"preferred", s.preferred}, {"tuning", s.tuning}};
+    return ojson{{"id", s.id},
+                 {"platform", s.platform},
+                 {"usable", s.usable},
+                 {"preferred", s.preferred},
+                 {"tuning", s.tuning}};
 }
 
 // Reads a value with a clear message when the key is missing or has the wrong type.
 class Reader {
-public:
+  public:
     explicit Reader(std::string source) : source_(std::move(source)) {}
 
     [[noreturn]] void fail(const std::string& what) const {
@@ -70,7 +75,7 @@ public:
         return v.get<std::uint64_t>();
     }
 
-private:
+  private:
     std::string source_;
 };
 
@@ -174,7 +179,8 @@ metrics::EventCounts read_events(const Reader& r, const json& events, const std:
     return out;
 }
 
-std::vector<FunctionResult> read_functions(const Reader& r, const json& j, const std::string& where) {
+std::vector<FunctionResult> read_functions(const Reader& r, const json& j,
+                                           const std::string& where) {
     std::vector<FunctionResult> out;
     const auto it = j.find("functions");
     if (it == j.end()) return out;
@@ -227,8 +233,9 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
     b.functions = read_functions(r, j, where);
     if (const auto it = j.find("region"); it != j.end()) {
         if (!it->is_object()) r.fail(where + ".region is not an object");
-        b.region = RegionInfo{r.str(*it, "name", where + ".region"),
-                              r.u64(r.at(*it, "entries", where + ".region"), where + ".region.entries")};
+        b.region =
+            RegionInfo{r.str(*it, "name", where + ".region"),
+                       r.u64(r.at(*it, "entries", where + ".region"), where + ".region.entries")};
     }
     if (const auto it = j.find("gbench"); it != j.end()) {
         if (!it->is_object()) r.fail(where + ".gbench is not an object");
@@ -290,7 +297,8 @@ ojson to_json(const BenchmarkResult& b) {
     if (b.position) j["position"] = *b.position;
     if (!b.functions.empty()) {
         ojson functions = ojson::array();
-        for (const auto& f : b.functions) functions.push_back(to_json(f));
+        for (const auto& f : b.functions)
+            functions.push_back(to_json(f));
         j["functions"] = std::move(functions);
     }
     if (b.region) j["region"] = ojson{{"name", b.region->name}, {"entries", b.region->entries}};
@@ -302,7 +310,8 @@ ojson to_json(const BenchmarkResult& b) {
     if (b.runs > 1) {
         ojson spread = ojson::object();
         for (const auto& s : b.spread) {
-            spread[std::string(metrics::info(s.event).name)] = ojson{{"min", s.min}, {"max", s.max}};
+            spread[std::string(metrics::info(s.event).name)] =
+                ojson{{"min", s.min}, {"max", s.max}};
         }
         j["verify"] = ojson{{"runs", b.runs}, {"identical", b.spread.empty()}, {"spread", spread}};
     }
@@ -310,8 +319,8 @@ ojson to_json(const BenchmarkResult& b) {
 }
 
 ojson to_json(const FunctionResult& f) {
-    return ojson{{"file", f.file}, {"name", f.name}, {"events", events_json(f.events)},
-                 {"cost", f.cost}};
+    return ojson{
+        {"file", f.file}, {"name", f.name}, {"events", events_json(f.events)}, {"cost", f.cost}};
 }
 
 ojson to_json(const RunResult& run) {
@@ -329,7 +338,8 @@ ojson to_json(const RunResult& run) {
     if (!run.shard_balance.empty()) r["shard_balance"] = run.shard_balance;
     j["run"] = std::move(r);
     ojson benches = ojson::array();
-    for (const auto& b : run.benchmarks) benches.push_back(to_json(b));
+    for (const auto& b : run.benchmarks)
+        benches.push_back(to_json(b));
     j["benchmarks"] = std::move(benches);
     return j;
 }

@@ -3,10 +3,9 @@
 // contract: add keys freely, never rename them.
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "core/result.hpp"
 

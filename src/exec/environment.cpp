@@ -16,18 +16,19 @@ constexpr std::string_view kPadName = "CGBENCH_ENV_PAD";
 bool valid_name(std::string_view name) {
     if (name.empty() || (name.front() >= '0' && name.front() <= '9')) return false;
     for (const char c : name) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                        (c >= '0' && c <= '9') || c == '_';
+        const bool ok =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
         if (!ok) return false;
     }
     return true;
 }
 
-std::size_t block_size(const std::vector<std::string>& argv,
-                       const std::vector<std::string>& env) {
+std::size_t block_size(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
     std::size_t n = 0;
-    for (const auto& a : argv) n += a.size() + 1;
-    for (const auto& e : env) n += e.size() + 1;
+    for (const auto& a : argv)
+        n += a.size() + 1;
+    for (const auto& e : env)
+        n += e.size() + 1;
     return n;
 }
 
@@ -76,9 +77,9 @@ BuiltEnvironment build_environment(const EnvironmentSpec& spec, const EnvMap& ca
         } else if (const auto it = caller.find(req.name); it != caller.end()) {
             value = it->second;
         } else {
-            throw UsageError(fmt::format("--env {} passes {} through, but it is not set",
-                                         req.name, req.name),
-                             fmt::format("set it, or give a value: --env {}=VALUE", req.name));
+            throw UsageError(
+                fmt::format("--env {} passes {} through, but it is not set", req.name, req.name),
+                fmt::format("set it, or give a value: --env {}=VALUE", req.name));
         }
         EnvMap& slot = varying.count(req.name) ? varying : fixed.count(req.name) ? fixed : user;
         slot[req.name] = value;
@@ -90,10 +91,12 @@ BuiltEnvironment build_environment(const EnvironmentSpec& spec, const EnvMap& ca
 
     BuiltEnvironment out;
     for (const EnvMap* group : {&fixed, &user}) {
-        for (const auto& [k, v] : *group) out.entries.push_back(k + "=" + v);
+        for (const auto& [k, v] : *group)
+            out.entries.push_back(k + "=" + v);
     }
     out.entries.push_back("_=" + spec.underscore);
-    for (const auto& [k, v] : varying) out.entries.push_back(k + "=" + v);
+    for (const auto& [k, v] : varying)
+        out.entries.push_back(k + "=" + v);
 
     const std::size_t pad_overhead = kPadName.size() + 2;  // "NAME=" and the NUL
     const std::size_t needed = block_size(spec.argv, out.entries) + pad_overhead;

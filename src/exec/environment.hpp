@@ -30,10 +30,10 @@ struct EnvRequest {
 EnvRequest parse_env_request(const std::string& text);
 
 struct EnvironmentSpec {
-    std::vector<EnvRequest> requests;    // from --env / suite files, in order
-    std::string underscore;              // value of `_`: the program path as run
-    std::string glibc_tunables;          // CPU baseline tunables; empty for `native`
-    std::vector<std::string> argv;       // the program's argv, counted in the size budget
+    std::vector<EnvRequest> requests;  // from --env / suite files, in order
+    std::string underscore;            // value of `_`: the program path as run
+    std::string glibc_tunables;        // CPU baseline tunables; empty for `native`
+    std::vector<std::string> argv;     // the program's argv, counted in the size budget
 };
 
 struct BuiltEnvironment {

@@ -33,13 +33,18 @@ void install_interrupt_handlers() {
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);
         sa.sa_flags = SA_RESTART;
-        for (const int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &sa, nullptr);
+        for (const int s : {SIGINT, SIGTERM, SIGHUP})
+            ::sigaction(s, &sa, nullptr);
     });
 }
 
-int interrupt_fd() { return g_pipe[0]; }
+int interrupt_fd() {
+    return g_pipe[0];
+}
 
-int interrupt_signal() { return g_signal.load(); }
+int interrupt_signal() {
+    return g_signal.load();
+}
 
 void throw_if_interrupted() {
     if (const int s = g_signal.load(); s != 0) throw Interrupted(s);

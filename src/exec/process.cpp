@@ -32,7 +32,7 @@ struct ChildReport {
 };
 
 class Fd {
-public:
+  public:
     Fd() = default;
     explicit Fd(int fd) : fd_(fd) {}
     ~Fd() { reset(); }
@@ -44,7 +44,7 @@ public:
         fd_ = fd;
     }
 
-private:
+  private:
     int fd_ = -1;
 };
 
@@ -63,7 +63,7 @@ struct Pipe {
 
 // Keeps the last `cap` bytes of a stream.
 class Tail {
-public:
+  public:
     explicit Tail(std::size_t cap) : cap_(cap) {}
     void append(const char* data, std::size_t n) {
         buf_.append(data, n);
@@ -74,7 +74,7 @@ public:
         return std::move(buf_);
     }
 
-private:
+  private:
     std::size_t cap_;
     std::string buf_;
 };
@@ -82,7 +82,8 @@ private:
 std::vector<char*> c_strings(const std::vector<std::string>& v) {
     std::vector<char*> out;
     out.reserve(v.size() + 1);
-    for (const auto& s : v) out.push_back(const_cast<char*>(s.c_str()));
+    for (const auto& s : v)
+        out.push_back(const_cast<char*>(s.c_str()));
     out.push_back(nullptr);
     return out;
 }
@@ -99,7 +100,8 @@ void close_on_exec_above_stderr(int max_fd) {
 #ifdef CLOSE_RANGE_CLOEXEC
     if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
 #endif
-    for (int fd = 3; fd < max_fd; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);  // kernels before 5.11
+    for (int fd = 3; fd < max_fd; ++fd)
+        ::fcntl(fd, F_SETFD, FD_CLOEXEC);  // kernels before 5.11
 }
 
 // The descriptor limit for close_on_exec_above_stderr's fallback (sysconf is not
@@ -117,11 +119,12 @@ int max_fd() {
     sigset_t all;
     sigemptyset(&all);
     ::sigprocmask(SIG_SETMASK, &all, nullptr);
-    for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT}) ::signal(s, SIG_DFL);
+    for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT})
+        ::signal(s, SIG_DFL);
     if (spec.disable_aslr) {
         const int current = ::personality(0xffffffff);
-        if (current == -1 || ::personality(static_cast<unsigned long>(current) |
-                                           ADDR_NO_RANDOMIZE) == -1) {
+        if (current == -1 ||
+            ::personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE) == -1) {
             report(status_fd, 'A', errno);
         }
     }
@@ -174,7 +177,7 @@ void echo(const char* data, std::size_t n) {
 }
 
 class Session {
-public:
+  public:
     Session(const ProcessSpec& spec, pid_t pid, int out_fd, int err_fd)
         : spec_(spec), pid_(pid), out_(spec.tail_bytes), err_(spec.tail_bytes) {
         fds_[0] = out_fd;
@@ -211,7 +214,7 @@ public:
         outcome.stderr_tail = err_.take();
     }
 
-private:
+  private:
     // Observes (without reaping) whether the program has ended, so the group can still be
     // killed by its id.
     bool exited(ProcessOutcome& outcome) {
@@ -316,7 +319,8 @@ ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
     ProcessOutcome outcome;
     ChildReport rep{};
     ssize_t n = 0;
-    while ((n = ::read(status.read.get(), &rep, sizeof rep)) == sizeof rep || (n < 0 && errno == EINTR)) {
+    while ((n = ::read(status.read.get(), &rep, sizeof rep)) == sizeof rep ||
+           (n < 0 && errno == EINTR)) {
         if (n < 0) continue;
         if (rep.kind == 'A') {
             outcome.aslr_errno = rep.err;

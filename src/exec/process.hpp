@@ -17,7 +17,7 @@ struct ProcessSpec {
     std::string stdin_path;         // empty: /dev/null
     bool disable_aslr = true;       // personality(ADDR_NO_RANDOMIZE) in the child
     std::optional<double> timeout_seconds;
-    bool echo_output = false;       // copy the child's output to our stderr as it arrives
+    bool echo_output = false;            // copy the child's output to our stderr as it arrives
     std::size_t tail_bytes = 64 * 1024;  // how much of stdout/stderr to keep
 };
 
@@ -41,7 +41,7 @@ struct ProcessOutcome {
 
 // Runs processes; an interface so that pipeline tests can substitute a fake.
 class ProcessRunner {
-public:
+  public:
     virtual ~ProcessRunner() = default;
     // Runs to completion. Throws cgbench::Interrupted (after stopping the process group) when
     // cgbench receives SIGINT/SIGTERM/SIGHUP, UsageError when stdin_path cannot be opened.
@@ -50,7 +50,7 @@ public:
 
 // The real thing: fork + execve, poll on pipes and a pidfd.
 class PosixProcessRunner final : public ProcessRunner {
-public:
+  public:
     PosixProcessRunner();
     ProcessOutcome run(const ProcessSpec& spec) override;
 };

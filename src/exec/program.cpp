@@ -29,15 +29,15 @@ void check_runnable(const std::string& as_given, const fs::path& path) {
                          "name the executable inside it");
     }
     if (!fs::is_regular_file(st)) {
-        throw UsageError(fmt::format("program '{}' is not a regular file",
-                                     util::printable(as_given)),
-                         "name an executable file");
+        throw UsageError(
+            fmt::format("program '{}' is not a regular file", util::printable(as_given)),
+            "name an executable file");
     }
     const auto exec_bits = fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
     if ((st.permissions() & exec_bits) == fs::perms::none || ::access(path.c_str(), X_OK) != 0) {
-        throw UsageError(fmt::format("program '{}' is not executable", util::printable(as_given)),
-                         fmt::format("make it executable: chmod +x {}",
-                                     util::shell_quote(path.string())));
+        throw UsageError(
+            fmt::format("program '{}' is not executable", util::printable(as_given)),
+            fmt::format("make it executable: chmod +x {}", util::shell_quote(path.string())));
     }
 }
 
@@ -45,7 +45,8 @@ void check_runnable(const std::string& as_given, const fs::path& path) {
 
 ResolvedProgram resolve_program(const std::string& name, const fs::path& cwd,
                                 const EnvMap& caller) {
-    if (name.empty()) throw UsageError("no program given", "usage: cgbench run [OPTIONS] -- PROGRAM [ARGS...]");
+    if (name.empty())
+        throw UsageError("no program given", "usage: cgbench run [OPTIONS] -- PROGRAM [ARGS...]");
     ResolvedProgram out;
     out.as_given = name;
     if (name.find('/') != std::string::npos) {
@@ -67,8 +68,8 @@ ResolvedProgram resolve_program(const std::string& name, const fs::path& cwd,
 fs::path stage_program(const ResolvedProgram& program, const fs::path& staging) {
     // Resolve the directory (not the file: its name may select behaviour, e.g. python3).
     const fs::path dir = fs::canonical(program.path.parent_path());
-    const fs::path parent = dir.has_parent_path() && dir != dir.root_path() ? dir.parent_path()
-                                                                          : dir;
+    const fs::path parent =
+        dir.has_parent_path() && dir != dir.root_path() ? dir.parent_path() : dir;
     const fs::path link = staging / "r";
     std::error_code ec;
     fs::create_directory_symlink(parent, link, ec);

@@ -17,8 +17,8 @@
 namespace cgbench::exec {
 
 struct ResolvedProgram {
-    std::string as_given;              // what the user typed: "./prog", "python3"
-    std::filesystem::path path;        // absolute; the last component's symlinks kept
+    std::string as_given;        // what the user typed: "./prog", "python3"
+    std::filesystem::path path;  // absolute; the last component's symlinks kept
 };
 
 // Resolves `name` like execvp: with a '/' relative to `cwd`, otherwise through the caller's

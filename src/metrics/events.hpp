@@ -12,7 +12,21 @@
 
 namespace cgbench::metrics {
 
-enum class Event : std::uint8_t { Ir, I1mr, ILmr, Dr, D1mr, DLmr, Dw, D1mw, DLmw, Bc, Bcm, Bi, Bim };
+enum class Event : std::uint8_t {
+    Ir,
+    I1mr,
+    ILmr,
+    Dr,
+    D1mr,
+    DLmr,
+    Dw,
+    D1mw,
+    DLmw,
+    Bc,
+    Bcm,
+    Bi,
+    Bim
+};
 
 // Which Valgrind option produces an event.
 enum class EventSource : std::uint8_t { Always, CacheSim, BranchSim };
@@ -42,8 +56,12 @@ inline constexpr std::array kEvents{
 
 inline constexpr std::size_t kEventCount = kEvents.size();
 
-constexpr std::size_t index_of(Event e) { return static_cast<std::size_t>(e); }
-constexpr const EventInfo& info(Event e) { return kEvents[index_of(e)]; }
+constexpr std::size_t index_of(Event e) {
+    return static_cast<std::size_t>(e);
+}
+constexpr const EventInfo& info(Event e) {
+    return kEvents[index_of(e)];
+}
 
 // The table is indexed by the enum: entry i must describe Event(i).
 constexpr bool table_is_ordered() {
@@ -61,7 +79,7 @@ std::optional<Event> event_from_name(std::string_view name);
 // A set of counts for the events a run actually measured. Events not measured (cache
 // simulation off, branch simulation off) are absent, not zero.
 class EventCounts {
-public:
+  public:
     bool has(Event e) const { return present_.test(index_of(e)); }
     std::uint64_t get(Event e) const { return values_[index_of(e)]; }
     void set(Event e, std::uint64_t v) {
@@ -76,7 +94,7 @@ public:
     bool has_cache_events() const;
     friend bool operator==(const EventCounts&, const EventCounts&) = default;
 
-private:
+  private:
     std::array<std::uint64_t, kEventCount> values_{};
     std::bitset<kEventCount> present_;
 };

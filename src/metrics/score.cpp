@@ -79,8 +79,8 @@ Weights parse_weights(std::string_view text) {
 std::optional<Derived> derive(const EventCounts& c) {
     if (!c.has_cache_events()) return std::nullopt;
     using E = Event;
-    const std::uint64_t ram = checked_add(checked_add(c.get(E::ILmr), c.get(E::DLmr)),
-                                          c.get(E::DLmw));
+    const std::uint64_t ram =
+        checked_add(checked_add(c.get(E::ILmr), c.get(E::DLmr)), c.get(E::DLmw));
     const std::uint64_t l1_misses =
         checked_add(checked_add(c.get(E::I1mr), c.get(E::D1mr)), c.get(E::D1mw));
     const std::uint64_t refs = checked_add(checked_add(c.get(E::Ir), c.get(E::Dr)), c.get(E::Dw));

@@ -34,11 +34,13 @@ std::string details(const BenchmarkResult& b) {
 }
 
 std::string spread_table(const BenchmarkResult& b) {
-    TextTable t({{"event", Align::Left}, {"min", Align::Right}, {"max", Align::Right},
+    TextTable t({{"event", Align::Left},
+                 {"min", Align::Right},
+                 {"max", Align::Right},
                  {"spread", Align::Right}});
     for (const auto& s : b.spread) {
-        const double rel = s.min == 0 ? 1.0 : static_cast<double>(s.max - s.min) /
-                                                   static_cast<double>(s.min);
+        const double rel =
+            s.min == 0 ? 1.0 : static_cast<double>(s.max - s.min) / static_cast<double>(s.min);
         t.add_row({std::string(metrics::info(s.event).name), util::with_commas(s.min),
                    util::with_commas(s.max), util::percent(rel)});
     }
@@ -47,8 +49,8 @@ std::string spread_table(const BenchmarkResult& b) {
 }
 
 std::string failure(const BenchmarkResult& b, const RenderOptions& o) {
-    std::string out = fmt::format("\n{} {}: {}\n", paint(o, "31;1", "✗"),
-                                  util::printable(b.name), b.error);
+    std::string out =
+        fmt::format("\n{} {}: {}\n", paint(o, "31;1", "✗"), util::printable(b.name), b.error);
     if (!b.stderr_tail.empty()) {
         out += "  last lines of its stderr:\n";
         for (const auto line : util::split(b.stderr_tail, '\n')) {
@@ -59,7 +61,7 @@ std::string failure(const BenchmarkResult& b, const RenderOptions& o) {
 }
 
 class ConsoleRunReporter final : public RunReporter {
-public:
+  public:
     std::string render(const RunResult& run, const RenderOptions& o) const override {
         std::vector<std::pair<std::string, Align>> cols;
         for (const auto& title : summary_titles()) {
@@ -85,7 +87,8 @@ public:
                                    util::printable(b.name), w);
             }
         }
-        for (const auto& w : run.warnings) out += fmt::format("{} {}\n", paint(o, "33", "warning:"), w);
+        for (const auto& w : run.warnings)
+            out += fmt::format("{} {}\n", paint(o, "33", "warning:"), w);
         return out;
     }
 };

@@ -7,11 +7,27 @@ std::string markdown_escape(std::string_view text) {
     out.reserve(text.size() + 8);
     for (const char c : text) {
         switch (c) {
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '&': out += "&amp;"; break;
-            case '|': case '\\': case '*': case '_': case '`': case '[': case ']': case '#':
-            case '~': case '!': case '(': case ')':
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '&':
+                out += "&amp;";
+                break;
+            case '|':
+            case '\\':
+            case '*':
+            case '_':
+            case '`':
+            case '[':
+            case ']':
+            case '#':
+            case '~':
+            case '!':
+            case '(':
+            case ')':
                 out += '\\';
                 out += c;
                 break;
@@ -28,11 +44,21 @@ std::string xml_escape(std::string_view text) {
     for (const char c : text) {
         const auto u = static_cast<unsigned char>(c);
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&apos;";
+                break;
             default:
                 if (u >= 0x20 || c == '\t' || c == '\n' || c == '\r') out += c;
         }

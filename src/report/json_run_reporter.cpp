@@ -8,7 +8,7 @@ namespace cgbench::report {
 namespace {
 
 class JsonRunReporter final : public RunReporter {
-public:
+  public:
     std::string render(const RunResult& run, const RenderOptions&) const override {
         return to_json(run).dump(2) + "\n";
     }

@@ -6,8 +6,8 @@
 
 #include "compare/comparison.hpp"
 #include "report/compare_summary.hpp"
-#include "report/function_report.hpp"
 #include "report/escape.hpp"
+#include "report/function_report.hpp"
 #include "report/reporter.hpp"
 
 namespace cgbench::report {
@@ -44,7 +44,8 @@ std::string testcase(const Comparison& c, const BenchmarkComparison& b) {
     if (c.fails_gate(b)) {
         out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
                            compare::to_string(b.verdict), x(verdict_reason(b)),
-                           x(b.verdict == Verdict::Failed ? b.head->stderr_tail : metric_lines(b) + moved_lines(b)));
+                           x(b.verdict == Verdict::Failed ? b.head->stderr_tail
+                                                          : metric_lines(b) + moved_lines(b)));
     } else if (b.verdict == Verdict::Removed) {
         out += "      <skipped message=\"only in BASE\"/>\n";
     } else {

@@ -13,7 +13,7 @@ namespace cgbench::report {
 namespace {
 
 class JunitRunReporter final : public RunReporter {
-public:
+  public:
     std::string render(const RunResult& run, const RenderOptions&) const override {
         std::size_t failures = 0;
         double total = 0;
@@ -29,7 +29,8 @@ public:
             "  <testsuite name=\"cgbench run {}\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
             "time=\"{:.3f}\" timestamp=\"{}\">\n",
             xml_escape(run.id), run.benchmarks.size(), failures, total, xml_escape(run.started));
-        for (const auto& b : run.benchmarks) out += testcase(b);
+        for (const auto& b : run.benchmarks)
+            out += testcase(b);
         if (!run.warnings.empty()) {
             out += fmt::format("    <system-out>{}</system-out>\n",
                                xml_escape(warning_lines(run.warnings)));
@@ -38,18 +39,19 @@ public:
         return out;
     }
 
-private:
+  private:
     // "warning: ..." lines, as the console shows them.
     static std::string warning_lines(const std::vector<std::string>& warnings) {
         std::string out;
-        for (const auto& w : warnings) out += "warning: " + w + "\n";
+        for (const auto& w : warnings)
+            out += "warning: " + w + "\n";
         return out;
     }
 
     static std::string testcase(const BenchmarkResult& b) {
-        std::string out = fmt::format(
-            "    <testcase classname=\"cgbench\" name=\"{}\" time=\"{:.3f}\">\n",
-            xml_escape(b.name), b.wall_seconds);
+        std::string out =
+            fmt::format("    <testcase classname=\"cgbench\" name=\"{}\" time=\"{:.3f}\">\n",
+                        xml_escape(b.name), b.wall_seconds);
         if (b.status != BenchStatus::Ok) {
             out += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
                                xml_escape(b.error), status_label(b), xml_escape(b.stderr_tail));

@@ -6,8 +6,8 @@
 
 #include "compare/comparison.hpp"
 #include "report/compare_summary.hpp"
-#include "report/function_report.hpp"
 #include "report/escape.hpp"
+#include "report/function_report.hpp"
 #include "report/reporter.hpp"
 #include "report/run_summary.hpp"
 
@@ -62,9 +62,10 @@ std::string moved_functions(const Comparison& c) {
         if (b.moved.empty() || !c.fails_gate(b) || shown++ == kMaxMovedSections) continue;
         std::string table = render_function_changes(b.name, b.moved, Format::Markdown);
         table.erase(0, table.find("\n\n") + 2);  // its heading: the summary says it
-        out += fmt::format("\n<details><summary>Functions that moved in {}</summary>\n\n{}\n"
-                           "</details>\n",
-                           md(b.name), table);
+        out += fmt::format(
+            "\n<details><summary>Functions that moved in {}</summary>\n\n{}\n"
+            "</details>\n",
+            md(b.name), table);
     }
     return out;
 }

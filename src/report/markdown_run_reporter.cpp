@@ -12,15 +12,17 @@ namespace {
 
 std::string row(const std::vector<std::string>& cells) {
     std::string out = "|";
-    for (const auto& c : cells) out += " " + c + " |";
+    for (const auto& c : cells)
+        out += " " + c + " |";
     return out + "\n";
 }
 
 class MarkdownRunReporter final : public RunReporter {
-public:
+  public:
     std::string render(const RunResult& run, const RenderOptions&) const override {
         std::size_t failed = 0;
-        for (const auto& b : run.benchmarks) failed += b.status != BenchStatus::Ok;
+        for (const auto& b : run.benchmarks)
+            failed += b.status != BenchStatus::Ok;
         std::string out = "### cgbench results\n\n";
         out += failed == 0 ? fmt::format("{} benchmark(s) measured.\n\n", run.benchmarks.size())
                            : fmt::format("**{} of {} benchmark(s) failed.**\n\n", failed,
@@ -38,7 +40,8 @@ public:
                                markdown_escape(b.name), markdown_escape(b.error),
                                b.stderr_tail.empty() ? "(no stderr)" : b.stderr_tail);
         }
-        out += fmt::format("\n<sub>{}; cost = {}</sub>\n", markdown_escape(provenance(run.fingerprint)),
+        out += fmt::format("\n<sub>{}; cost = {}</sub>\n",
+                           markdown_escape(provenance(run.fingerprint)),
                            cost_formula(run.fingerprint.weights));
         for (const auto& b : run.benchmarks) {
             for (const auto& w : b.warnings) {
@@ -46,7 +49,8 @@ public:
                                    markdown_escape(w));
             }
         }
-        for (const auto& w : run.warnings) out += "\n> **Warning:** " + markdown_escape(w) + "\n";
+        for (const auto& w : run.warnings)
+            out += "\n> **Warning:** " + markdown_escape(w) + "\n";
         return out;
     }
 };

@@ -75,8 +75,8 @@ class OpenMetricsExporter final : public ResultExporter {
         for (const auto& b : run.benchmarks) {
             if (b.status != BenchStatus::Ok) continue;
             if (const auto v = value(b)) {
-                samples += fmt::format("{}{{benchmark=\"{}\"}} {}\n", f.name, label_value(b.name),
-                                       *v);
+                samples +=
+                    fmt::format("{}{{benchmark=\"{}\"}} {}\n", f.name, label_value(b.name), *v);
             }
         }
         if (samples.empty()) return;

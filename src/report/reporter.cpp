@@ -30,28 +30,38 @@ Format parse_format(std::string_view text) {
 
 std::unique_ptr<RunReporter> make_run_reporter(Format format) {
     switch (format) {
-        case Format::Console: return make_console_run_reporter();
-        case Format::Json: return make_json_run_reporter();
-        case Format::Markdown: return make_markdown_run_reporter();
-        case Format::Junit: return make_junit_run_reporter();
+        case Format::Console:
+            return make_console_run_reporter();
+        case Format::Json:
+            return make_json_run_reporter();
+        case Format::Markdown:
+            return make_markdown_run_reporter();
+        case Format::Junit:
+            return make_junit_run_reporter();
     }
     return make_console_run_reporter();
 }
 
 std::unique_ptr<CompareReporter> make_compare_reporter(Format format) {
     switch (format) {
-        case Format::Console: return make_console_compare_reporter();
-        case Format::Json: return make_json_compare_reporter();
-        case Format::Markdown: return make_markdown_compare_reporter();
-        case Format::Junit: return make_junit_compare_reporter();
+        case Format::Console:
+            return make_console_compare_reporter();
+        case Format::Json:
+            return make_json_compare_reporter();
+        case Format::Markdown:
+            return make_markdown_compare_reporter();
+        case Format::Junit:
+            return make_junit_compare_reporter();
     }
     return make_console_compare_reporter();
 }
 
 std::unique_ptr<HistoryReporter> make_history_reporter(Format format) {
     switch (format) {
-        case Format::Console: return make_console_history_reporter();
-        case Format::Json: return make_json_history_reporter();
+        case Format::Console:
+            return make_console_history_reporter();
+        case Format::Json:
+            return make_json_history_reporter();
         default:
             throw UsageError("history prints console or json",
                              "use --format console or --format json");

@@ -26,7 +26,7 @@ struct RenderOptions {
 
 // Renders the result of `cgbench run`.
 class RunReporter {
-public:
+  public:
     virtual ~RunReporter() = default;
     virtual std::string render(const RunResult& run, const RenderOptions& options) const = 0;
 };
@@ -35,7 +35,7 @@ std::unique_ptr<RunReporter> make_run_reporter(Format format);
 
 // Renders the result of `cgbench compare` (a model computed by compare::compare_runs).
 class CompareReporter {
-public:
+  public:
     virtual ~CompareReporter() = default;
     virtual std::string render(const compare::Comparison& comparison,
                                const RenderOptions& options) const = 0;

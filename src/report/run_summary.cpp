@@ -19,8 +19,8 @@ std::vector<std::string> summary_cells(const BenchmarkResult& b) {
     }
     cells.push_back(b.events.has(metrics::Event::Ir) ? num(b.events.get(metrics::Event::Ir)) : "-");
     if (b.derived) {
-        cells.insert(cells.end(), {num(b.derived->l1_hits), num(b.derived->ll_hits),
-                                   num(b.derived->ram_hits)});
+        cells.insert(cells.end(),
+                     {num(b.derived->l1_hits), num(b.derived->ll_hits), num(b.derived->ram_hits)});
     } else {
         cells.insert(cells.end(), {"-", "-", "-"});
     }
@@ -45,9 +45,12 @@ std::string cost_formula(const metrics::Weights& w) {
 
 std::string status_label(const BenchmarkResult& b) {
     switch (b.status) {
-        case BenchStatus::Ok: return "ok";
-        case BenchStatus::Failed: return "FAILED";
-        case BenchStatus::Timeout: return "TIMEOUT";
+        case BenchStatus::Ok:
+            return "ok";
+        case BenchStatus::Failed:
+            return "FAILED";
+        case BenchStatus::Timeout:
+            return "TIMEOUT";
     }
     return "FAILED";
 }

@@ -31,7 +31,8 @@ std::string TextTable::render(std::size_t indent, bool bold_header) const {
     std::vector<std::size_t> width(columns_.size());
     for (std::size_t c = 0; c < columns_.size(); ++c) {
         width[c] = display_width(columns_[c].first);
-        for (const auto& row : rows_) width[c] = std::max(width[c], display_width(row[c]));
+        for (const auto& row : rows_)
+            width[c] = std::max(width[c], display_width(row[c]));
     }
     const auto line = [&](const std::vector<std::string>& cells) {
         std::string out(indent, ' ');
@@ -46,13 +47,15 @@ std::string TextTable::render(std::size_t indent, bool bold_header) const {
         return out + "\n";
     };
     std::vector<std::string> header;
-    for (const auto& [title, align] : columns_) header.push_back(title);
+    for (const auto& [title, align] : columns_)
+        header.push_back(title);
     std::string out = line(header);
     if (bold_header) {
         const std::size_t nl = out.size() - 1;
         out = std::string(indent, ' ') + "\033[1m" + out.substr(indent, nl - indent) + "\033[0m\n";
     }
-    for (const auto& row : rows_) out += line(row);
+    for (const auto& row : rows_)
+        out += line(row);
     return out;
 }
 

@@ -10,14 +10,14 @@ namespace cgbench::report {
 enum class Align { Left, Right };
 
 class TextTable {
-public:
+  public:
     explicit TextTable(std::vector<std::pair<std::string, Align>> columns);
     void add_row(std::vector<std::string> cells);
     // Rows with a header line; `indent` spaces before each line; two spaces between columns.
     // `bold_header` wraps the header in ANSI bold.
     std::string render(std::size_t indent = 0, bool bold_header = false) const;
 
-private:
+  private:
     std::vector<std::pair<std::string, Align>> columns_;
     std::vector<std::vector<std::string>> rows_;
 };

@@ -16,8 +16,8 @@ namespace cgbench::runner {
 // A Google Benchmark binary (`cgbench run --gbench`, `[[gbench]]`). Planning lists the binary
 // and turns one target into one spec per benchmark, each with `benchmark` set.
 struct GbenchTarget {
-    std::string filter;         // --benchmark_filter for listing; empty: every benchmark
-    std::string benchmark;      // one benchmark's full name ("BM_x/64"); empty until listed
+    std::string filter;     // --benchmark_filter for listing; empty: every benchmark
+    std::string benchmark;  // one benchmark's full name ("BM_x/64"); empty until listed
     // --benchmark_min_time value that runs exactly one iteration: "0" on 1.7, "1x" on >= 1.8.
     std::string min_time = "0";
 };
@@ -30,9 +30,9 @@ struct BenchmarkSpec {
     // sets its own directory, so commands read the same wherever cgbench is started.
     std::filesystem::path base_dir;
     std::vector<exec::EnvRequest> env;
-    std::string stdin_path;            // empty: /dev/null
+    std::string stdin_path;  // empty: /dev/null
     std::optional<double> timeout_seconds;
-    std::string threshold;             // validated threshold text, carried into the result
+    std::string threshold;                // validated threshold text, carried into the result
     std::optional<std::size_t> position;  // index of the suite entry; empty for a single program
     // Measure the regions the program marks (include/cgbench/cgbench.h) under Callgrind, one
     // result per region, instead of the whole program under Cachegrind.
@@ -47,8 +47,8 @@ struct MeasureSettings {
     metrics::Weights weights = metrics::parse_weights("pythonspeed");
     valgrind::CpuBaseline cpu_baseline = valgrind::CpuBaseline::Portable;
     bool branch_sim = false;
-    bool echo_output = false;                 // --show-output
-    std::filesystem::path keep_raw_dir;       // empty: raw files are discarded
+    bool echo_output = false;            // --show-output
+    std::filesystem::path keep_raw_dir;  // empty: raw files are discarded
 };
 
 // The default name of a benchmark: the program's file name and its arguments.

@@ -33,10 +33,9 @@ Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection&
     f.cpu_baseline = std::string(valgrind::to_string(s.cpu_baseline));
     f.glibc_tunables = valgrind::glibc_tunables_for(s.cpu_baseline, s.geometry);
     f.selection = selection;
-    f.aslr = m.facts().aslr_errno == 0
-                 ? "disabled"
-                 : std::string("enabled (personality() refused: ") +
-                       std::strerror(m.facts().aslr_errno) + ")";
+    f.aslr = m.facts().aslr_errno == 0 ? "disabled"
+                                       : std::string("enabled (personality() refused: ") +
+                                             std::strerror(m.facts().aslr_errno) + ")";
     f.env_block_bytes = m.facts().env_block_bytes;
     return f;
 }

@@ -8,10 +8,10 @@
 
 #include "core/errors.hpp"
 #include "exec/program.hpp"
-#include "util/fs.hpp"
-#include "util/strings.hpp"
 #include "runner/function_costs.hpp"
 #include "runner/regions.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
 #include "valgrind/cachegrind_parser.hpp"
 #include "valgrind/callgrind_parser.hpp"
 #include "valgrind/command.hpp"
@@ -47,9 +47,7 @@ valgrind::ToolOptions tool_options(const MeasureSettings& s, valgrind::Tool tool
     return {tool, s.geometry, !s.weights.instructions_only, s.branch_sim, {}};
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 std::string default_benchmark_name(const std::vector<std::string>& command) {
     if (command.empty()) return "benchmark";
@@ -60,7 +58,9 @@ std::string default_benchmark_name(const std::vector<std::string>& command) {
 
 Measurer::Measurer(valgrind::Installation inst, MeasureSettings settings,
                    exec::ProcessRunner& runner, exec::EnvMap caller)
-    : inst_(std::move(inst)), settings_(std::move(settings)), runner_(runner),
+    : inst_(std::move(inst)),
+      settings_(std::move(settings)),
+      runner_(runner),
       caller_(std::move(caller)) {}
 
 std::vector<std::string> Measurer::behaviour_args(valgrind::Tool tool) const {
@@ -73,8 +73,8 @@ std::pair<fs::path, exec::ResolvedProgram> Measurer::locate(const BenchmarkSpec&
     }
     const fs::path cwd = spec.cwd.empty() ? fs::current_path() : fs::absolute(spec.cwd);
     if (!spec.cwd.empty() && !fs::is_directory(cwd)) {
-        throw UsageError(fmt::format("working directory {} of '{}' does not exist",
-                                     cwd.string(), util::printable(spec.name)),
+        throw UsageError(fmt::format("working directory {} of '{}' does not exist", cwd.string(),
+                                     util::printable(spec.name)),
                          "fix the cwd setting");
     }
     const fs::path base = spec.base_dir.empty() ? cwd : spec.base_dir;
@@ -138,8 +138,8 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
 std::vector<BenchmarkResult> Measurer::measure_regions(const BenchmarkSpec& spec, int attempt) {
     BenchmarkResult whole = start_result(spec, valgrind::Tool::Callgrind);
     const util::StagingDir staging;
-    const RawOutput raw = launch(spec, tool_options(settings_, valgrind::Tool::Callgrind), {},
-                                 staging.path(), whole);
+    const RawOutput raw =
+        launch(spec, tool_options(settings_, valgrind::Tool::Callgrind), {}, staging.path(), whole);
     keep_raw(spec, attempt, raw, whole);
     if (whole.status != BenchStatus::Ok) return {whole};
     const auto parts = parse_output(
@@ -147,8 +147,9 @@ std::vector<BenchmarkResult> Measurer::measure_regions(const BenchmarkSpec& spec
     const RegionAttribution found = attribute_regions(parts);
     whole.stderr_tail.clear();
     if (found.error.empty() && found.regions.empty()) {
-        whole.error = "reached no region (no CGBENCH_REGION_BEGIN of <cgbench/cgbench.h> ran; "
-                      "without --regions cgbench measures the whole program)";
+        whole.error =
+            "reached no region (no CGBENCH_REGION_BEGIN of <cgbench/cgbench.h> ran; "
+            "without --regions cgbench measures the whole program)";
     } else {
         whole.error = found.error;
     }
@@ -242,7 +243,8 @@ void Measurer::interpret(const exec::ProcessOutcome& outcome, const RawOutput& r
             result.signal = outcome.signal;
             result.error = "killed by " + exec::describe_signal(outcome.signal);
             return;
-        case Termination::Exited: break;
+        case Termination::Exited:
+            break;
     }
     result.exit_code = outcome.exit_code;
     std::error_code ec;
@@ -250,10 +252,10 @@ void Measurer::interpret(const exec::ProcessOutcome& outcome, const RawOutput& r
         // Valgrind stopped before the program ran: its message is on stderr or in its log.
         const std::string complaint = valgrind_complaint(outcome.stderr_tail);
         if (util::starts_with(complaint, "valgrind: /tmp/cgbench.")) {
-            throw UsageError(fmt::format("'{}' cannot be executed: {}",
-                                         util::printable(result.command.front()),
-                                         complaint.substr(complaint.find(": ", 10) + 2)),
-                             "check its #! line or that it is a program for this machine");
+            throw UsageError(
+                fmt::format("'{}' cannot be executed: {}", util::printable(result.command.front()),
+                            complaint.substr(complaint.find(": ", 10) + 2)),
+                "check its #! line or that it is a program for this machine");
         }
         std::string log;
         try {
@@ -262,8 +264,7 @@ void Measurer::interpret(const exec::ProcessOutcome& outcome, const RawOutput& r
         }
         throw EnvironmentError(
             fmt::format("valgrind exited with status {} without writing a profile: {}",
-                        outcome.exit_code,
-                        util::printable(complaint.empty() ? log : complaint)),
+                        outcome.exit_code, util::printable(complaint.empty() ? log : complaint)),
             fmt::format("run `valgrind --tool={} true` to check the installation", result.tool));
     }
     if (outcome.exit_code != 0) {

@@ -2,31 +2,31 @@
 // Measures one benchmark once: resolve and stage the program, build its environment, run it
 // under Cachegrind (or Callgrind for regions), parse the profile, score it.
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "core/errors.hpp"
 #include "core/result.hpp"
 #include "exec/environment.hpp"
-#include "exec/program.hpp"
 #include "exec/process.hpp"
+#include "exec/program.hpp"
 #include "runner/benchmark.hpp"
 #include "valgrind/command.hpp"
 #include "valgrind/installation.hpp"
-#include "valgrind/profile_builder.hpp"
 #include "valgrind/profile.hpp"
+#include "valgrind/profile_builder.hpp"
 
 namespace cgbench::runner {
 
 // Facts observed while measuring that belong in the run's fingerprint. They are combined
 // over all measurements so that the order in which parallel runs finish cannot change them.
 struct MeasureFacts {
-    int aslr_errno = 0;              // errno of a refused personality(), 0 if always disabled
-    std::size_t env_block_bytes = 0; // the largest argv+environment block measured
+    int aslr_errno = 0;               // errno of a refused personality(), 0 if always disabled
+    std::size_t env_block_bytes = 0;  // the largest argv+environment block measured
 };
 
 // The Valgrind options of `tool` under `settings`.
@@ -45,7 +45,7 @@ auto parse_output(Parse&& parse) {
 // One Measurer serves a whole run. measure() may be called from several threads at once when
 // the ProcessRunner allows it (PosixProcessRunner does); the facts are guarded by a mutex.
 class Measurer {
-public:
+  public:
     Measurer(valgrind::Installation inst, MeasureSettings settings, exec::ProcessRunner& runner,
              exec::EnvMap caller);
 
@@ -84,7 +84,7 @@ public:
     // Behaviour options passed to Valgrind running `tool` (for the fingerprint).
     std::vector<std::string> behaviour_args(valgrind::Tool tool) const;
 
-private:
+  private:
     // Where Valgrind wrote its output for one run.
     struct RawOutput {
         std::filesystem::path out_file;  // Callgrind: the final dump; parts are out_file.N

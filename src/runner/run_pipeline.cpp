@@ -96,26 +96,26 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
     run.id = util::new_run_id();
     run.started = util::now_iso8601();
     Measurer measurer(inst, request.settings, runner, caller);
-    for (const auto& spec : request.benchmarks) measurer.check(spec);  // fail before any run
+    for (const auto& spec : request.benchmarks)
+        measurer.check(spec);  // fail before any run
     // Git facts are read while the benchmarks run (their own runner: `runner` may be a fake
     // that is not thread-safe).
     auto git = std::async(std::launch::async, [&request, &caller] {
         exec::PosixProcessRunner git_runner;
-        return read_git_info(request.git_dir.empty() ? std::filesystem::current_path()
-                                                     : request.git_dir,
-                             caller, git_runner);
+        return read_git_info(
+            request.git_dir.empty() ? std::filesystem::current_path() : request.git_dir, caller,
+            git_runner);
     });
     run.benchmarks = run_scheduled(
         request.benchmarks, request.jobs,
         [&](const BenchmarkSpec& spec) { return measure_verified(measurer, spec, request.verify); },
         progress);
     flag_implausible(run.benchmarks);
-    const auto selection =
-        request.benchmarks.empty()
-            ? valgrind::GlibcSelection{}
-            : valgrind::probe_glibc_selection(
-                  inst, measurer.probe_environment(request.benchmarks.front()),
-                  util::ProbeCache(request.probe_cache_dir), runner);
+    const auto selection = request.benchmarks.empty()
+                               ? valgrind::GlibcSelection{}
+                               : valgrind::probe_glibc_selection(
+                                     inst, measurer.probe_environment(request.benchmarks.front()),
+                                     util::ProbeCache(request.probe_cache_dir), runner);
     run.fingerprint = build_fingerprint(measurer, selection, tools_of(request));
     run.git = git.get();
     if (inst.is_wrapper) {
@@ -125,13 +125,15 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
             inst.launcher.string()));
     }
     if (measurer.facts().aslr_errno != 0) {
-        run.warnings.push_back("ASLR could not be disabled (personality() refused, e.g. by a "
-                               "container's seccomp profile); Valgrind's fixed layout on 64-bit "
-                               "Linux keeps counts stable anyway");
+        run.warnings.push_back(
+            "ASLR could not be disabled (personality() refused, e.g. by a "
+            "container's seccomp profile); Valgrind's fixed layout on 64-bit "
+            "Linux keeps counts stable anyway");
     }
     if (!selection.available) {
-        run.warnings.push_back("could not read glibc's CPU feature selection (ld.so "
-                               "--list-diagnostics needs glibc 2.33+); the fingerprint lacks it");
+        run.warnings.push_back(
+            "could not read glibc's CPU feature selection (ld.so "
+            "--list-diagnostics needs glibc 2.33+); the fingerprint lacks it");
     }
     return run;
 }

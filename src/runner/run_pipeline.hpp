@@ -17,10 +17,10 @@ namespace cgbench::runner {
 struct RunRequest {
     std::vector<BenchmarkSpec> benchmarks;
     MeasureSettings settings;
-    int verify = 1;                            // measure each benchmark this many times
-    int jobs = 1;                              // benchmarks measured at the same time
-    std::filesystem::path probe_cache_dir;     // where glibc probes are cached; empty: none
-    std::filesystem::path git_dir;             // where to read git facts; empty: cwd
+    int verify = 1;                         // measure each benchmark this many times
+    int jobs = 1;                           // benchmarks measured at the same time
+    std::filesystem::path probe_cache_dir;  // where glibc probes are cached; empty: none
+    std::filesystem::path git_dir;          // where to read git facts; empty: cwd
 };
 
 // Runs the request, `request.jobs` benchmarks at a time (`runner` must then be safe to call

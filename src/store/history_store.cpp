@@ -182,9 +182,9 @@ void HistoryStore::record_run(const RunResult& run) {
 
 std::optional<RunResult> HistoryStore::load(std::optional<std::int64_t> seq) {
     if (!seq) return std::nullopt;
-    auto run = db_.prepare(
-        fmt::format("SELECT {}, fingerprint, warnings, shard, shard_balance FROM runs WHERE seq = ?1",
-                    kRunColumns));
+    auto run = db_.prepare(fmt::format(
+        "SELECT {}, fingerprint, warnings, shard, shard_balance FROM runs WHERE seq = ?1",
+        kRunColumns));
     run.bind(1, *seq);
     if (!run.step()) return std::nullopt;
     RunResult head;

@@ -14,9 +14,9 @@ namespace {
 
 // The top-level keys of a benchmark document (core/result_json.cpp, to_json).
 constexpr std::array<std::string_view, 20> kKeys = {
-    "name",      "command",  "status",    "tool",   "exit_code",   "signal",   "events",
-    "derived",   "weights",  "cost",      "wall_seconds", "error", "stderr_tail", "warnings",
-    "raw_file",  "verify",   "threshold", "position", "functions", "region"};
+    "name",     "command", "status",    "tool",         "exit_code", "signal",      "events",
+    "derived",  "weights", "cost",      "wall_seconds", "error",     "stderr_tail", "warnings",
+    "raw_file", "verify",  "threshold", "position",     "functions", "region"};
 enum Key : int {
     kName,
     kCommand,

@@ -3,8 +3,8 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,7 +17,9 @@ namespace cgbench::util {
 
 namespace {
 
-std::string errno_text(int err) { return std::string(strerror(err)); }
+std::string errno_text(int err) {
+    return std::string(strerror(err));
+}
 
 bool write_all(int fd, std::string_view data) {
     while (!data.empty()) {
@@ -82,9 +84,9 @@ StagingDir::StagingDir() {
     std::string pattern = "/tmp/cgbench.XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) {
         const int err = errno;
-        throw EnvironmentError(fmt::format("cannot create a directory under /tmp: {}",
-                                           errno_text(err)),
-                               "cgbench needs a writable /tmp for its fixed-length paths");
+        throw EnvironmentError(
+            fmt::format("cannot create a directory under /tmp: {}", errno_text(err)),
+            "cgbench needs a writable /tmp for its fixed-length paths");
     }
     path_ = pattern;
 }
@@ -97,8 +99,7 @@ StagingDir::~StagingDir() {
 std::string read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        throw EnvironmentError(fmt::format("cannot read {}: {}", path.string(),
-                                           errno_text(errno)));
+        throw EnvironmentError(fmt::format("cannot read {}: {}", path.string(), errno_text(errno)));
     }
     std::ostringstream ss;
     ss << in.rdbuf();

@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 // created in the constructor, so an unwritable destination fails before any long work starts;
 // if the object dies uncommitted, the temporary is removed and `target` is untouched.
 class AtomicFile {
-public:
+  public:
     // Throws UsageError when the destination directory is missing or not writable.
     explicit AtomicFile(fs::path target);
     ~AtomicFile();
@@ -25,7 +25,7 @@ public:
     void commit(std::string_view content);
     const fs::path& target() const { return target_; }
 
-private:
+  private:
     fs::path target_;
     fs::path temp_;
     int fd_ = -1;
@@ -35,14 +35,14 @@ private:
 // It is deliberately not under $TMPDIR, whose length differs between CI runners. Removed
 // recursively on destruction.
 class StagingDir {
-public:
+  public:
     StagingDir();
     ~StagingDir();
     StagingDir(const StagingDir&) = delete;
     StagingDir& operator=(const StagingDir&) = delete;
     const fs::path& path() const { return path_; }
 
-private:
+  private:
     fs::path path_;
 };
 

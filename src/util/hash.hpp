@@ -1,11 +1,11 @@
 #pragma once
 // Non-cryptographic hashing for cache keys and fingerprint ids.
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
-
-#include <fmt/format.h>
 
 namespace cgbench::util {
 
@@ -20,6 +20,8 @@ constexpr std::uint64_t fnv1a64(std::string_view data) {
 }
 
 // 16 lowercase hex digits.
-inline std::string hex64(std::uint64_t v) { return fmt::format("{:016x}", v); }
+inline std::string hex64(std::uint64_t v) {
+    return fmt::format("{:016x}", v);
+}
 
 }  // namespace cgbench::util

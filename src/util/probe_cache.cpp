@@ -25,7 +25,8 @@ std::optional<std::string> ProbeCache::get(std::string_view kind, std::string_vi
     }
 }
 
-void ProbeCache::put(std::string_view kind, std::string_view material, std::string_view value) const {
+void ProbeCache::put(std::string_view kind, std::string_view material,
+                     std::string_view value) const {
     if (dir_.empty()) return;
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);

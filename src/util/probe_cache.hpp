@@ -11,7 +11,7 @@
 namespace cgbench::util {
 
 class ProbeCache {
-public:
+  public:
     // `dir` empty: caching disabled.
     explicit ProbeCache(std::filesystem::path dir = {}) : dir_(std::move(dir)) {}
 
@@ -20,7 +20,7 @@ public:
     // Stores a value; failures are ignored.
     void put(std::string_view kind, std::string_view material, std::string_view value) const;
 
-private:
+  private:
     std::filesystem::path file_for(std::string_view kind, std::string_view material) const;
     std::filesystem::path dir_;
 };

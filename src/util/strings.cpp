@@ -124,7 +124,8 @@ std::string shell_quote(std::string_view arg) {
 std::string shell_join(const std::vector<std::string>& argv) {
     std::vector<std::string> quoted;
     quoted.reserve(argv.size());
-    for (const auto& a : argv) quoted.push_back(shell_quote(a));
+    for (const auto& a : argv)
+        quoted.push_back(shell_quote(a));
     return join(quoted, " ");
 }
 
@@ -133,7 +134,8 @@ namespace {
 // Levenshtein distance, one row at a time.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
         std::size_t diagonal = row[0];
         row[0] = i;

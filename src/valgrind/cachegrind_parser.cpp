@@ -10,19 +10,20 @@ namespace cgbench::valgrind {
 namespace {
 
 class CachegrindParser {
-public:
+  public:
     CachegrindParser(std::string_view data, const ParseOptions& options)
         : scanner_(data), builder_("cachegrind", options) {}
 
     Profile run() {
         std::string_view line;
-        while (scanner_.next(line)) handle(line);
+        while (scanner_.next(line))
+            handle(line);
         if (!builder_.has_events()) fail("no 'events:' line (empty or not a cachegrind.out file)");
         if (!saw_summary_) fail("no 'summary:' line (the file is truncated)");
         return builder_.finish();
     }
 
-private:
+  private:
     [[noreturn]] static void fail(const std::string& reason) { ProfileBuilder::fail(0, reason); }
     std::size_t at() const { return scanner_.number(); }
 
@@ -74,8 +75,8 @@ private:
         const std::size_t given = builder_.read_row(value, at());
         const std::size_t declared = builder_.profile().columns.size();
         if (given != declared) {
-            ProfileBuilder::fail(at(), fmt::format("summary has {} counts for {} events", given,
-                                                   declared));
+            ProfileBuilder::fail(
+                at(), fmt::format("summary has {} counts for {} events", given, declared));
         }
         builder_.check_totals("summary", at());
         saw_summary_ = true;

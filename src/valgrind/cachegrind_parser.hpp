@@ -17,7 +17,6 @@ Profile parse_cachegrind(std::string_view data, const ParseOptions& options = {}
 
 // Maps the file and parses it. Throws ParseError (with the path in the message) or
 // EnvironmentError when the file cannot be read.
-Profile parse_cachegrind_file(const std::filesystem::path& path,
-                              const ParseOptions& options = {});
+Profile parse_cachegrind_file(const std::filesystem::path& path, const ParseOptions& options = {});
 
 }  // namespace cgbench::valgrind

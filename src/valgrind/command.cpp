@@ -27,11 +27,13 @@ std::vector<std::string> valgrind_command(const Installation& inst, const ToolOp
                                           const std::filesystem::path& log_file,
                                           const std::vector<std::string>& program_argv) {
     std::vector<std::string> argv = {inst.launcher.string()};
-    for (auto& a : behaviour_args(options)) argv.push_back(std::move(a));
+    for (auto& a : behaviour_args(options))
+        argv.push_back(std::move(a));
     // Cachegrind always gets the geometry (it is part of every result); Callgrind needs it
     // only when it simulates caches.
     if (options.tool == Tool::Cachegrind || options.cache_sim) {
-        for (auto& a : options.geometry.valgrind_args()) argv.push_back(std::move(a));
+        for (auto& a : options.geometry.valgrind_args())
+            argv.push_back(std::move(a));
     }
     argv.push_back("--" + std::string(to_string(options.tool)) + "-out-file=" + out_file.string());
     argv.push_back("--log-file=" + log_file.string());

@@ -20,18 +20,25 @@ namespace {
 
 // CPU features glibc's x86 tunables can switch off (glibc 2.33-2.38 names).
 constexpr std::string_view kMaskedFeatures[] = {
-    "AVX512F", "AVX512CD", "AVX512BW", "AVX512DQ", "AVX512ER", "AVX512PF", "AVX512VL",
-    "AVX2",    "AVX",      "FMA",      "FMA4",     "BMI1",     "BMI2",     "LZCNT",
-    "MOVBE",   "RTM",      "SSSE3",    "SSE4_1",   "SSE4_2",   "POPCNT",   "ERMS",
-    "XSAVE",   "XSAVEC",   "OSXSAVE"};
+    "AVX512F", "AVX512CD", "AVX512BW", "AVX512DQ", "AVX512ER", "AVX512PF", "AVX512VL", "AVX2",
+    "AVX",     "FMA",      "FMA4",     "BMI1",     "BMI2",     "LZCNT",    "MOVBE",    "RTM",
+    "SSSE3",   "SSE4_1",   "SSE4_2",   "POPCNT",   "ERMS",     "XSAVE",    "XSAVEC",   "OSXSAVE"};
 
 // Preference bits glibc sets per CPU model; all switched off for a host-independent choice.
-constexpr std::string_view kMaskedPreferences[] = {
-    "Fast_Rep_String",          "Fast_Unaligned_Load",      "Fast_Unaligned_Copy",
-    "Prefer_PMINUB_for_stringop", "Fast_Copy_Backward",     "Slow_BSF",
-    "AVX_Fast_Unaligned_Load",  "Prefer_No_AVX512",         "Prefer_ERMS",
-    "Prefer_FSRM",              "Slow_SSE4_2",              "Prefer_AVX2_STRCMP",
-    "MathVec_Prefer_No_AVX512", "Prefer_No_VZEROUPPER"};
+constexpr std::string_view kMaskedPreferences[] = {"Fast_Rep_String",
+                                                   "Fast_Unaligned_Load",
+                                                   "Fast_Unaligned_Copy",
+                                                   "Prefer_PMINUB_for_stringop",
+                                                   "Fast_Copy_Backward",
+                                                   "Slow_BSF",
+                                                   "AVX_Fast_Unaligned_Load",
+                                                   "Prefer_No_AVX512",
+                                                   "Prefer_ERMS",
+                                                   "Prefer_FSRM",
+                                                   "Slow_SSE4_2",
+                                                   "Prefer_AVX2_STRCMP",
+                                                   "MathVec_Prefer_No_AVX512",
+                                                   "Prefer_No_VZEROUPPER"};
 
 // Where each maskable feature lives in the diagnostics' `active` words:
 // features[index].active[register] bit `bit` (index 0: CPUID 1, 1: CPUID 7, 2: 0x80000001,
@@ -43,20 +50,22 @@ struct FeatureBit {
     int bit;
 };
 constexpr FeatureBit kFeatureBits[] = {
-    {"SSE2", 0, 3, 26},     {"SSSE3", 0, 2, 9},      {"SSE4_1", 0, 2, 19},
-    {"SSE4_2", 0, 2, 20},   {"POPCNT", 0, 2, 23},    {"MOVBE", 0, 2, 22},
-    {"FMA", 0, 2, 12},      {"XSAVE", 0, 2, 26},     {"OSXSAVE", 0, 2, 27},
-    {"AVX", 0, 2, 28},      {"BMI1", 1, 1, 3},       {"AVX2", 1, 1, 5},
-    {"BMI2", 1, 1, 8},      {"ERMS", 1, 1, 9},       {"RTM", 1, 1, 11},
-    {"AVX512F", 1, 1, 16},  {"AVX512DQ", 1, 1, 17},  {"AVX512CD", 1, 1, 28},
-    {"AVX512BW", 1, 1, 30}, {"AVX512VL", 1, 1, 31},  {"FSRM", 1, 3, 4},
-    {"LZCNT", 2, 2, 5},     {"FMA4", 2, 2, 16},      {"XSAVEC", 3, 0, 1},
+    {"SSE2", 0, 3, 26},     {"SSSE3", 0, 2, 9},     {"SSE4_1", 0, 2, 19},   {"SSE4_2", 0, 2, 20},
+    {"POPCNT", 0, 2, 23},   {"MOVBE", 0, 2, 22},    {"FMA", 0, 2, 12},      {"XSAVE", 0, 2, 26},
+    {"OSXSAVE", 0, 2, 27},  {"AVX", 0, 2, 28},      {"BMI1", 1, 1, 3},      {"AVX2", 1, 1, 5},
+    {"BMI2", 1, 1, 8},      {"ERMS", 1, 1, 9},      {"RTM", 1, 1, 11},      {"AVX512F", 1, 1, 16},
+    {"AVX512DQ", 1, 1, 17}, {"AVX512CD", 1, 1, 28}, {"AVX512BW", 1, 1, 30}, {"AVX512VL", 1, 1, 31},
+    {"FSRM", 1, 3, 4},      {"LZCNT", 2, 2, 5},     {"FMA4", 2, 2, 16},     {"XSAVEC", 3, 0, 1},
 };
 
-constexpr std::string_view kTuningKeys[] = {
-    "isa_1",          "xsave_state_size",       "data_cache_size",
-    "shared_cache_size", "non_temporal_threshold", "rep_movsb_threshold",
-    "rep_stosb_threshold", "rep_movsb_stop_threshold"};
+constexpr std::string_view kTuningKeys[] = {"isa_1",
+                                            "xsave_state_size",
+                                            "data_cache_size",
+                                            "shared_cache_size",
+                                            "non_temporal_threshold",
+                                            "rep_movsb_threshold",
+                                            "rep_stosb_threshold",
+                                            "rep_movsb_stop_threshold"};
 
 std::uint64_t parse_hex(std::string_view v) {
     if (util::starts_with(v, "0x")) v.remove_prefix(2);
@@ -104,7 +113,8 @@ std::string glibc_tunables_for(CpuBaseline baseline, const Geometry& g) {
     if (baseline == CpuBaseline::Native) return {};
     std::string hwcaps;
     const auto mask = [&hwcaps](std::span<const std::string_view> names) {
-        for (const auto name : names) hwcaps += (hwcaps.empty() ? "-" : ",-") + std::string(name);
+        for (const auto name : names)
+            hwcaps += (hwcaps.empty() ? "-" : ",-") + std::string(name);
     };
     mask(kMaskedFeatures);
     mask(kMaskedPreferences);
@@ -141,25 +151,26 @@ GlibcSelection parse_diagnostics(std::string_view text) {
     sel.available = true;
     sel.platform = unquote(get("dl_platform"));
     for (const auto& f : kFeatureBits) {
-        const auto word = parse_hex(get(fmt::format("x86.cpu_features.features[{:#x}].active[{:#x}]",
-                                                     f.index, f.reg)));
-        if ((word >> f.bit) & 1U) sel.usable += (sel.usable.empty() ? "" : " ") + std::string(f.name);
+        const auto word = parse_hex(
+            get(fmt::format("x86.cpu_features.features[{:#x}].active[{:#x}]", f.index, f.reg)));
+        if ((word >> f.bit) & 1U)
+            sel.usable += (sel.usable.empty() ? "" : " ") + std::string(f.name);
     }
     const std::string pref_prefix = "x86.cpu_features.preferred.";
-    for (auto it = kv.lower_bound(pref_prefix); it != kv.end() &&
-                                               util::starts_with(it->first, pref_prefix); ++it) {
+    for (auto it = kv.lower_bound(pref_prefix);
+         it != kv.end() && util::starts_with(it->first, pref_prefix); ++it) {
         if (parse_hex(it->second) != 0) {
-            sel.preferred += (sel.preferred.empty() ? "" : " ") +
-                             it->first.substr(pref_prefix.size());
+            sel.preferred +=
+                (sel.preferred.empty() ? "" : " ") + it->first.substr(pref_prefix.size());
         }
     }
     for (const auto key : kTuningKeys) {
         const std::string v = get("x86.cpu_features." + std::string(key));
-        if (!v.empty()) sel.tuning += fmt::format("{}{}={}", sel.tuning.empty() ? "" : " ", key, parse_hex(v));
+        if (!v.empty())
+            sel.tuning += fmt::format("{}{}={}", sel.tuning.empty() ? "" : " ", key, parse_hex(v));
     }
-    sel.id = util::hex64(util::fnv1a64(
-        fmt::format("{}|{}|{}|{}|{}", sel.glibc_version, sel.platform, sel.usable, sel.preferred,
-                    sel.tuning)));
+    sel.id = util::hex64(util::fnv1a64(fmt::format(
+        "{}|{}|{}|{}|{}", sel.glibc_version, sel.platform, sel.usable, sel.preferred, sel.tuning)));
     return sel;
 }
 
@@ -169,8 +180,8 @@ std::string dynamic_loader_path() {
         [](dl_phdr_info* info, size_t, void* data) -> int {
             for (int i = 0; i < info->dlpi_phnum; ++i) {
                 if (info->dlpi_phdr[i].p_type == PT_INTERP) {
-                    *static_cast<std::string*>(data) = reinterpret_cast<const char*>(
-                        info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+                    *static_cast<std::string*>(data) =
+                        reinterpret_cast<const char*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
                 }
             }
             return 1;  // the first object is the main program
@@ -179,8 +190,7 @@ std::string dynamic_loader_path() {
     return out;
 }
 
-GlibcSelection probe_glibc_selection(const Installation& inst,
-                                     const std::vector<std::string>& env,
+GlibcSelection probe_glibc_selection(const Installation& inst, const std::vector<std::string>& env,
                                      const util::ProbeCache& cache, exec::ProcessRunner& runner) {
     const std::string loader = dynamic_loader_path();
     if (loader.empty()) return {};

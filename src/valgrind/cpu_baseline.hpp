@@ -13,8 +13,8 @@
 
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
-#include "valgrind/geometry.hpp"
 #include "util/probe_cache.hpp"
+#include "valgrind/geometry.hpp"
 #include "valgrind/installation.hpp"
 
 namespace cgbench::valgrind {
@@ -30,13 +30,13 @@ std::string glibc_tunables_for(CpuBaseline baseline, const Geometry& geometry);
 
 // What glibc selected, as read from `ld.so --list-diagnostics` under Valgrind.
 struct GlibcSelection {
-    bool available = false;      // false when the probe could not run (glibc < 2.33, ...)
-    std::string glibc_version;   // "2.36"
-    std::string platform;        // dl_platform: "haswell", "x86_64", ...
-    std::string usable;          // maskable CPU features glibc may use: "SSE2 SSSE3 AVX2 ..."
-    std::string preferred;       // preference bits that are set: "Fast_Rep_String ..."
-    std::string tuning;          // cache sizes and string-op thresholds glibc derived
-    std::string id;              // hash of all of the above: equal ids, equal selection
+    bool available = false;     // false when the probe could not run (glibc < 2.33, ...)
+    std::string glibc_version;  // "2.36"
+    std::string platform;       // dl_platform: "haswell", "x86_64", ...
+    std::string usable;         // maskable CPU features glibc may use: "SSE2 SSSE3 AVX2 ..."
+    std::string preferred;      // preference bits that are set: "Fast_Rep_String ..."
+    std::string tuning;         // cache sizes and string-op thresholds glibc derived
+    std::string id;             // hash of all of the above: equal ids, equal selection
 };
 
 // Parses the diagnostics text (pure; for tests).
@@ -44,8 +44,7 @@ GlibcSelection parse_diagnostics(std::string_view text);
 
 // Runs the probe with `env` (the benchmark's environment) under `inst`, cached by Valgrind,
 // ld.so, host CPU and tunables.
-GlibcSelection probe_glibc_selection(const Installation& inst,
-                                     const std::vector<std::string>& env,
+GlibcSelection probe_glibc_selection(const Installation& inst, const std::vector<std::string>& env,
                                      const util::ProbeCache& cache, exec::ProcessRunner& runner);
 
 // The path of the dynamic loader cgbench itself runs with (PT_INTERP), e.g.

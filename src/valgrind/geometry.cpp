@@ -9,7 +9,9 @@ namespace cgbench::valgrind {
 
 namespace {
 
-bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+bool is_pow2(std::uint64_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
 
 constexpr std::string_view kGeometryHint =
     "use --geometry ci-default or I1=SIZE,ASSOC,LINE,D1=...,LL=... (sizes in bytes, "
@@ -46,7 +48,9 @@ CacheSpec parse_spec(std::string_view cache, const std::vector<std::string_view>
 
 }  // namespace
 
-std::string CacheSpec::arg() const { return fmt::format("{},{},{}", size, assoc, line); }
+std::string CacheSpec::arg() const {
+    return fmt::format("{},{},{}", size, assoc, line);
+}
 
 std::vector<std::string> Geometry::valgrind_args() const {
     return {"--I1=" + i1.arg(), "--D1=" + d1.arg(), "--LL=" + ll.arg()};
@@ -89,8 +93,10 @@ Geometry parse_geometry(std::string_view text) {
     for (std::size_t i = 0; i < fields.size();) {
         const auto eq = fields[i].find('=');
         const std::string_view key = util::trim(fields[i].substr(0, eq));
-        CacheSpec* target = key == "I1" ? &g.i1 : key == "D1" ? &g.d1 : key == "LL" ? &g.ll
-                                                                                   : nullptr;
+        CacheSpec* target = key == "I1"   ? &g.i1
+                            : key == "D1" ? &g.d1
+                            : key == "LL" ? &g.ll
+                                          : nullptr;
         if (eq == std::string_view::npos || target == nullptr || i + 3 > fields.size()) {
             throw UsageError(fmt::format("invalid geometry '{}'", util::printable(text)),
                              std::string(kGeometryHint));

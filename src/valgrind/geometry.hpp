@@ -12,7 +12,7 @@ namespace cgbench::valgrind {
 struct CacheSpec {
     std::uint64_t size = 0;  // bytes
     std::uint64_t assoc = 0;
-    std::uint64_t line = 0;  // bytes
+    std::uint64_t line = 0;   // bytes
     std::string arg() const;  // "32768,8,64"
     friend bool operator==(const CacheSpec&, const CacheSpec&) = default;
 };

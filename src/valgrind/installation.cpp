@@ -85,7 +85,8 @@ fs::path search_path(const std::string& name, const std::string& path_var) {
 Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& runner,
                              const util::ProbeCache& cache) {
     Installation inst;
-    if (const auto it = caller.find("CGBENCH_VALGRIND"); it != caller.end() && !it->second.empty()) {
+    if (const auto it = caller.find("CGBENCH_VALGRIND");
+        it != caller.end() && !it->second.empty()) {
         inst.found = it->second;
         if (!is_executable_file(inst.found)) {
             throw EnvironmentError(
@@ -94,8 +95,8 @@ Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& ru
         }
     } else {
         const auto path_it = caller.find("PATH");
-        inst.found = search_path("valgrind", path_it != caller.end() ? path_it->second
-                                                                     : "/usr/bin:/bin");
+        inst.found =
+            search_path("valgrind", path_it != caller.end() ? path_it->second : "/usr/bin:/bin");
         if (inst.found.empty()) throw EnvironmentError("valgrind not found on PATH", kInstallHint);
     }
     inst.found = fs::absolute(inst.found);

@@ -9,7 +9,7 @@ namespace cgbench::valgrind {
 
 // Yields the lines of a buffer as views into it (without the '\n'), counting them.
 class LineScanner {
-public:
+  public:
     explicit LineScanner(std::string_view data) : data_(data) {}
 
     // Sets `line` to the next line; false at the end of the buffer.
@@ -28,7 +28,7 @@ public:
     // 1-based number of the line last returned.
     std::size_t number() const { return number_; }
 
-private:
+  private:
     std::string_view data_;
     std::size_t pos_ = 0;
     std::size_t number_ = 0;
@@ -41,7 +41,8 @@ enum class NumberStatus { Ok, None, Overflow, Junk };
 // glued to other characters.
 inline NumberStatus next_number(std::string_view& s, std::uint64_t& out) {
     std::size_t i = 0;
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        ++i;
     if (i == s.size()) {
         s.remove_prefix(i);
         return NumberStatus::None;

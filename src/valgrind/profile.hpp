@@ -24,11 +24,11 @@ struct FunctionCost {
 };
 
 struct Profile {
-    std::string tool;                // "cachegrind" or "callgrind"
-    std::vector<std::string> desc;   // `desc:` lines (cache geometry as Valgrind saw it)
-    std::string cmd;                 // `cmd:` line
-    std::size_t part = 0;            // Callgrind: `part:`, the dump's number (1, 2, ...)
-    std::string trigger;             // Callgrind: why the dump was written (`desc: Trigger:`)
+    std::string tool;               // "cachegrind" or "callgrind"
+    std::vector<std::string> desc;  // `desc:` lines (cache geometry as Valgrind saw it)
+    std::string cmd;                // `cmd:` line
+    std::size_t part = 0;           // Callgrind: `part:`, the dump's number (1, 2, ...)
+    std::string trigger;            // Callgrind: why the dump was written (`desc: Trigger:`)
     // The `events:` columns in file order; nullopt for an event cgbench does not know (kept
     // so later columns still line up).
     std::vector<std::optional<metrics::Event>> columns;

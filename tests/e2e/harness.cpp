@@ -7,9 +7,9 @@
 
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
-#include "util/hash.hpp"
 #include "support/by_hand.hpp"
 #include "util/fs.hpp"
+#include "util/hash.hpp"
 
 namespace cgbench::e2e {
 
@@ -21,9 +21,12 @@ Result cgbench(const std::vector<std::string>& args, const Options& options) {
     // Runs record into a history database; unless a test names one, it is a shared file in
     // the test temp dir rather than .cgbench/ in whatever directory the test runs in.
     env["CGBENCH_DB"] = (fs::path(::testing::TempDir()) / "cgbench-e2e-history.db").string();
-    for (const auto& u : options.unset) env.erase(u);
-    for (const auto& [k, v] : options.env) env[k] = v;
-    for (const auto& [k, v] : env) spec.env.push_back(k + "=" + v);
+    for (const auto& u : options.unset)
+        env.erase(u);
+    for (const auto& [k, v] : options.env)
+        env[k] = v;
+    for (const auto& [k, v] : env)
+        spec.env.push_back(k + "=" + v);
     spec.cwd = options.cwd;
     spec.disable_aslr = false;
     spec.timeout_seconds = options.timeout;
@@ -60,12 +63,17 @@ fs::path write_suite(const fs::path& dir, const std::string& text) {
 
 nlohmann::json benchmarks_without_wall_time(const nlohmann::json& result) {
     nlohmann::json out = result.at("benchmarks");
-    for (auto& b : out) b.erase("wall_seconds");
+    for (auto& b : out)
+        b.erase("wall_seconds");
     return out;
 }
 
-std::string program(const std::string& name) { return std::string(CGBENCH_TEST_PROGRAMS) + "/" + name; }
-std::string example(const std::string& name) { return std::string(CGBENCH_EXAMPLES) + "/" + name; }
+std::string program(const std::string& name) {
+    return std::string(CGBENCH_TEST_PROGRAMS) + "/" + name;
+}
+std::string example(const std::string& name) {
+    return std::string(CGBENCH_EXAMPLES) + "/" + name;
+}
 
 namespace {
 
@@ -96,7 +104,8 @@ std::map<std::string, std::uint64_t> annotate_totals(const std::string& tool, co
                 numbers.push_back(tok == "." ? 0 : std::stoull(tok));
             }
             std::string name;
-            for (std::size_t i = 0; ev >> name && i < numbers.size(); ++i) totals[name] = numbers[i];
+            for (std::size_t i = 0; ev >> name && i < numbers.size(); ++i)
+                totals[name] = numbers[i];
         }
     }
     return totals;

@@ -3,11 +3,10 @@
 
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace cgbench::e2e {
 
@@ -64,6 +63,7 @@ fs::path write_suite(const fs::path& dir, const std::string& text);
 nlohmann::json benchmarks_without_wall_time(const nlohmann::json& result);
 
 // Runs cgbench and returns the result JSON's first benchmark's events (asserting success).
-nlohmann::json measure_events(const std::vector<std::string>& run_args, const Options& options = {});
+nlohmann::json measure_events(const std::vector<std::string>& run_args,
+                              const Options& options = {});
 
 }  // namespace cgbench::e2e

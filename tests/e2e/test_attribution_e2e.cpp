@@ -48,7 +48,8 @@ TEST(AttributionE2E, TheSlowerFunctionComesFirst) {
 
 TEST(AttributionE2E, CompareListsTheMovedFunctionsInEveryFormat) {
     const auto dir = scratch("compare-moved");
-    for (const auto& [file, mode] : {std::pair{"base.json", "normal"}, {"head.json", "slow-beta"}}) {
+    for (const auto& [file, mode] :
+         {std::pair{"base.json", "normal"}, {"head.json", "slow-beta"}}) {
         ASSERT_EQ(cgbench({"run", "-q", "--name", "attrib", "--out", (dir / file).string(), "--",
                            program("attrib"), mode, "50000"})
                       .exit_code,
@@ -92,8 +93,8 @@ TEST(AttributionE2E, AnnotateShowsTheTopFunctions) {
                        program("attrib")})
                   .exit_code,
               0);
-    const auto stored = cgbench({"annotate", "--db", db, "--top", "2", load_result_file(out).id,
-                                 "attrib"});
+    const auto stored =
+        cgbench({"annotate", "--db", db, "--top", "2", load_result_file(out).id, "attrib"});
     EXPECT_EQ(stored.exit_code, 0) << stored.err;
     EXPECT_EQ(stored.out, r.out) << "the same program measured again, read from the history";
     EXPECT_NE(id, load_result_file(out).id);

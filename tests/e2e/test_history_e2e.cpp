@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "e2e/harness.hpp"
-#include "store/schema.hpp"
 #include "store/history_store.hpp"
+#include "store/schema.hpp"
 #include "store/sqlite.hpp"
 #include "util/fs.hpp"
 
@@ -151,7 +151,8 @@ TEST(HistoryE2E, NewerSchemaIsRefusedAndLeftAlone) {
     const std::string before = util::read_file(db);
     const auto r = run_into(db, {"--", program("workload"), "2000"});
     EXPECT_EQ(r.exit_code, 4) << r.err;
-    EXPECT_NE(r.err.find(fmt::format("schema version 42, newer than this cgbench understands ({})", store::kSchemaVersion)),
+    EXPECT_NE(r.err.find(fmt::format("schema version 42, newer than this cgbench understands ({})",
+                                     store::kSchemaVersion)),
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("upgrade cgbench"), std::string::npos) << r.err;

@@ -17,8 +17,9 @@ namespace {
 // Whether Valgrind itself accepts a Cachegrind option.
 bool valgrind_accepts(const std::string& option) {
     exec::ProcessSpec spec;
-    spec.argv = {"/usr/bin/valgrind.bin", "--tool=cachegrind", "--cache-sim=yes", option,
-                 "--cachegrind-out-file=/dev/null", "--log-file=/dev/null", "/bin/true"};
+    spec.argv = {
+        "/usr/bin/valgrind.bin",           "--tool=cachegrind",    "--cache-sim=yes", option,
+        "--cachegrind-out-file=/dev/null", "--log-file=/dev/null", "/bin/true"};
     spec.env = {"PATH=/usr/bin:/bin"};
     exec::PosixProcessRunner runner;
     return runner.run(spec).exit_code == 0;
@@ -50,16 +51,18 @@ TEST(RunE2E, EventsEqualValgrindsOwnTotals) {
     EXPECT_EQ(doc["benchmarks"][0]["raw_file"], raw.string());
     const auto totals = cg_annotate_totals(raw);
     ASSERT_EQ(totals.size(), 9u);
-    for (const auto& [name, value] : totals) EXPECT_EQ(events[name].get<std::uint64_t>(), value) << name;
-    EXPECT_EQ(log_instruction_refs(dir / "workload.valgrind.log"), events["Ir"].get<std::uint64_t>());
+    for (const auto& [name, value] : totals)
+        EXPECT_EQ(events[name].get<std::uint64_t>(), value) << name;
+    EXPECT_EQ(log_instruction_refs(dir / "workload.valgrind.log"),
+              events["Ir"].get<std::uint64_t>());
 }
 
 TEST(RunE2E, CallerEnvironmentDoesNotChangeTheResult) {
     // The same binary at a short and at a long absolute path (a copy, as another CI checkout
     // would have it), both ending in programs/workload.
     const auto root = scratch("checkout");
-    const auto deep = root / "a" / "much" / "longer" / "checkout" / "path" / "on" / "the" /
-                      "ci" / "runner" / "programs";
+    const auto deep = root / "a" / "much" / "longer" / "checkout" / "path" / "on" / "the" / "ci" /
+                      "runner" / "programs";
     fs::create_directories(deep);
     fs::copy_file(program("workload"), deep / "workload");
     const std::vector<std::string> args = {"--", program("workload"), "5000"};
@@ -126,7 +129,8 @@ TEST(RunE2E, ResultFileHasTheContractAndMatchesStdout) {
 }
 
 TEST(RunE2E, InstructionOnlyMode) {
-    const auto r = cgbench({"run", "--format", "json", "--weights", "ir", "--", program("workload"), "2000"});
+    const auto r =
+        cgbench({"run", "--format", "json", "--weights", "ir", "--", program("workload"), "2000"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
     const auto& b = doc["benchmarks"][0];
@@ -140,11 +144,12 @@ TEST(RunE2E, GeometryIsValidatedTheWayValgrindValidatesIt) {
     // For each cache: Valgrind's own verdict (run directly) equals cgbench's, which cgbench
     // reaches before running anything. (cgbench also rejects associativity 0, which Valgrind
     // 3.19 accepts; it is not in this table.)
-    for (const std::string g : {"32768,8,64", "30000,8,64", "32768,8,48", "32768,8,8", "64,1,64",
-                                "256,16,16", "96,3,32", "32768,8,128", "32768,1024,64",
-                                "12582912,12,64", "2147483648,8,64"}) {
+    for (const std::string g :
+         {"32768,8,64", "30000,8,64", "32768,8,48", "32768,8,8", "64,1,64", "256,16,16", "96,3,32",
+          "32768,8,128", "32768,1024,64", "12582912,12,64", "2147483648,8,64"}) {
         const bool valgrind_ok = valgrind_accepts("--D1=" + g);
-        const auto r = cgbench({"run", "-q", "--geometry", "D1=" + g, "--", program("workload"), "10"});
+        const auto r =
+            cgbench({"run", "-q", "--geometry", "D1=" + g, "--", program("workload"), "10"});
         EXPECT_EQ(r.exit_code, valgrind_ok ? 0 : 2) << g << ": " << r.err;
         if (!valgrind_ok) {
             EXPECT_NE(r.err.find("invalid D1 geometry"), std::string::npos) << r.err;
@@ -155,8 +160,8 @@ TEST(RunE2E, GeometryIsValidatedTheWayValgrindValidatesIt) {
 TEST(RunE2E, CpuBaselines) {
     const auto portable = cgbench({"run", "--format", "json", "--cpu-baseline", "portable", "--",
                                    program("workload"), "2000"});
-    const auto native = cgbench({"run", "--format", "json", "--cpu-baseline", "native", "--",
-                                 program("workload"), "2000"});
+    const auto native = cgbench(
+        {"run", "--format", "json", "--cpu-baseline", "native", "--", program("workload"), "2000"});
     ASSERT_EQ(portable.exit_code, 0) << portable.err;
     ASSERT_EQ(native.exit_code, 0) << native.err;
     const auto p = nlohmann::json::parse(portable.out);
@@ -174,7 +179,8 @@ TEST(RunE2E, ArgumentsAfterTheProgramBelongToIt) {
                       (dir / "a").string(), "--name", "-q", "--", "z"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto seen = read(dir / "a");
-    EXPECT_NE(seen.find("argv[2]=--name\nargv[3]=-q\nargv[4]=--\nargv[5]=z\n"), std::string::npos) << seen;
+    EXPECT_NE(seen.find("argv[2]=--name\nargv[3]=-q\nargv[4]=--\nargv[5]=z\n"), std::string::npos)
+        << seen;
     EXPECT_NE(seen.find("env MODE=x\n"), std::string::npos);
     EXPECT_NE(seen.find("env OTHER=y\n"), std::string::npos);
     // After --, even option-looking words are the program's.
@@ -187,7 +193,8 @@ TEST(RunE2E, ArgumentsAfterTheProgramBelongToIt) {
 }
 
 TEST(RunE2E, VerifyPassesForADeterministicProgram) {
-    const auto r = cgbench({"run", "--format", "json", "--verify", "3", "--", program("workload"), "2000"});
+    const auto r =
+        cgbench({"run", "--format", "json", "--verify", "3", "--", program("workload"), "2000"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
     EXPECT_EQ(doc["benchmarks"][0]["verify"]["runs"], 3);

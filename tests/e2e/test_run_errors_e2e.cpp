@@ -15,9 +15,9 @@ namespace cgbench::e2e {
 namespace {
 
 struct Case {
-    std::vector<std::string> args;   // after `run --out FILE`
+    std::vector<std::string> args;  // after `run --out FILE`
     int exit_code;
-    std::string message;             // must appear in stderr
+    std::string message;  // must appear in stderr
     Options options = {};
 };
 
@@ -68,28 +68,33 @@ TEST(RunErrors, ProgramWithABadInterpreter) {
 }
 
 TEST(RunErrors, UsageErrors) {
-    expect_failure("unknown-option", {{"--frobnicate", "--", program("workload")}, 2, "frobnicate"});
+    expect_failure("unknown-option",
+                   {{"--frobnicate", "--", program("workload")}, 2, "frobnicate"});
     expect_failure("no-program", {{}, 2, "no program given"});
-    expect_failure("bad-geometry", {{"--geometry", "I1=30000,8,64", "--", program("workload")}, 2,
-                                    "invalid I1 geometry"});
-    expect_failure("bad-geometry-text", {{"--geometry", "fast", "--", program("workload")}, 2,
-                                         "invalid geometry"});
-    expect_failure("bad-weights", {{"--weights", "1,2", "--", program("workload")}, 2,
-                                   "invalid weights"});
-    expect_failure("bad-baseline", {{"--cpu-baseline", "avx9", "--", program("workload")}, 2,
-                                    "invalid CPU baseline"});
-    expect_failure("bad-timeout", {{"--timeout", "soon", "--", program("workload")}, 2,
-                                   "invalid timeout"});
-    expect_failure("bad-format", {{"--format", "yaml", "--", program("workload")}, 2,
-                                  "unknown format"});
+    expect_failure(
+        "bad-geometry",
+        {{"--geometry", "I1=30000,8,64", "--", program("workload")}, 2, "invalid I1 geometry"});
+    expect_failure("bad-geometry-text",
+                   {{"--geometry", "fast", "--", program("workload")}, 2, "invalid geometry"});
+    expect_failure("bad-weights",
+                   {{"--weights", "1,2", "--", program("workload")}, 2, "invalid weights"});
+    expect_failure(
+        "bad-baseline",
+        {{"--cpu-baseline", "avx9", "--", program("workload")}, 2, "invalid CPU baseline"});
+    expect_failure("bad-timeout",
+                   {{"--timeout", "soon", "--", program("workload")}, 2, "invalid timeout"});
+    expect_failure("bad-format",
+                   {{"--format", "yaml", "--", program("workload")}, 2, "unknown format"});
     expect_failure("bad-env", {{"--env", "1BAD=x", "--", program("workload")}, 2, "--env"});
-    expect_failure("env-geometry", {{"--", program("workload")}, 2, "invalid geometry",
+    expect_failure("env-geometry", {{"--", program("workload")},
+                                    2,
+                                    "invalid geometry",
                                     {.env = {{"CGBENCH_GEOMETRY", "nonsense"}}}});
 }
 
 TEST(RunErrors, ProgramExitsNonZero) {
-    expect_failure("exit", {{"--", program("exit_with"), "3", "the real reason"}, 3,
-                            "exited with status 3"});
+    expect_failure(
+        "exit", {{"--", program("exit_with"), "3", "the real reason"}, 3, "exited with status 3"});
     // The console report carries the tail of the program's stderr.
     const auto r = cgbench({"run", "--", program("exit_with"), "3", "the real reason"});
     EXPECT_EQ(r.exit_code, 3);
@@ -103,8 +108,10 @@ TEST(RunErrors, ProgramKilledBySignal) {
 TEST(RunErrors, TimeoutKillsTheProcessGroup) {
     const auto pidfile = scratch("timeout-pid") / "child.pid";
     const auto start = std::chrono::steady_clock::now();
-    expect_failure("timeout", {{"--timeout", "2", "--", program("spawn_and_sleep"), pidfile.string(), "60"},
-                               3, "timed out"});
+    expect_failure("timeout",
+                   {{"--timeout", "2", "--", program("spawn_and_sleep"), pidfile.string(), "60"},
+                    3,
+                    "timed out"});
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
     std::ifstream in(pidfile);
     int pid = 0;
@@ -115,9 +122,13 @@ TEST(RunErrors, TimeoutKillsTheProcessGroup) {
 
 TEST(RunErrors, ValgrindMissing) {
     const auto empty_path = scratch("empty-path");
-    expect_failure("no-valgrind", {{"--", program("workload")}, 4, "apt-get install valgrind",
+    expect_failure("no-valgrind", {{"--", program("workload")},
+                                   4,
+                                   "apt-get install valgrind",
                                    {.env = {{"PATH", empty_path.string()}}}});
-    expect_failure("bad-valgrind", {{"--", program("workload")}, 4, "CGBENCH_VALGRIND",
+    expect_failure("bad-valgrind", {{"--", program("workload")},
+                                    4,
+                                    "CGBENCH_VALGRIND",
                                     {.env = {{"CGBENCH_VALGRIND", "/nonexistent/valgrind"}}}});
 }
 

@@ -36,8 +36,8 @@ TEST(ShardMergeE2E, ShardsMergedEqualTheUnshardedRun) {
         {"run", "-q", "-j2", "--db", db, "--suite", suite, "--out", (dir / "whole.json").string()});
     ASSERT_EQ(whole.exit_code, 0) << whole.err;
     const auto a = read_json(dir / "whole.json");
-    std::vector<std::string> merge = {"merge", "-q", "--db", db, "--out",
-                                      (dir / "merged.json").string()};
+    std::vector<std::string> merge = {"merge", "-q",    "--db",
+                                      db,      "--out", (dir / "merged.json").string()};
     std::size_t measured = 0;
     for (int k = 1; k <= 3; ++k) {
         const auto out = (dir / fmt::format("shard{}.json", k)).string();
@@ -50,8 +50,7 @@ TEST(ShardMergeE2E, ShardsMergedEqualTheUnshardedRun) {
         const auto part = read_json(out);
         EXPECT_EQ(part["run"]["shard"], fmt::format("{}/3", k));
         // Balanced by the whole run's costs, not by the shard runs recorded in between.
-        EXPECT_EQ(part["run"]["shard_balance"],
-                  "history run " + a["run"]["id"].get<std::string>());
+        EXPECT_EQ(part["run"]["shard_balance"], "history run " + a["run"]["id"].get<std::string>());
         EXPECT_GE(part["benchmarks"].size(), 1u);
         measured += part["benchmarks"].size();
         merge.push_back(out);

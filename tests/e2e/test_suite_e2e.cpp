@@ -86,7 +86,8 @@ TEST(SuiteE2E, RegionsEntriesGiveOneResultPerRegionInSuiteOrder) {
     const auto r = cgbench({"run", "-j2", "--out", (dir / "r.json").string()}, {.cwd = dir});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto j = read_json(dir / "r.json");
-    EXPECT_EQ(names(j), (std::vector<std::string>{"nest/outer", "nest/inner", "whole", "rep/step"}));
+    EXPECT_EQ(names(j),
+              (std::vector<std::string>{"nest/outer", "nest/inner", "whole", "rep/step"}));
     EXPECT_EQ(j["benchmarks"][0]["tool"], "callgrind");
     EXPECT_EQ(j["benchmarks"][2]["tool"], "cachegrind");
     EXPECT_EQ(j["benchmarks"][3]["region"]["entries"], 3);

@@ -4,7 +4,8 @@
 
 int main(int argc, char** argv) {
     const int code = argc > 1 ? atoi(argv[1]) : 0;
-    for (int i = 1; i <= 30; ++i) fprintf(stderr, "noise line %d\n", i);
+    for (int i = 1; i <= 30; ++i)
+        fprintf(stderr, "noise line %d\n", i);
     if (argc > 2) fprintf(stderr, "%s\n", argv[2]);
     return code;
 }

@@ -8,7 +8,8 @@ int main(void) {
     if (!f || fread(&seed, sizeof seed, 1, f) != 1) return 1;
     fclose(f);
     volatile unsigned long acc = 0;
-    for (unsigned i = 0; i < 1000 + seed % 1000; ++i) acc += i;
+    for (unsigned i = 0; i < 1000 + seed % 1000; ++i)
+        acc += i;
     printf("%lu\n", (unsigned long)acc);
     return 0;
 }

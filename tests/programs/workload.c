@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
     }
     if (strcmp(mode, "stdin") == 0) {
         int c;
-        while ((c = getchar()) != EOF) acc += (unsigned long)c;
+        while ((c = getchar()) != EOF)
+            acc += (unsigned long)c;
     }
     printf("%lu\n", acc);
     return 0;

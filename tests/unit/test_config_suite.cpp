@@ -2,9 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <set>
-
 #include <fstream>
+#include <set>
 
 #include "config/suite.hpp"
 #include "core/errors.hpp"
@@ -276,9 +275,9 @@ TEST(Suite, GbenchMistakes) {
     EXPECT_NE(error_of("[[gbench]]\nbinary = \"./b\"\ncommand = [\"x\"]\n")
                   .find("cgbench.toml:3: unknown key 'command' in [[gbench]] 'b'"),
               std::string::npos);
-    EXPECT_NE(error_of("[[gbench]]\nbinary = \"./b\"\nargs = \"--x\"\n")
-                  .find("cgbench.toml:3: 'args'"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of("[[gbench]]\nbinary = \"./b\"\nargs = \"--x\"\n").find("cgbench.toml:3: 'args'"),
+        std::string::npos);
     EXPECT_NE(error_of("[[gbench]]\nbinary = \"./b\"\nweights = \"ir\"\n")
                   .find("'weights' cannot be set in [[gbench]] 'b'"),
               std::string::npos);

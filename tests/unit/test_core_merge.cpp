@@ -127,8 +127,9 @@ TEST(Merge, ShardsMustBeAllOfOneSplit) {
     };
     EXPECT_EQ(error_of({{"a", part("1/3", "a")}, {"b", part("2/3", "b")}, {"c", part("3/3", "c")}}),
               "no error");
-    EXPECT_NE(error_of({{"a", part("1/3", "a")}, {"c", part("3/3", "c")}}).find("shard 2/3 is missing"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of({{"a", part("1/3", "a")}, {"c", part("3/3", "c")}}).find("shard 2/3 is missing"),
+        std::string::npos);
     EXPECT_NE(error_of({{"a", part("1/2", "a")}, {"b", part("1/2", "b")}}).find("given twice"),
               std::string::npos);
     EXPECT_NE(error_of({{"a", part("1/2", "a")}, {"b", part("2/3", "b")}}).find("one of 2"),

@@ -44,8 +44,10 @@ RunResult sample_run() {
 TEST(ResultJson, ContractKeys) {
     const auto j = to_json(sample_run());
     EXPECT_EQ(j["schema"], "cgbench-result/1");
-    for (const char* k : {"id", "started", "git", "fingerprint"}) EXPECT_TRUE(j["run"].contains(k)) << k;
-    for (const char* k : {"commit", "branch", "dirty"}) EXPECT_TRUE(j["run"]["git"].contains(k)) << k;
+    for (const char* k : {"id", "started", "git", "fingerprint"})
+        EXPECT_TRUE(j["run"].contains(k)) << k;
+    for (const char* k : {"commit", "branch", "dirty"})
+        EXPECT_TRUE(j["run"]["git"].contains(k)) << k;
     const auto& b = j["benchmarks"][0];
     for (const char* k : {"name", "command", "status", "exit_code", "events", "derived", "weights",
                           "cost", "wall_seconds"}) {
@@ -54,8 +56,10 @@ TEST(ResultJson, ContractKeys) {
     for (const char* k : {"Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw"}) {
         EXPECT_TRUE(b["events"].contains(k)) << k;
     }
-    for (const char* k : {"l1_hits", "ll_hits", "ram_hits"}) EXPECT_TRUE(b["derived"].contains(k));
-    for (const char* k : {"l1", "ll", "ram"}) EXPECT_TRUE(b["weights"].contains(k));
+    for (const char* k : {"l1_hits", "ll_hits", "ram_hits"})
+        EXPECT_TRUE(b["derived"].contains(k));
+    for (const char* k : {"l1", "ll", "ram"})
+        EXPECT_TRUE(b["weights"].contains(k));
     EXPECT_EQ(b["status"], "ok");
     EXPECT_EQ(b["verify"]["runs"], 3);
     EXPECT_EQ(b["verify"]["identical"], true);
@@ -144,7 +148,8 @@ TEST(ResultJson, InvalidDocumentsAreUsageErrors) {
         return std::string("no error");
     };
     EXPECT_NE(bad("{}").find("no \"schema\""), std::string::npos);
-    EXPECT_NE(bad(R"({"schema":"cgbench-result/9"})").find("this cgbench reads"), std::string::npos);
+    EXPECT_NE(bad(R"({"schema":"cgbench-result/9"})").find("this cgbench reads"),
+              std::string::npos);
     auto j = nlohmann::json::parse(to_json(sample_run()).dump());
     j["benchmarks"][0]["events"]["Ir"] = -5;
     EXPECT_NE(bad(j.dump()).find("non-negative"), std::string::npos);

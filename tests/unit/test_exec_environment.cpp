@@ -18,7 +18,8 @@ EnvironmentSpec spec_for(std::vector<std::string> argv = {"/tmp/cgbench.abcdef/r
 
 std::vector<std::string> names(const BuiltEnvironment& env) {
     std::vector<std::string> out;
-    for (const auto& e : env.entries) out.push_back(e.substr(0, e.find('=')));
+    for (const auto& e : env.entries)
+        out.push_back(e.substr(0, e.find('=')));
     return out;
 }
 
@@ -29,12 +30,12 @@ bool contains(const BuiltEnvironment& env, const std::string& entry) {
 }  // namespace
 
 TEST(Environment, OnlyTheAllowListPasses) {
-    const EnvMap caller = {{"PATH", "/usr/bin"}, {"HOME", "/home/u"}, {"SECRET", "x"},
-                           {"PWD", "/somewhere"}, {"LD_PRELOAD", "evil.so"}, {"_", "/bin/sh"},
+    const EnvMap caller = {{"PATH", "/usr/bin"},    {"HOME", "/home/u"},       {"SECRET", "x"},
+                           {"PWD", "/somewhere"},   {"LD_PRELOAD", "evil.so"}, {"_", "/bin/sh"},
                            {"LANG", "de_DE.UTF-8"}, {"LC_ALL", "de_DE.UTF-8"}};
     const auto env = build_environment(spec_for(), caller);
-    const std::vector<std::string> expected = {"LANG", "PYTHONHASHSEED", "TZ", "_",
-                                               "HOME", "PATH", "CGBENCH_ENV_PAD"};
+    const std::vector<std::string> expected = {"LANG", "PYTHONHASHSEED", "TZ", "_", "HOME",
+                                               "PATH", "CGBENCH_ENV_PAD"};
     EXPECT_EQ(names(env), expected);
     EXPECT_TRUE(contains(env, "LANG=C.UTF-8"));
     EXPECT_TRUE(contains(env, "TZ=UTC"));
@@ -52,10 +53,11 @@ TEST(Environment, MissingPassThroughVariablesGetFixedDefaults) {
 
 TEST(Environment, BlockSizeIsConstantWhateverTheCallerHas) {
     const auto a = build_environment(spec_for(), {{"HOME", "/root"}, {"PATH", "/bin"}});
-    const auto b = build_environment(
-        spec_for({"/tmp/cgbench.abcdef/r/bin/prog", "a-longer-argument"}),
-        {{"HOME", "/home/runner/work"}, {"PATH", "/usr/local/sbin:/usr/local/bin:/usr/bin"},
-         {"HUGE", std::string(5000, 'x')}});
+    const auto b =
+        build_environment(spec_for({"/tmp/cgbench.abcdef/r/bin/prog", "a-longer-argument"}),
+                          {{"HOME", "/home/runner/work"},
+                           {"PATH", "/usr/local/sbin:/usr/local/bin:/usr/bin"},
+                           {"HUGE", std::string(5000, 'x')}});
     EXPECT_EQ(a.block_bytes, kEnvBlockBudget);
     EXPECT_EQ(b.block_bytes, kEnvBlockBudget);
     EXPECT_FALSE(a.over_budget);

@@ -1,7 +1,7 @@
 // The process runner on real processes.
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/personality.h>
 #include <unistd.h>
@@ -166,13 +166,16 @@ TEST(Process, RunsFromSeveralThreadsAtOnce) {
     std::vector<ProcessOutcome> outcomes(6);
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         threads.emplace_back([&, i] {
-            outcomes[i] = runner.run(spec({kPrograms + "/exit_with", std::to_string(i), "thread " + std::to_string(i)}));
+            outcomes[i] = runner.run(
+                spec({kPrograms + "/exit_with", std::to_string(i), "thread " + std::to_string(i)}));
         });
     }
-    for (auto& t : threads) t.join();
+    for (auto& t : threads)
+        t.join();
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         EXPECT_EQ(outcomes[i].exit_code, static_cast<int>(i));
-        EXPECT_NE(outcomes[i].stderr_tail.find("thread " + std::to_string(i) + "\n"), std::string::npos);
+        EXPECT_NE(outcomes[i].stderr_tail.find("thread " + std::to_string(i) + "\n"),
+                  std::string::npos);
         EXPECT_EQ(outcomes[i].stderr_tail.find("thread " + std::to_string((i + 1) % 6) + "\n"),
                   std::string::npos);
         EXPECT_FALSE(outcomes[i].killed_leftovers);

@@ -29,8 +29,9 @@ TEST(Program, ResolvesRelativeAbsoluteAndPath) {
     EXPECT_EQ(resolve_program("./workload", programs, {}).path, programs / "workload");
     EXPECT_EQ(resolve_program((programs / "workload").string(), "/", {}).path,
               programs / "workload");
-    EXPECT_EQ(resolve_program("workload", "/", {{"PATH", "/nonexistent:" + programs.string()}}).path,
-              programs / "workload");
+    EXPECT_EQ(
+        resolve_program("workload", "/", {{"PATH", "/nonexistent:" + programs.string()}}).path,
+        programs / "workload");
 }
 
 TEST(Program, BadProgramsAreUsageErrors) {

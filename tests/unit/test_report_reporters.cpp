@@ -68,7 +68,8 @@ TEST(Reporters, MarkdownTableSurvivesAHostileName) {
     ASSERT_NE(row_start, std::string::npos);
     const std::string row = md.substr(row_start, md.find('\n', row_start) - row_start);
     std::size_t pipes = 0;
-    for (std::size_t i = 0; i < row.size(); ++i) pipes += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
+    for (std::size_t i = 0; i < row.size(); ++i)
+        pipes += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
     EXPECT_EQ(pipes, 8u);
     EXPECT_NE(md.find("1,234,567"), std::string::npos);
 }

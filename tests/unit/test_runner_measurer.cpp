@@ -25,10 +25,12 @@ namespace fs = std::filesystem;
 
 // Plays Valgrind: writes `profile` to the --cachegrind-out-file path and returns `outcome`.
 class FakeRunner final : public exec::ProcessRunner {
-public:
+  public:
     std::function<std::string(int call)> profile;
     std::string callgrind_parts;  // captured run (tests/data/callgrind/NAME) to play for Callgrind
-    std::function<exec::ProcessOutcome(int call)> outcome = [](int) { return exec::ProcessOutcome{}; };
+    std::function<exec::ProcessOutcome(int call)> outcome = [](int) {
+        return exec::ProcessOutcome{};
+    };
     std::vector<exec::ProcessSpec> calls;
 
     exec::ProcessOutcome run(const exec::ProcessSpec& spec) override {
@@ -41,9 +43,11 @@ public:
             }
             if (util::starts_with(a, "--callgrind-out-file=") && !callgrind_parts.empty()) {
                 const fs::path dest = a.substr(21);
-                const fs::path source = std::string(CGBENCH_TEST_DATA) + "/callgrind/" + callgrind_parts;
+                const fs::path source =
+                    std::string(CGBENCH_TEST_DATA) + "/callgrind/" + callgrind_parts;
                 for (const auto& file : valgrind::callgrind_part_files(source)) {
-                    const auto suffix = file.filename().string().substr(source.filename().string().size());
+                    const auto suffix =
+                        file.filename().string().substr(source.filename().string().size());
                     fs::copy_file(file, dest.string() + suffix);
                 }
             }
@@ -93,7 +97,7 @@ std::string with_extra_ir(std::string text, std::uint64_t extra) {
 // argument, earlier benchmarks take longer (so they finish out of order), the benchmark with
 // argument 2 sees personality() refused, and the most simultaneous runs are counted.
 class ConcurrentFake final : public exec::ProcessRunner {
-public:
+  public:
     std::atomic<int> running{0};
     std::atomic<int> most{0};
 
@@ -114,7 +118,6 @@ public:
         return o;
     }
 };
-
 
 }  // namespace
 
@@ -211,7 +214,9 @@ TEST(Measurer, ValgrindProblemsAreEnvironmentErrors) {
 TEST(Measurer, UnexecutableProgramIsAUsageError) {
     FakeRunner fake;
     fake.outcome = [](int) {
-        return exited(126, "valgrind: /tmp/cgbench.abcdef/r/x/prog: bad interpreter: No such file or directory\n");
+        return exited(
+            126,
+            "valgrind: /tmp/cgbench.abcdef/r/x/prog: bad interpreter: No such file or directory\n");
     };
     Measurer m(fake_valgrind(), MeasureSettings{}, fake, {});
     try {
@@ -277,7 +282,8 @@ TEST(Measurer, RegionRunWithoutCacheSimulationPinsNoGeometry) {
     m.measure_all(spec);
     const auto& argv = fake.calls.at(0).argv;
     EXPECT_NE(std::find(argv.begin(), argv.end(), "--cache-sim=no"), argv.end());
-    for (const auto& a : argv) EXPECT_FALSE(util::starts_with(a, "--I1=")) << a;
+    for (const auto& a : argv)
+        EXPECT_FALSE(util::starts_with(a, "--I1=")) << a;
 }
 
 TEST(Measurer, RegionRunWithoutRegionsFails) {

@@ -100,8 +100,8 @@ TEST(Scheduler, SeveralResultsOfOneSpecStayTogetherInSpecOrder) {
     std::vector<std::string> names;
     for (const auto& r : run_scheduled(specs(4), 2, measure, nullptr))
         names.push_back(r.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"b1/r0", "b2/r0", "b2/r1", "b3/r0", "b3/r1",
-                                               "b3/r2"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"b1/r0", "b2/r0", "b2/r1", "b3/r0", "b3/r1", "b3/r2"}));
 }
 
 TEST(Scheduler, NeverMoreWorkersThanBenchmarks) {

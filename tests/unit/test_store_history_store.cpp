@@ -178,7 +178,8 @@ TEST(HistoryStore, LatestCostsComeFromTheNewestCompleteRun) {
     EXPECT_FALSE(store.latest_costs({"a", "b"}).has_value());
     store.record_run(run_at("full-1", {bench("a", 100), bench("b", 200), bench("c", 5)},
                             "2026-11-22T01:00:00Z"));
-    const auto full2 = run_at("full-2", {bench("a", 110), failed_bench("b")}, "2026-11-22T02:00:00Z");
+    const auto full2 =
+        run_at("full-2", {bench("a", 110), failed_bench("b")}, "2026-11-22T02:00:00Z");
     store.record_run(full2);
     // A shard run is newer but measured part of a split: never a source of costs.
     auto shard = run_at("shard", {bench("a", 999)}, "2026-11-22T03:00:00Z");

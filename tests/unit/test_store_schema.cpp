@@ -48,8 +48,9 @@ TEST(Schema, AnOlderDatabaseIsMigratedKeepingItsRuns) {
         db.exec(migrations().front().sql);
         db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
         db.exec("PRAGMA user_version = 1");
-        db.exec("INSERT INTO runs (id, started, recorded, fingerprint_key, fingerprint, warnings) "
-                "VALUES ('old', 't', 't', 'k', '{}', '[]')");
+        db.exec(
+            "INSERT INTO runs (id, started, recorded, fingerprint_key, fingerprint, warnings) "
+            "VALUES ('old', 't', 't', 'k', '{}', '[]')");
     }
     Database db(path, Database::Mode::Existing);
     prepare_schema(db);

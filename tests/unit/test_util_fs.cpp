@@ -44,7 +44,7 @@ TEST(AtomicFile, UnwritableDestinationsFailUpFront) {
     EXPECT_THROW(AtomicFile("/nonexistent-dir/out.json"), UsageError);
     const auto dir = fresh_dir("cgbench-atomic3");
     EXPECT_THROW(AtomicFile{dir}, UsageError);  // a directory
-    if (::geteuid() != 0) {  // root writes anywhere
+    if (::geteuid() != 0) {                     // root writes anywhere
         fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
         EXPECT_THROW(AtomicFile(dir / "x.json"), UsageError);
         fs::permissions(dir, fs::perms::owner_all);

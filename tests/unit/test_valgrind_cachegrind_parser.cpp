@@ -36,7 +36,8 @@ void expect_totals_match_summary(const std::string& file) {
         EXPECT_EQ(p.totals.get(*e), value) << file << " " << name;
     }
     std::size_t present = 0;
-    for (const auto& e : metrics::kEvents) present += p.totals.has(e.id);
+    for (const auto& e : metrics::kEvents)
+        present += p.totals.has(e.id);
     EXPECT_EQ(present, expected.size()) << file;
 }
 
@@ -109,7 +110,8 @@ TEST(CachegrindParser, KeepsOnlyTheTopFunctionsWhenAsked) {
     ASSERT_EQ(top.functions.size(), 4u);
     EXPECT_EQ(top.functions[3].name, kOtherFunctions);
     std::vector<std::uint64_t> ir;
-    for (const auto& f : all.functions) ir.push_back(f.counts.get(metrics::Event::Ir));
+    for (const auto& f : all.functions)
+        ir.push_back(f.counts.get(metrics::Event::Ir));
     std::sort(ir.rbegin(), ir.rend());
     metrics::EventCounts sum;
     for (std::size_t i = 0; i < 3; ++i) {
@@ -121,7 +123,8 @@ TEST(CachegrindParser, KeepsOnlyTheTopFunctionsWhenAsked) {
 }
 
 TEST(CachegrindParser, ReadsFilesFromDisk) {
-    const auto p = parse_cachegrind_file(std::string(CGBENCH_TEST_DATA) + "/cachegrind/varint-cache.out");
+    const auto p =
+        parse_cachegrind_file(std::string(CGBENCH_TEST_DATA) + "/cachegrind/varint-cache.out");
     EXPECT_EQ(p.totals, parse_cachegrind(data("varint-cache.out")).totals);
     EXPECT_THROW(parse_cachegrind_file("/nonexistent/cachegrind.out"), EnvironmentError);
 }
@@ -134,7 +137,8 @@ TEST(CachegrindParser, EmptyFile) {
 TEST(CachegrindParser, TruncatedFile) {
     const std::string text = data("varint-cache.out");
     for (const double fraction : {0.1, 0.5, 0.9, 0.999}) {
-        const std::string cut = text.substr(0, static_cast<std::size_t>(static_cast<double>(text.size()) * fraction));
+        const std::string cut =
+            text.substr(0, static_cast<std::size_t>(static_cast<double>(text.size()) * fraction));
         const std::string err = error_of(cut);
         EXPECT_NE(err, "no error") << fraction;
     }
@@ -189,7 +193,8 @@ TEST(CachegrindParser, MalformedCounts) {
 }
 
 TEST(CachegrindParser, MissingTrailingCountsAreZero) {
-    const auto p = parse_cachegrind("events: Ir Dr Dw\nfl=a.c\nfn=f\n1 5\n2 1 2 3\nsummary: 6 2 3\n");
+    const auto p =
+        parse_cachegrind("events: Ir Dr Dw\nfl=a.c\nfn=f\n1 5\n2 1 2 3\nsummary: 6 2 3\n");
     EXPECT_EQ(p.totals.get(metrics::Event::Ir), 6u);
     EXPECT_EQ(p.totals.get(metrics::Event::Dw), 3u);
 }

@@ -31,8 +31,8 @@ TEST(CpuBaseline, PortableTunables) {
     // glibc's cache sizes follow the simulated caches.
     EXPECT_NE(t.find("x86_data_cache_size=32768"), std::string::npos);
     EXPECT_NE(t.find("x86_shared_cache_size=8388608"), std::string::npos);
-    const std::string small = glibc_tunables_for(CpuBaseline::Portable,
-                                                  parse_geometry("LL=4194304,16,64"));
+    const std::string small =
+        glibc_tunables_for(CpuBaseline::Portable, parse_geometry("LL=4194304,16,64"));
     EXPECT_NE(small.find("x86_shared_cache_size=4194304"), std::string::npos);
 }
 
