@@ -172,7 +172,7 @@ int finish_run(const RunResult& run, report::Format format, util::AtomicFile* ou
     }
     // A result file holds at least one measurement; a run where everything failed leaves none.
     if (out != nullptr && failed.size() < run.benchmarks.size()) {
-        out->commit(to_json(run).dump(2) + "\n");
+        out->commit(dump_json(to_json(run)) + "\n");
     }
     store::record_if_enabled(history, run);
     if (!failed.empty()) throw_failures(failed, run.benchmarks.size());

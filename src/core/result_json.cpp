@@ -389,4 +389,8 @@ RunResult load_result_file(const std::filesystem::path& path) {
     return run_from_json(doc, path.string());
 }
 
+std::string dump_json(const nlohmann::ordered_json& j, int indent) {
+    return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 }  // namespace cgbench

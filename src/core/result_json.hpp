@@ -13,6 +13,11 @@ namespace cgbench {
 
 inline constexpr std::string_view kResultSchema = "cgbench-result/1";
 
+// `j` as text (indent as nlohmann's dump; -1: compact). Bytes that are not UTF-8 (a program
+// name or stderr in another encoding) become U+FFFD instead of an exception: a name never
+// makes a result unwritable.
+std::string dump_json(const nlohmann::ordered_json& j, int indent = 2);
+
 nlohmann::ordered_json to_json(const RunResult& run);
 nlohmann::ordered_json to_json(const BenchmarkResult& bench);
 nlohmann::ordered_json to_json(const Fingerprint& fp);

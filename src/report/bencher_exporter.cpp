@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/result_json.hpp"
 #include "metrics/events.hpp"
 #include "report/exporter.hpp"
 
@@ -36,7 +37,7 @@ class BencherExporter final : public ResultExporter {
             }
             doc[b.name] = std::move(m);
         }
-        return doc.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
+        return dump_json(doc) + "\n";
     }
 };
 

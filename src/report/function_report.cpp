@@ -78,7 +78,7 @@ std::string render_functions(const BenchmarkResult& b, Format format, std::size_
                         {"tool", b.tool},
                         {"cost", b.cost},
                         {"functions", std::move(functions)}};
-        return doc.dump(2) + "\n";
+        return dump_json(doc) + "\n";
     }
     Table t{{{"cost", Align::Right},
              {"share", Align::Right},
@@ -120,7 +120,7 @@ std::string render_function_changes(std::string_view benchmark,
                                     const std::vector<compare::FunctionChange>& changes,
                                     Format format) {
     if (format == Format::Json || format == Format::Junit) {
-        return function_changes_json(changes).dump(2) + "\n";
+        return dump_json(function_changes_json(changes)) + "\n";
     }
     Table t{{{"function", Align::Left},
              {"file", Align::Left},

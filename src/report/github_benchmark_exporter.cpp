@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/result_json.hpp"
 #include "metrics/events.hpp"
 #include "report/exporter.hpp"
 #include "report/run_summary.hpp"
@@ -43,7 +44,7 @@ class GithubBenchmarkExporter final : public ResultExporter {
                                {"value", b.events.get(metrics::Event::Ir)}});
             }
         }
-        return doc.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
+        return dump_json(doc) + "\n";
     }
 };
 

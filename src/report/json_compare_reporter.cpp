@@ -91,7 +91,7 @@ ojson summary_json(const Comparison& c) {
 
 // Names are bytes from the command line: invalid UTF-8 becomes U+FFFD, never an error.
 std::string dump(const ojson& j, int indent) {
-    return j.dump(indent, ' ', false, ojson::error_handler_t::replace);
+    return dump_json(j, indent);
 }
 
 class JsonCompareReporter final : public CompareReporter {

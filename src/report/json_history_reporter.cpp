@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/result_json.hpp"
 #include "report/history_reporter.hpp"
 
 namespace cgbench::report {
@@ -27,7 +28,7 @@ ojson run_fields(const std::string& id, const std::string& started, const GitInf
 }
 
 std::string dump(const ojson& j) {
-    return j.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
+    return dump_json(j) + "\n";
 }
 
 class JsonHistoryReporter final : public HistoryReporter {

@@ -10,7 +10,7 @@ namespace {
 class JsonRunReporter final : public RunReporter {
   public:
     std::string render(const RunResult& run, const RenderOptions&) const override {
-        return to_json(run).dump(2) + "\n";
+        return dump_json(to_json(run)) + "\n";
     }
 };
 

@@ -52,7 +52,7 @@ void bind_count(Statement& s, int index, std::optional<std::uint64_t> v) {
 // Names are bytes from the command line: invalid UTF-8 becomes U+FFFD instead of failing
 // after the measurement.
 std::string compact(const nlohmann::ordered_json& j) {
-    return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    return dump_json(j, -1);
 }
 
 void bind_result(Statement& s, std::int64_t run, std::size_t position, const BenchmarkResult& b) {

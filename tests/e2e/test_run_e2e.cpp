@@ -201,4 +201,23 @@ TEST(RunE2E, VerifyPassesForADeterministicProgram) {
     EXPECT_EQ(doc["benchmarks"][0]["verify"]["identical"], true);
 }
 
+TEST(RunE2E, NamesThatAreNotUtf8AreWrittenInEveryFormat) {
+    const auto dir = scratch("not-utf8");
+    const std::string name = "latin1-caf\xe9";  // "café" in ISO-8859-1: not UTF-8
+    const auto out = (dir / "r.json").string();
+    const auto db = (dir / "h.db").string();
+    const auto r = cgbench({"run", "-q", "--db", db, "--name", name, "--out", out, "--",
+                            program("workload"), "100"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = read_json(out);  // valid JSON: the byte became U+FFFD
+    EXPECT_EQ(doc["benchmarks"][0]["name"], "latin1-caf\xef\xbf\xbd");
+    for (const auto& format : {"json", "markdown", "junit", "console"}) {
+        const auto again = cgbench({"run", "--no-db", "--format", format, "--name", name, "--",
+                                    program("workload"), "100"});
+        EXPECT_EQ(again.exit_code, 0) << format << ": " << again.err;
+    }
+    const auto history = cgbench({"history", "--db", db, "--format", "json"});
+    EXPECT_EQ(history.exit_code, 0) << history.err;
+}
+
 }  // namespace cgbench::e2e
