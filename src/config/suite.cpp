@@ -375,4 +375,12 @@ fs::path discover_suite() {
     return fs::is_regular_file(candidate, ec) ? candidate : fs::path();
 }
 
+const std::vector<std::string_view>& known_suite_keys(std::string_view table) {
+    static const Keys none;
+    if (table == "defaults") return kDefaultsKeys;
+    if (table == "bench") return kBenchKeys;
+    if (table == "gbench") return kGbenchKeys;
+    return none;
+}
+
 }  // namespace cgbench::config

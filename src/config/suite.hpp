@@ -100,4 +100,8 @@ Suite load_suite(const std::filesystem::path& path);
 // `cgbench.toml` when the current directory has one (auto-discovery), otherwise empty.
 std::filesystem::path discover_suite();
 
+// The keys a table of the suite file may hold: "defaults", "bench" or "gbench" (empty for
+// another name). configs/cgbench.toml shows every one of them.
+const std::vector<std::string_view>& known_suite_keys(std::string_view table);
+
 }  // namespace cgbench::config

@@ -10,6 +10,7 @@ rm -rf "$work"
 mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
 test -f "$work/prefix/include/cgbench/cgbench.h"
+test -f "$work/prefix/share/cgbench/cgbench.toml"
 case "$mode" in
 cmake)
     cmake -S "$here/consumer" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
