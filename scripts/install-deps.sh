@@ -11,6 +11,7 @@ packages=(
   clang libclang-rt-14-dev
   valgrind
   rsync
+  curl
 )
 # The CI tests install their clients with npm (tests/ci/install.sh). Debian's nodejs and npm,
 # unless a Node.js with npm is already installed (another distribution's packages conflict).

@@ -164,6 +164,8 @@ std::vector<GbenchRun> parse_gbench_report(std::string_view json_text) {
         run.threads = b.value("threads", std::uint64_t{1});
         run.error_occurred = b.value("error_occurred", false);
         run.error_message = b.value("error_message", "");
+        run.skipped = b.value("skipped", false);
+        run.skip_message = b.value("skip_message", "");
         runs.push_back(std::move(run));
     }
     return runs;
@@ -188,10 +190,9 @@ std::string loop_error(std::string_view benchmark, const std::vector<GbenchRun>&
         if (run.error_occurred) {
             return fmt::format("called SkipWithError: {}", util::printable(run.error_message));
         }
-        // Google Benchmark >= 1.8 reports SkipWithMessage as a message without an error.
-        if (!run.error_message.empty()) {
+        if (run.skipped) {
             return fmt::format("was skipped (SkipWithMessage): {}",
-                               util::printable(run.error_message));
+                               util::printable(run.skip_message));
         }
         if (run.threads > 1) {
             return fmt::format("runs on {} threads; cgbench measures single-threaded benchmarks",

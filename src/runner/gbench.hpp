@@ -60,7 +60,9 @@ struct GbenchRun {
     std::uint64_t iterations = 0;
     std::uint64_t threads = 1;
     bool error_occurred = false;  // SkipWithError
-    std::string error_message;    // its message; >= 1.8 also SkipWithMessage's, without error
+    std::string error_message;    // its message
+    bool skipped = false;         // SkipWithMessage (Google Benchmark >= 1.8)
+    std::string skip_message;     // its message
 };
 
 // The iteration runs of a --benchmark_format=json report. Throws UsageError when the text

@@ -49,8 +49,8 @@ std::string too_little(const BenchmarkResult& r) {
     const std::uint64_t ir = r.events.get(metrics::Event::Ir);
     if (r.gbench && ir * std::max<std::uint64_t>(r.gbench->iterations, 1) < kMinLoopInstructions) {
         return fmt::format(
-            "one iteration of '{}' executed only {} instructions (an empty loop takes 5): was "
-            "its body optimised away? Use its result (benchmark::DoNotOptimize)",
+            "one iteration of '{}' executed only {} instructions (an empty loop takes 4 or 5): "
+            "was its body optimised away? Use its result (benchmark::DoNotOptimize)",
             util::printable(r.gbench->benchmark), ir);
     }
     if (r.region && ir < kMinRegionInstructions) {

@@ -13,14 +13,28 @@
 
 namespace cgbench::e2e {
 
+namespace {
+
+// Names what this build's tests leave in the shared temp dir: two checkouts (or build
+// directories) tested at the same time on one machine must not touch each other's files.
+const std::string& build_id() {
+    static const std::string id = util::hex64(util::fnv1a64(CGBENCH_BINARY)).substr(0, 8);
+    return id;
+}
+
+}  // namespace
+
 Result cgbench(const std::vector<std::string>& args, const Options& options) {
     exec::ProcessSpec spec;
     spec.argv = {CGBENCH_BINARY};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     auto env = exec::current_environment();
-    // Runs record into a history database; unless a test names one, it is a shared file in
-    // the test temp dir rather than .cgbench/ in whatever directory the test runs in.
-    env["CGBENCH_DB"] = (fs::path(::testing::TempDir()) / "cgbench-e2e-history.db").string();
+    // Runs record into a history database; unless a test names one, it is a file in the test
+    // temp dir shared by this build's tests (rather than .cgbench/ in whatever directory the
+    // test runs in), named after the build: another checkout's cgbench may have migrated its
+    // own to a schema this one refuses.
+    env["CGBENCH_DB"] =
+        (fs::path(::testing::TempDir()) / ("cgbench-e2e-" + build_id() + "-history.db")).string();
     for (const auto& u : options.unset)
         env.erase(u);
     for (const auto& [k, v] : options.env)
@@ -41,10 +55,8 @@ Result cgbench(const std::vector<std::string>& args, const Options& options) {
 }
 
 fs::path scratch(const std::string& name) {
-    // Named after the build too: two checkouts (or build directories) tested at the same time
-    // on one machine must not remove each other's directories.
-    static const std::string build = util::hex64(util::fnv1a64(CGBENCH_BINARY)).substr(0, 8);
-    const fs::path dir = fs::path(::testing::TempDir()) / ("cgbench-e2e-" + build + "-" + name);
+    const fs::path dir =
+        fs::path(::testing::TempDir()) / ("cgbench-e2e-" + build_id() + "-" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

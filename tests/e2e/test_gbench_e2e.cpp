@@ -1,12 +1,16 @@
 // `cgbench run --gbench` end to end: tests/programs/gbench.cpp and examples/gbench_varint.cpp
-// (Google Benchmark binaries linked with Debian's libbenchmark) under the real Callgrind.
+// (Google Benchmark binaries) under the real Callgrind. By default the binaries linked with
+// Debian's libbenchmark (1.7.1); with CGBENCH_GBENCH_DIR the ones in that directory
+// (ctest's Gbench19.GbenchE2E.*: the same sources built against Google Benchmark 1.9.1).
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include "e2e/harness.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::e2e {
 
@@ -32,11 +36,51 @@ std::size_t lines(const std::string& text) {
     return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
+// CGBENCH_GBENCH_DIR: where the binaries under test are; empty for this build's own
+// (tests/programs/gbench and examples/gbench_varint, with Debian's libbenchmark).
+std::string other_gbench_dir() {
+    const char* dir = std::getenv("CGBENCH_GBENCH_DIR");
+    return dir != nullptr ? dir : "";
+}
+fs::path gbench_dir() {
+    const std::string dir = other_gbench_dir();
+    return dir.empty() ? fs::path(program("")) : fs::path(dir);
+}
+std::string gbench() {
+    return (gbench_dir() / "gbench").string();
+}
+std::string gbench_varint() {
+    const std::string dir = other_gbench_dir();
+    return dir.empty() ? example("gbench_varint") : dir + "/gbench_varint";
+}
+
+// The version of the library they are linked with, as CMake found it ("1.9.1").
+std::string gbench_version() {
+    return std::string(util::trim(util::read_file(gbench_dir() / "benchmark-version")));
+}
+bool gbench_at_least_1_8() {
+    const std::string v = gbench_version();
+    const auto dot = v.find('.');
+    const int major = std::stoi(v.substr(0, dot));
+    return major > 1 || (major == 1 && std::stoi(v.substr(dot + 1)) >= 8);
+}
+
 }  // namespace
 
-TEST(GbenchE2E, LoopCostIsLinearRepeatableAndIndependentOfJobs) {
-    const std::vector<std::string> args = {"--gbench", program("gbench"), "--filter",
-                                           "^BM_(Loop|Paused)"};
+// Skips every test when the binaries could not be built because their library could not be
+// fetched (tests/gbench/build-programs.sh leaves its "SKIPPED: ..." line next to them); fails
+// when they are missing for any other reason.
+class GbenchE2E : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const fs::path skipped = gbench_dir() / "SKIPPED";
+        if (fs::exists(skipped)) GTEST_SKIP() << util::trim(util::read_file(skipped));
+        ASSERT_TRUE(fs::exists(gbench())) << gbench() << " was not built";
+    }
+};
+
+TEST_F(GbenchE2E, LoopCostIsLinearRepeatableAndIndependentOfJobs) {
+    const std::vector<std::string> args = {"--gbench", gbench(), "--filter", "^BM_(Loop|Paused)"};
     auto with_jobs = [&](const std::string& jobs) {
         std::vector<std::string> a = {"-j", jobs};
         a.insert(a.end(), args.begin(), args.end());
@@ -60,8 +104,8 @@ TEST(GbenchE2E, LoopCostIsLinearRepeatableAndIndependentOfJobs) {
     EXPECT_EQ(benchmarks_without_wall_time(with_jobs("1")), benchmarks_without_wall_time(j2));
 }
 
-TEST(GbenchE2E, FixturesTemplatesAndRangesAreSeparateResults) {
-    const json doc = run_json({"--gbench", program("gbench"), "--filter", "Filled|Unrolled|Range"});
+TEST_F(GbenchE2E, FixturesTemplatesAndRangesAreSeparateResults) {
+    const json doc = run_json({"--gbench", gbench(), "--filter", "Filled|Unrolled|Range"});
     std::vector<std::string> names;
     for (const auto& b : doc["benchmarks"])
         names.push_back(b["name"]);
@@ -71,23 +115,22 @@ TEST(GbenchE2E, FixturesTemplatesAndRangesAreSeparateResults) {
     EXPECT_GT(ir(doc["benchmarks"][3]), 5 * ir(doc["benchmarks"][2]));
 }
 
-TEST(GbenchE2E, FilterMatchingNothingIsAUsageError) {
-    const Result r =
-        cgbench({"run", "--no-db", "--gbench", program("gbench"), "--filter", "^nope$"});
+TEST_F(GbenchE2E, FilterMatchingNothingIsAUsageError) {
+    const Result r = cgbench({"run", "--no-db", "--gbench", gbench(), "--filter", "^nope$"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("matches no benchmark"), std::string::npos) << r.err;
     EXPECT_EQ(lines(r.err), 1u) << r.err;
 }
 
-TEST(GbenchE2E, OtherProgramIsAUsageError) {
+TEST_F(GbenchE2E, OtherProgramIsAUsageError) {
     const Result r = cgbench({"run", "--no-db", "--gbench", program("workload")});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("is not a Google Benchmark binary"), std::string::npos) << r.err;
     EXPECT_EQ(lines(r.err), 1u) << r.err;
 }
 
-TEST(GbenchE2E, SkipWithErrorFailsWithItsMessage) {
-    const json doc = run_json({"--gbench", program("gbench"), "--filter", "Skipped"}, 3);
+TEST_F(GbenchE2E, SkipWithErrorFailsWithItsMessage) {
+    const json doc = run_json({"--gbench", gbench(), "--filter", "^BM_Skipped$"}, 3);
     ASSERT_EQ(doc["benchmarks"].size(), 1u);
     const auto& b = doc["benchmarks"][0];
     EXPECT_EQ(b["status"], "failed");
@@ -95,17 +138,30 @@ TEST(GbenchE2E, SkipWithErrorFailsWithItsMessage) {
     EXPECT_FALSE(b.contains("cost") && b["cost"].get<std::uint64_t>() > 0);
 }
 
-TEST(GbenchE2E, MultithreadedBenchmarkIsRefused) {
-    const json doc = run_json({"--gbench", program("gbench"), "--filter", "Threaded"}, 3);
+TEST_F(GbenchE2E, SkipWithMessageFailsWithItsMessage) {
+    if (!gbench_at_least_1_8()) {
+        GTEST_SKIP() << "SkipWithMessage is Google Benchmark 1.8+, " << gbench() << " has "
+                     << gbench_version() << " (Gbench19.GbenchE2E.* runs this on 1.9.1)";
+    }
+    const json doc = run_json({"--gbench", gbench(), "--filter", "^BM_SkippedWithMessage$"}, 3);
+    ASSERT_EQ(doc["benchmarks"].size(), 1u);
+    const auto& b = doc["benchmarks"][0];
+    EXPECT_EQ(b["status"], "failed");
+    EXPECT_EQ(b["error"], "was skipped (SkipWithMessage): no input of this size");
+    EXPECT_FALSE(b.contains("cost") && b["cost"].get<std::uint64_t>() > 0);
+}
+
+TEST_F(GbenchE2E, MultithreadedBenchmarkIsRefused) {
+    const json doc = run_json({"--gbench", gbench(), "--filter", "Threaded"}, 3);
     ASSERT_EQ(doc["benchmarks"].size(), 1u);
     EXPECT_EQ(doc["benchmarks"][0]["name"], "gbench/BM_Threaded/threads:2");
     EXPECT_EQ(doc["benchmarks"][0]["error"],
               "runs on 2 threads; cgbench measures single-threaded benchmarks");
 }
 
-TEST(GbenchE2E, NaiveVarintIsFlagged) {
-    const json doc = run_json({"--gbench", example("gbench_varint"), "--filter",
-                               "^BM_OneshotVarintParsing(SingleWidth/0)?$"});
+TEST_F(GbenchE2E, NaiveVarintIsFlagged) {
+    const json doc = run_json(
+        {"--gbench", gbench_varint(), "--filter", "^BM_OneshotVarintParsing(SingleWidth/0)?$"});
     ASSERT_EQ(doc["benchmarks"].size(), 2u);
     const auto& naive = doc["benchmarks"][0];
     ASSERT_TRUE(naive.contains("warnings"));
@@ -113,11 +169,10 @@ TEST(GbenchE2E, NaiveVarintIsFlagged) {
     EXPECT_FALSE(doc["benchmarks"][1].contains("warnings")) << doc["benchmarks"][1];
 }
 
-TEST(GbenchE2E, SuiteEntry) {
+TEST_F(GbenchE2E, SuiteEntry) {
     const auto dir = scratch("gbench-suite");
-    const auto suite =
-        write_suite(dir, "[[gbench]]\nname = \"gb\"\nbinary = \"" + program("gbench") +
-                             "\"\nfilter = \"BM_Range\"\nthreshold = \"2%\"\n");
+    const auto suite = write_suite(dir, "[[gbench]]\nname = \"gb\"\nbinary = \"" + gbench() +
+                                            "\"\nfilter = \"BM_Range\"\nthreshold = \"2%\"\n");
     const json doc = run_json({"--suite", suite.string(), "--filter", "/64$"});
     ASSERT_EQ(doc["benchmarks"].size(), 1u);
     EXPECT_EQ(doc["benchmarks"][0]["name"], "gb/BM_Range/64");
@@ -129,10 +184,10 @@ TEST(GbenchE2E, SuiteEntry) {
     EXPECT_NE(shown.out.find("gbench     BM_Range/64"), std::string::npos) << shown.out;
 }
 
-TEST(GbenchE2E, CountsAreCallgrindsOwn) {
+TEST_F(GbenchE2E, CountsAreCallgrindsOwn) {
     const auto raw = scratch("gbench-raw");
-    const json doc = run_json(
-        {"--keep-raw", raw.string(), "--gbench", program("gbench"), "--filter", "^BM_Loop/1000$"});
+    const json doc =
+        run_json({"--keep-raw", raw.string(), "--gbench", gbench(), "--filter", "^BM_Loop/1000$"});
     ASSERT_EQ(doc["benchmarks"].size(), 1u);
     // The last dump before FinishKeepRunning holds the last repetition's loop (one iteration).
     fs::path last;
@@ -151,6 +206,26 @@ TEST(GbenchE2E, CountsAreCallgrindsOwn) {
     for (const auto& [name, count] : callgrind_totals_by_hand(last)) {
         EXPECT_EQ(events[name].get<std::uint64_t>(), count) << name;
     }
+}
+
+// One iteration per repetition: --benchmark_min_time=0 on 1.7, =1x on 1.8 and later (chosen
+// from the binary's --help). Valgrind's log names the command it ran.
+TEST_F(GbenchE2E, OneIterationWithTheFlagOfItsVersion) {
+    const auto raw = scratch("gbench-min-time");
+    const json doc =
+        run_json({"--keep-raw", raw.string(), "--gbench", gbench(), "--filter", "^BM_Loop/1000$"});
+    ASSERT_EQ(doc["benchmarks"].size(), 1u);
+    EXPECT_EQ(doc["benchmarks"][0]["gbench"]["iterations"], 1);
+    std::string command;
+    for (const auto& entry : fs::directory_iterator(raw)) {
+        if (entry.path().extension() != ".log") continue;
+        const std::string text = util::read_file(entry.path());
+        const auto at = text.find("Command: ");
+        if (at != std::string::npos) command = text.substr(at, text.find('\n', at) - at);
+    }
+    const std::string flag =
+        gbench_at_least_1_8() ? "--benchmark_min_time=1x " : "--benchmark_min_time=0 ";
+    EXPECT_NE(command.find(flag), std::string::npos) << gbench_version() << ": " << command;
 }
 
 }  // namespace cgbench::e2e

@@ -1,6 +1,8 @@
 // A Google Benchmark binary the end-to-end tests measure: a loop whose work is linear in its
-// argument, a fixture, a template, a range, paused setup inside the loop, two threads and an
-// error.
+// argument, a fixture, a template, a range, paused setup inside the loop, two threads, an
+// error and (Google Benchmark 1.8 and later) a skip with a message. Built against Debian's
+// libbenchmark and against a newer one (tests/gbench/), which defines
+// CGBENCH_BENCHMARK_VERSION_MAJOR and _MINOR.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -94,6 +96,17 @@ void BM_Skipped(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_Skipped);
+
+#if CGBENCH_BENCHMARK_VERSION_MAJOR > 1 || \
+    (CGBENCH_BENCHMARK_VERSION_MAJOR == 1 && CGBENCH_BENCHMARK_VERSION_MINOR >= 8)
+// Skipped without an error: reported with a message, no cost.
+void BM_SkippedWithMessage(benchmark::State& state) {
+    state.SkipWithMessage("no input of this size");
+    for (auto _ : state) {
+    }
+}
+BENCHMARK(BM_SkippedWithMessage);
+#endif
 
 }  // namespace
 

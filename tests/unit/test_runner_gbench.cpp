@@ -96,11 +96,18 @@ TEST(Gbench, ReportKeepsIterationRuns) {
         {"name": "BM_a", "run_type": "iteration", "iterations": 1, "threads": 1},
         {"name": "BM_b", "run_type": "iteration", "iterations": 1, "threads": 1,
          "error_occurred": true, "error_message": "no input"},
+        {"name": "BM_c", "run_type": "iteration", "threads": 1, "skipped": true,
+         "skip_message": "not on this CPU", "iterations": 1},
         {"name": "BM_a_mean", "run_type": "aggregate", "iterations": 3}]})");
-    ASSERT_EQ(runs.size(), 2u);
+    ASSERT_EQ(runs.size(), 3u);
     EXPECT_EQ(runs[0].name, "BM_a");
+    EXPECT_FALSE(runs[0].error_occurred || runs[0].skipped);
     EXPECT_TRUE(runs[1].error_occurred);
     EXPECT_EQ(runs[1].error_message, "no input");
+    // SkipWithMessage, as Google Benchmark 1.9.1 writes it: no error.
+    EXPECT_FALSE(runs[2].error_occurred);
+    EXPECT_TRUE(runs[2].skipped);
+    EXPECT_EQ(runs[2].skip_message, "not on this CPU");
     EXPECT_THROW(parse_gbench_report("not json"), UsageError);
     EXPECT_THROW(parse_gbench_report("{}"), UsageError);
 }
@@ -110,7 +117,7 @@ TEST(Gbench, MeasuredLoopPerIteration) {
     loops.loops.resize(3);
     loops.loops[1].profile = part(10000, "");
     loops.loops[2].profile = part(10001, "");
-    const std::vector<GbenchRun> runs(3, GbenchRun{"BM_a", 1000, 1, false, ""});
+    const std::vector<GbenchRun> runs(3, GbenchRun{"BM_a", 1000, 1, false, "", false, ""});
     const auto m = measured_loop("BM_a", runs, loops);
     ASSERT_EQ(m.error, "");
     EXPECT_EQ(ir(m.profile), 10u);  // 10001 / 1000, rounded
@@ -124,14 +131,14 @@ TEST(Gbench, MeasuredLoopErrors) {
     loops.loops.resize(1);
     loops.loops[0].profile = part(5, "");
     EXPECT_NE(measured_loop("BM_a", {}, loops).error.find("ran no benchmark"), std::string::npos);
-    const GbenchRun skipped{"BM_a", 1, 1, true, "no input"};
+    const GbenchRun skipped{"BM_a", 1, 1, true, "no input", false, ""};
     EXPECT_EQ(measured_loop("BM_a", {skipped}, loops).error, "called SkipWithError: no input");
-    const GbenchRun message{"BM_a", 0, 1, false, "not on this CPU"};
+    const GbenchRun message{"BM_a", 1, 1, false, "", true, "not on this CPU"};
     EXPECT_EQ(measured_loop("BM_a", {message}, loops).error,
               "was skipped (SkipWithMessage): not on this CPU");
-    const GbenchRun threaded{"BM_a/threads:2", 1, 2, false, ""};
+    const GbenchRun threaded{"BM_a/threads:2", 1, 2, false, "", false, ""};
     EXPECT_NE(measured_loop("BM_a", {threaded}, loops).error.find("2 threads"), std::string::npos);
-    const GbenchRun ok{"BM_a", 1, 1, false, ""};
+    const GbenchRun ok{"BM_a", 1, 1, false, "", false, ""};
     EXPECT_NE(measured_loop("BM_a", {ok}, GbenchLoops{}).error.find("no measured loop"),
               std::string::npos);
     EXPECT_NE(measured_loop("BM_a", {ok, ok}, loops).error.find("1 measured loops for 2"),
