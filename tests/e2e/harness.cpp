@@ -13,6 +13,17 @@
 
 namespace cgbench::e2e {
 
+namespace {
+
+// This build's tag: two checkouts (or build directories) tested at the same time on one
+// machine must not share files, as they may be of different schema versions.
+const std::string& build_tag() {
+    static const std::string tag = util::hex64(util::fnv1a64(CGBENCH_BINARY)).substr(0, 8);
+    return tag;
+}
+
+}  // namespace
+
 Result cgbench(const std::vector<std::string>& args, const Options& options) {
     exec::ProcessSpec spec;
     spec.argv = {CGBENCH_BINARY};
@@ -20,7 +31,8 @@ Result cgbench(const std::vector<std::string>& args, const Options& options) {
     auto env = exec::current_environment();
     // Runs record into a history database; unless a test names one, it is a shared file in
     // the test temp dir rather than .cgbench/ in whatever directory the test runs in.
-    env["CGBENCH_DB"] = (fs::path(::testing::TempDir()) / "cgbench-e2e-history.db").string();
+    env["CGBENCH_DB"] =
+        (fs::path(::testing::TempDir()) / ("cgbench-e2e-" + build_tag() + "-history.db")).string();
     for (const auto& u : options.unset)
         env.erase(u);
     for (const auto& [k, v] : options.env)
@@ -41,10 +53,9 @@ Result cgbench(const std::vector<std::string>& args, const Options& options) {
 }
 
 fs::path scratch(const std::string& name) {
-    // Named after the build too: two checkouts (or build directories) tested at the same time
-    // on one machine must not remove each other's directories.
-    static const std::string build = util::hex64(util::fnv1a64(CGBENCH_BINARY)).substr(0, 8);
-    const fs::path dir = fs::path(::testing::TempDir()) / ("cgbench-e2e-" + build + "-" + name);
+    // Named after the build too, so that other checkouts never remove it.
+    const fs::path dir =
+        fs::path(::testing::TempDir()) / ("cgbench-e2e-" + build_tag() + "-" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
