@@ -138,9 +138,9 @@ void draw_breaks(svg::Canvas& c, const Frame& f, const BenchmarkSeries& s) {
     }
 }
 
-// Lines per stretch of one key, a dot per ok result, a cross per failed one.
-void draw_points(svg::Canvas& c, const Frame& f, const BenchmarkSeries& s,
-                 const FingerprintColours& colours) {
+// A line through the ok results of each stretch of one key.
+void draw_lines(svg::Canvas& c, const Frame& f, const BenchmarkSeries& s,
+                const FingerprintColours& colours) {
     std::vector<svg::Point> line;
     for (std::size_t i = 0; i <= s.points.size(); ++i) {
         if (i == s.points.size() || key_changes_at(s, i)) {
@@ -152,6 +152,12 @@ void draw_points(svg::Canvas& c, const Frame& f, const BenchmarkSeries& s,
         if (i == s.points.size()) break;
         if (const auto& cost = s.points[i].point.cost) line.push_back({f.x(i), f.y(*cost)});
     }
+}
+
+// Lines per stretch of one key, a dot per ok result, a cross per failed one.
+void draw_points(svg::Canvas& c, const Frame& f, const BenchmarkSeries& s,
+                 const FingerprintColours& colours) {
+    draw_lines(c, f, s, colours);
     for (std::size_t i = 0; i < s.points.size(); ++i) {
         const auto& k = s.points[i];
         const auto details = point_details(k);
@@ -247,18 +253,9 @@ std::string sparkline(const BenchmarkSeries& s, const FingerprintColours& colour
         const double x = (f.x(i - 1) + f.x(i)) / 2;
         c.line({x, 0}, {x, kH}, "break");
     }
-    std::vector<svg::Point> line;
-    for (std::size_t i = 0; i <= s.points.size(); ++i) {
-        if (i == s.points.size() || key_changes_at(s, i)) {
-            if (line.size() > 1) {
-                c.polyline(line, "line " + colour_class(colours, s.points[i - 1].fingerprint_key));
-            }
-            line.clear();
-        }
-        if (i == s.points.size()) break;
-        const auto& p = s.points[i].point;
-        if (p.cost) line.push_back({f.x(i), f.y(*p.cost)});
-        if (!p.cost) c.cross({f.x(i), kH - 4}, 2.5, "failed");
+    draw_lines(c, f, s, colours);
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+        if (!s.points[i].point.cost) c.cross({f.x(i), kH - 4}, 2.5, "failed");
     }
     const auto& last = s.points.back();
     if (last.point.cost) {
