@@ -153,8 +153,9 @@ std::string fingerprint_legend(const std::vector<BenchmarkSeries>& all,
     std::string out = "<p class=\"legend\">Measured with " + std::to_string(colours.size()) +
                       " different fingerprints, oldest first:";
     for (const auto& [index, key] : order) {
-        out += fmt::format("<span class=\"sw {}\"></span><code>{}</code> ({} results)",
-                           colour_of(colours, key), e(key), results[key]);
+        const auto n = results[key];
+        out += fmt::format("<span class=\"sw {}\"></span><code>{}</code> ({} result{})",
+                           colour_of(colours, key), e(key), n, n == 1 ? "" : "s");
     }
     return out + "</p>\n";
 }

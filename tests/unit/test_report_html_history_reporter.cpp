@@ -126,7 +126,10 @@ TEST(HtmlHistoryReporter, FingerprintsAndFailuresAreExplained) {
                              keyed_point(2, 3000, "bbbb")});
     const std::string html = render_html_history(history({s}));
     EXPECT_EQ(check_html(html), "");
-    EXPECT_NE(html.find("Measured with 2 different fingerprints"), std::string::npos);
+    EXPECT_NE(html.find("Measured with 2 different fingerprints, oldest first:<span class=\"sw "
+                        "k0\"></span><code>aaaa</code> (2 results)<span class=\"sw "
+                        "k1\"></span><code>bbbb</code> (1 result)</p>"),
+              std::string::npos);
     EXPECT_NE(html.find("<span class=\"failed\">1 failed</span>"), std::string::npos);
     EXPECT_NE(html.find("2 fingerprints"), std::string::npos);
     EXPECT_NE(html.find("fingerprint changed: not comparable across it"), std::string::npos);
