@@ -97,4 +97,7 @@ Subcommand register_merge(CLI::App& app, GlobalOptions& global);
 // Registers `cgbench annotate`.
 Subcommand register_annotate(CLI::App& app, GlobalOptions& global);
 
+// Registers `cgbench report` (`report --html`).
+Subcommand register_report(CLI::App& app, GlobalOptions& global);
+
 }  // namespace cgbench::cli

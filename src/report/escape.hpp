@@ -14,4 +14,9 @@ std::string markdown_escape(std::string_view text);
 // XML attribute or text content: & < > " ' as entities; characters XML 1.0 forbids dropped.
 std::string xml_escape(std::string_view text);
 
+// HTML text or attribute value (quoted with "), equally valid as XML inside inline SVG:
+// & < > " ' as entities; bytes that are not UTF-8, control characters and the characters XML
+// forbids become U+FFFD, so a name from the command line cannot break the document.
+std::string html_escape(std::string_view text);
+
 }  // namespace cgbench::report

@@ -326,6 +326,47 @@ std::vector<SeriesPoint> HistoryStore::series(std::string_view name, std::size_t
     return points;
 }
 
+std::vector<BenchmarkSeries> HistoryStore::all_series(
+    std::size_t limit, const std::function<bool(const std::string&)>& keep) {
+    std::vector<BenchmarkSeries> out;
+    auto names = db_.prepare("SELECT DISTINCT name FROM results ORDER BY name");
+    while (names.step()) {
+        std::string name(names.text(0));
+        if (keep(name)) out.push_back({std::move(name), {}});
+    }
+    auto s = db_.prepare(fmt::format(
+        "SELECT {}, s.status, s.cost, s.ir, r.fingerprint_key FROM results s "
+        "JOIN runs r ON r.seq = s.run WHERE s.name = ?1 ORDER BY r.started DESC, r.seq DESC "
+        "LIMIT ?2",
+        kRunColumns));
+    for (auto& series : out) {
+        s.reset();
+        s.bind(1, series.name).bind(2, static_cast<std::int64_t>(limit));
+        while (s.step()) {
+            KeyedPoint k{{}, std::string(s.text(8))};
+            auto& p = k.point;
+            read_run_columns(s, 0, p.run_id, p.started, p.git);
+            p.status = bench_status_from(s.text(5)).value_or(BenchStatus::Failed);
+            if (const auto c = s.optional_int64(6); c && p.status == BenchStatus::Ok) {
+                p.cost = static_cast<std::uint64_t>(*c);
+            }
+            if (const auto ir = s.optional_int64(7)) p.ir = static_cast<std::uint64_t>(*ir);
+            series.points.push_back(std::move(k));
+        }
+        std::reverse(series.points.begin(), series.points.end());
+        std::map<std::string, std::uint64_t, std::less<>> previous;  // by fingerprint key
+        for (auto& [p, key] : series.points) {
+            if (!p.cost) continue;
+            if (const auto it = previous.find(key); it != previous.end() && it->second > 0) {
+                p.change = (static_cast<double>(*p.cost) - static_cast<double>(it->second)) /
+                           static_cast<double>(it->second);
+            }
+            previous[key] = *p.cost;
+        }
+    }
+    return out;
+}
+
 std::vector<RunRow> HistoryStore::runs(std::size_t limit) {
     auto s = db_.prepare(
         fmt::format("SELECT {}, (SELECT COUNT(*) FROM results WHERE run = r.seq), "

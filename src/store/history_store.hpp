@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,17 @@ struct SeriesPoint {
     std::optional<std::uint64_t> cost;  // absent unless status is Ok
     std::optional<std::uint64_t> ir;
     std::optional<double> change;  // cost vs the previous ok point; absent for the first
+};
+
+// A result with its run's fingerprint key, and one benchmark's results (for `cgbench report`).
+// Results with different keys were measured differently and are not comparable.
+struct KeyedPoint {
+    SeriesPoint point;  // change: against the previous ok result with the same key
+    std::string fingerprint_key;
+};
+struct BenchmarkSeries {
+    std::string name;
+    std::vector<KeyedPoint> points;  // oldest first
 };
 
 // The costs one stored run measured, for balancing shards.
@@ -84,6 +96,10 @@ class HistoryStore {
     // The last `limit` results of benchmark `name`, oldest first, with the change of each
     // cost against the previous ok result.
     std::vector<SeriesPoint> series(std::string_view name, std::size_t limit);
+    // For every benchmark whose name `keep` accepts, by name: its last `limit` results,
+    // oldest first, each with its run's fingerprint key.
+    std::vector<BenchmarkSeries> all_series(std::size_t limit,
+                                            const std::function<bool(const std::string&)>& keep);
     // The last `limit` runs, newest first.
     std::vector<RunRow> runs(std::size_t limit);
     // Number of stored runs.

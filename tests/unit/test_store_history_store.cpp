@@ -173,6 +173,35 @@ TEST(HistoryStore, SeriesIsOldestFirstWithChanges) {
     EXPECT_TRUE(store.series("nope", 10).empty());
 }
 
+TEST(HistoryStore, AllSeriesByNameWithFingerprintKeys) {
+    auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-all-series") / "h.db");
+    const std::vector<std::pair<std::string, std::uint64_t>> costs = {
+        {"r1", 1000}, {"r2", 1100}, {"r3", 1500}, {"r4", 1650}};
+    int hour = 1;
+    for (const auto& [id, cost] : costs) {
+        auto r = run(id, {bench("x", 500, cost), bench("y/" + id, 10)});
+        r.started = fmt::format("2026-11-22T0{}:00:00Z", hour++);
+        if (id >= "r3") r.fingerprint.weights = metrics::parse_weights("kcachegrind");
+        store.record_run(r);
+    }
+    const auto all = store.all_series(3, [](const std::string& n) { return n != "y/r2"; });
+    ASSERT_EQ(all.size(), 4u);
+    EXPECT_EQ(all[0].name, "x");
+    EXPECT_EQ(all[1].name, "y/r1");
+    EXPECT_EQ(all[2].name, "y/r3");
+    const auto& x = all[0].points;
+    ASSERT_EQ(x.size(), 3u) << "the last 3";
+    EXPECT_EQ(x[0].point.run_id, "r2");
+    EXPECT_EQ(x[2].point.run_id, "r4");
+    EXPECT_NE(x[0].fingerprint_key, x[1].fingerprint_key);
+    EXPECT_EQ(x[1].fingerprint_key, x[2].fingerprint_key);
+    EXPECT_EQ(x[1].fingerprint_key, store.run_by_id("r3")->fingerprint.comparison_key());
+    EXPECT_FALSE(x[1].point.change.has_value()) << "r2 was measured differently";
+    ASSERT_TRUE(x[2].point.change.has_value());
+    EXPECT_DOUBLE_EQ(*x[2].point.change, 0.1);
+    EXPECT_TRUE(store.all_series(10, [](const std::string&) { return false; }).empty());
+}
+
 TEST(HistoryStore, LatestCostsComeFromTheNewestCompleteRun) {
     auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-costs") / "h.db");
     EXPECT_FALSE(store.latest_costs({"a", "b"}).has_value());
