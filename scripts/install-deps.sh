@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs cgbench's build and test dependencies from Debian packages. Idempotent: asks apt
 # only for what is missing, and does nothing when everything is present.
+#   --tests  also what only the test suite needs: chromium, which loads the HTML report in
+#            tests/browser/ (scripts/test.sh passes it)
 set -euo pipefail
 
 packages=(
@@ -17,6 +19,9 @@ packages=(
 # unless a Node.js with npm is already installed (another distribution's packages conflict).
 if ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
+fi
+if [ "${1:-}" = --tests ]; then
+  packages+=(chromium)
 fi
 
 missing=()
