@@ -58,7 +58,8 @@ class HistoryStore {
 
     // Stores `run` and all its benchmarks (failed ones too) in one transaction: either all
     // of it is stored or nothing. Each result keeps its kStoredFunctions costliest functions
-    // (cost and Ir; fold_functions), the rest summed as "(other)".
+    // (cost and Ir; fold_functions), the rest summed as "(other)", in result_functions
+    // (store/function_store.hpp); the per-benchmark document in `results` holds the rest.
     void record_run(const RunResult& run);
 
     // The run with this id.
