@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "core/errors.hpp"
 #include "core/result_json.hpp"
 
 namespace cgbench::store {
@@ -18,11 +19,10 @@ constexpr std::string_view kInsertFunction = R"sql(
 INSERT INTO result_functions (run, position, rank, symbol, cost, ir)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6))sql";
 
-// The columns read_function reads, for the functions of one run or one result.
+// The columns FunctionReader::function reads, for the functions of one run or one result.
 constexpr std::string_view kSelectFunctions = R"sql(
-SELECT f.position, s.file, s.name, f.cost, f.ir
-FROM result_functions f JOIN symbols s ON s.id = f.symbol
-WHERE f.run = ?1 {} ORDER BY f.position, f.rank)sql";
+SELECT position, symbol, cost, ir FROM result_functions
+WHERE run = ?1 {} ORDER BY position, rank)sql";
 
 // A text as a result document stores it: bytes that are not UTF-8 become U+FFFD
 // (dump_json), so a name reads back from the table as it did from the document.
@@ -41,13 +41,6 @@ std::int64_t to_column(std::uint64_t v) {
 
 std::uint64_t from_column(std::int64_t v) {
     return static_cast<std::uint64_t>(v);
-}
-
-// A row of kSelectFunctions (columns 1 to 4) as a function.
-FunctionResult read_function(const Statement& s) {
-    FunctionResult f{std::string(s.text(1)), std::string(s.text(2)), {}, from_column(s.int64(3))};
-    if (const auto ir = s.optional_int64(4)) f.events.set(metrics::Event::Ir, from_column(*ir));
-    return f;
 }
 
 }  // namespace
@@ -96,13 +89,36 @@ void FunctionWriter::write(std::int64_t run, std::size_t position,
 
 FunctionReader::FunctionReader(Database& db) : db_(db) {}
 
+const std::pair<std::string, std::string>& FunctionReader::symbol(std::int64_t id) {
+    if (const auto it = symbols_.find(id); it != symbols_.end()) return it->second;
+    if (!lookup_) lookup_.emplace(db_.prepare("SELECT file, name FROM symbols WHERE id = ?1"));
+    lookup_->reset();
+    lookup_->bind(1, id);
+    if (!lookup_->step()) {
+        throw EnvironmentError(
+            fmt::format("history database {}: a stored function names symbol {}, which is missing",
+                        db_.path().string(), id),
+            "the file is damaged; move it aside or pass --db with another path");
+    }
+    auto& names = symbols_[id];
+    names = {std::string(lookup_->text(0)), std::string(lookup_->text(1))};
+    return names;
+}
+
+FunctionResult FunctionReader::function(const Statement& row) {
+    const auto& [file, name] = symbol(row.int64(1));
+    FunctionResult f{file, name, {}, from_column(row.int64(2))};
+    if (const auto ir = row.optional_int64(3)) f.events.set(metrics::Event::Ir, from_column(*ir));
+    return f;
+}
+
 std::vector<FunctionResult> FunctionReader::result(std::int64_t run, std::int64_t position) {
-    if (!one_) one_.emplace(db_.prepare(fmt::format(kSelectFunctions, "AND f.position = ?2")));
+    if (!one_) one_.emplace(db_.prepare(fmt::format(kSelectFunctions, "AND position = ?2")));
     one_->reset();
     one_->bind(1, run).bind(2, position);
     std::vector<FunctionResult> out;
     while (one_->step())
-        out.push_back(read_function(*one_));
+        out.push_back(function(*one_));
     return out;
 }
 
@@ -118,9 +134,13 @@ void FunctionReader::attach_run(std::int64_t run, const std::vector<std::int64_t
             ++i;
         if (i == positions.size()) break;
         if (positions[i] != position) continue;  // no such result (never written so)
-        if (current != position) benchmarks[i].functions.clear();
+        auto& functions = benchmarks[i].functions;
+        if (current != position) {
+            functions.clear();
+            functions.reserve(kStoredFunctions + 1);
+        }
         current = position;
-        benchmarks[i].functions.push_back(read_function(s));
+        functions.push_back(function(s));
     }
 }
 

@@ -16,6 +16,10 @@
 
 namespace cgbench::store {
 
+// How many functions of each result the history keeps (result files keep more); the rest
+// are summed as "(other)" (fold_functions).
+inline constexpr std::size_t kStoredFunctions = 10;
+
 // Writes the functions of a run's results; use within the transaction recording the run.
 // Symbol ids are cached for the writer's lifetime.
 class FunctionWriter {
@@ -38,7 +42,8 @@ class FunctionWriter {
     std::map<std::pair<std::string, std::string>, std::int64_t> ids_;
 };
 
-// Reads the stored functions back.
+// Reads the stored functions back. Each symbol is read once per reader: a run's results
+// share most of their functions, so this is cheaper than joining every row.
 class FunctionReader {
   public:
     explicit FunctionReader(Database& db);
@@ -52,8 +57,14 @@ class FunctionReader {
                     std::vector<BenchmarkResult>& benchmarks);
 
   private:
+    // A row of a functions query (position, symbol, cost, ir) as a function.
+    FunctionResult function(const Statement& row);
+    const std::pair<std::string, std::string>& symbol(std::int64_t id);
+
     Database& db_;
-    std::optional<Statement> one_;  // result()'s, prepared on first use
+    std::optional<Statement> one_;     // result()'s, prepared on first use
+    std::optional<Statement> lookup_;  // symbol()'s
+    std::map<std::int64_t, std::pair<std::string, std::string>> symbols_;  // id -> file, name
 };
 
 }  // namespace cgbench::store

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "store/function_store.hpp"
 #include "store/sqlite.hpp"
 
 namespace cgbench::store {
@@ -42,9 +43,6 @@ struct StoredCosts {
     std::string run_id;
     std::map<std::string, std::uint64_t> costs;  // benchmark name -> cost (ok results only)
 };
-
-// How many functions of each result the history keeps (result files keep more).
-inline constexpr std::size_t kStoredFunctions = 10;
 
 // One open history database (one connection; not shared between threads).
 class HistoryStore {
