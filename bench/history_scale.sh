@@ -7,7 +7,8 @@
 #    document); SQL (sqlite3, recursive CTEs) then writes one run per commit with BENCHES
 #    results each, derived from that template: names bench/0000..., Ir varied per commit
 #    (about 10% of benchmarks change between two commits), cost and l1_hits kept
-#    consistent with it. The template run is removed.
+#    consistent with it; each result gets the template's functions (result_functions, the
+#    symbols shared), the costliest one carrying the change. The template run is removed.
 # 3. Times, median of $RUNS (default 11) runs each, interleaved:
 #      compare RUN RUN          the two latest runs by id (console report)
 #      compare --format json    the same, JSON report
@@ -51,6 +52,10 @@ CREATE TEMP TABLE commits (n INTEGER PRIMARY KEY, hash TEXT NOT NULL);
 CREATE TEMP TABLE tpl AS
     SELECT r.fingerprint_key AS key, r.fingerprint AS fp, s.* FROM runs r
     JOIN results s ON s.run = r.seq WHERE s.name = 'template';
+CREATE TEMP TABLE tplf AS
+    SELECT f.rank, f.symbol, f.cost, f.ir FROM result_functions f
+    JOIN tpl t ON t.run = f.run AND t.position = f.position;
+DELETE FROM result_functions;
 DELETE FROM results;
 DELETE FROM runs;
 BEGIN;
@@ -73,6 +78,14 @@ SELECT v.run, v.pos, v.name, 'ok', t.tool, t.cost + v.delta, t.ir + v.delta, t.i
        json_set(t.data, '\$.name', v.name, '\$.events.Ir', t.ir + v.delta,
                 '\$.derived.l1_hits', t.l1_hits + v.delta, '\$.cost', t.cost + v.delta)
 FROM v, tpl t ORDER BY v.run, v.pos;
+WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $BENCHES - 1),
+v AS (SELECT c.n AS run, b.j AS pos,
+             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500 AS delta
+      FROM commits c, b)
+INSERT INTO result_functions (run, position, rank, symbol, cost, ir)
+SELECT v.run, v.pos, f.rank, f.symbol, f.cost + (f.rank = 0) * v.delta,
+       f.ir + (f.rank = 0) * v.delta
+FROM v, tplf f ORDER BY v.run, v.pos, f.rank;
 COMMIT;
 PRAGMA wal_checkpoint(TRUNCATE);
 SQL
@@ -80,6 +93,8 @@ fi
 t1="$(date +%s.%N)"
 
 results="$(sqlite3 "$db" 'SELECT COUNT(*) FROM results')"
+read -r functions symbols < <(sqlite3 -separator ' ' "$db" \
+    "SELECT (SELECT COUNT(*) FROM result_functions), (SELECT COUNT(*) FROM symbols)")
 read -r head_id base_id < <(sqlite3 -separator ' ' "$db" \
     "SELECT (SELECT id FROM runs ORDER BY seq DESC LIMIT 1), (SELECT id FROM runs ORDER BY seq DESC LIMIT 1 OFFSET 1)")
 bytes="$(stat -c %s "$db")"
@@ -102,6 +117,7 @@ done
 
 bench_machine
 echo "history:  $results results ($BENCHES benchmarks x $COMMITS commits), generated in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
+echo "functions: $functions rows ($(awk -v f="$functions" -v n="$results" 'BEGIN { printf "%.0f", f / n }') per result), $symbols symbols"
 echo "database: $bytes bytes ($(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }'), $(awk -v b="$bytes" -v n="$results" 'BEGIN { printf "%.0f", b / n }') bytes per result)"
 echo
 printf '%-34s %10s  %s\n' "command" "median ms" "goal <= $GOAL_MS ms"

@@ -86,10 +86,12 @@ int execute(const config::CompareInput& in, const GlobalOptions& global) {
 
     exec::PosixProcessRunner runner;
     store::RunResolver resolver(plan.db, std::filesystem::current_path(), env, runner);
-    const auto [base, head] = resolve_sides(resolver, plan);
+    auto [base, head] = resolve_sides(resolver, plan);
+    auto base_side = compare::side_of(base.run, base.label);
+    auto head_side = compare::side_of(head.run, head.label);
     auto comparison =
-        compare::compare_runs(base.run, compare::side_of(base.run, base.label), head.run,
-                              compare::side_of(head.run, head.label), plan.options);
+        compare::compare_runs(std::move(base.run), std::move(base_side), std::move(head.run),
+                              std::move(head_side), plan.options);
     for (const auto& w : base.warnings)
         comparison.warnings.push_back(w);
     for (const auto& w : head.warnings)

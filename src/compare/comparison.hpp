@@ -125,8 +125,9 @@ std::vector<std::string> incompatibilities(const RunResult& base, const RunResul
 Side side_of(const RunResult& run, std::string label);
 
 // Compares `head` against `base`. Throws UsageError listing the differences when the runs
-// are incomparable, unless options.force.
-Comparison compare_runs(const RunResult& base, Side base_side, const RunResult& head,
-                        Side head_side, const CompareOptions& options);
+// are incomparable, unless options.force. The results move into the comparison: pass the
+// runs with std::move when they are not needed afterwards.
+Comparison compare_runs(RunResult base, Side base_side, RunResult head, Side head_side,
+                        const CompareOptions& options);
 
 }  // namespace cgbench::compare

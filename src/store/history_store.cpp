@@ -11,6 +11,7 @@
 
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
+#include "store/function_store.hpp"
 #include "store/result_reader.hpp"
 #include "store/schema.hpp"
 #include "util/time.hpp"
@@ -68,8 +69,8 @@ void bind_result(Statement& s, std::int64_t run, std::size_t position, const Ben
     bind_count(s, kFirstDerivedParam, d ? std::optional(d->l1_hits) : std::nullopt);
     bind_count(s, kFirstDerivedParam + 1, d ? std::optional(d->ll_hits) : std::nullopt);
     bind_count(s, kFirstDerivedParam + 2, d ? std::optional(d->ram_hits) : std::nullopt);
-    BenchmarkResult stored = b;  // the functions that explain a change, not all of them
-    stored.functions = fold_functions(b.functions, kStoredFunctions);
+    BenchmarkResult stored = b;  // the functions go to result_functions (FunctionWriter)
+    stored.functions.clear();
     s.bind(kFirstDerivedParam + 3, compact(to_json(stored)));
 }
 
@@ -172,10 +173,14 @@ void HistoryStore::record_run(const RunResult& run) {
     insert_run.run();
     const std::int64_t seq = db_.last_insert_rowid();
     auto insert_result = db_.prepare(kInsertResult);
+    FunctionWriter functions(db_);
     for (std::size_t i = 0; i < run.benchmarks.size(); ++i) {
-        bind_result(insert_result, seq, i, run.benchmarks[i]);
+        const auto& b = run.benchmarks[i];
+        bind_result(insert_result, seq, i, b);
         insert_result.run();
         insert_result.reset();
+        // The functions that explain a change, not all of them.
+        functions.write(seq, i, fold_functions(b.functions, kStoredFunctions));
     }
     tx.commit();
 }
@@ -200,12 +205,16 @@ std::optional<RunResult> HistoryStore::load(std::optional<std::int64_t> seq) {
     doc["benchmarks"] = json::array();
     const std::string source = fmt::format("{} run {}", db_.path().string(), head.id);
     RunResult out = read_document(doc, source);
-    auto results = db_.prepare("SELECT data FROM results WHERE run = ?1 ORDER BY position");
+    auto results =
+        db_.prepare("SELECT position, data FROM results WHERE run = ?1 ORDER BY position");
     results.bind(1, *seq);
+    std::vector<std::int64_t> positions;
     while (results.step()) {
+        positions.push_back(results.int64(0));
         out.benchmarks.push_back(read_stored_benchmark(
-            db_, results.text(0), [&doc] { return doc; }, source));
+            db_, results.text(1), [&doc] { return doc; }, source));
     }
+    FunctionReader(db_).attach_run(*seq, positions, out.benchmarks);
     return out;
 }
 
@@ -270,7 +279,8 @@ RunResult HistoryStore::complete_from_commit(RunResult anchor,
     used.push_back(anchor.id);
     if (!anchor.git.commit) return anchor;
     auto s = db_.prepare(
-        "SELECT r.id, s.name, s.data FROM runs r JOIN results s ON s.run = r.seq "
+        "SELECT r.id, s.name, s.data, s.run, s.position "
+        "FROM runs r JOIN results s ON s.run = r.seq "
         "WHERE r.git_commit = ?1 AND r.fingerprint_key = ?2 AND (r.git_dirty IS 1) = ?3 "
         "AND r.id != ?4 ORDER BY r.started DESC, r.seq DESC, s.position");
     s.bind(1, *anchor.git.commit).bind(2, anchor.fingerprint.comparison_key());
@@ -285,12 +295,16 @@ RunResult HistoryStore::complete_from_commit(RunResult anchor,
     };
     const std::string source =
         fmt::format("{} at commit {}", db_.path().string(), *anchor.git.commit);
+    FunctionReader functions(db_);
     while (s.step()) {
         const std::string_view id = s.text(0);
         if (std::find(exclude.begin(), exclude.end(), id) != exclude.end()) continue;
         if (!names.insert(std::string(s.text(1))).second) continue;
         if (std::find(used.begin(), used.end(), id) == used.end()) used.emplace_back(id);
         auto b = read_stored_benchmark(db_, s.text(2), header, source);
+        if (auto f = functions.result(s.int64(3), s.int64(4)); !f.empty()) {
+            b.functions = std::move(f);
+        }
         anchor.benchmarks.push_back(std::move(b));
     }
     return anchor;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "store/function_store.hpp"
 #include "store/sqlite.hpp"
 
 namespace cgbench::store {
@@ -55,9 +56,6 @@ struct StoredCosts {
     std::map<std::string, std::uint64_t> costs;  // benchmark name -> cost (ok results only)
 };
 
-// How many functions of each result the history keeps (result files keep more).
-inline constexpr std::size_t kStoredFunctions = 10;
-
 // One open history database (one connection; not shared between threads).
 class HistoryStore {
   public:
@@ -70,7 +68,8 @@ class HistoryStore {
 
     // Stores `run` and all its benchmarks (failed ones too) in one transaction: either all
     // of it is stored or nothing. Each result keeps its kStoredFunctions costliest functions
-    // (cost and Ir; fold_functions), the rest summed as "(other)".
+    // (cost and Ir; fold_functions), the rest summed as "(other)", in result_functions
+    // (store/function_store.hpp); the per-benchmark document in `results` holds the rest.
     void record_run(const RunResult& run);
 
     // The run with this id.

@@ -50,6 +50,55 @@ ALTER TABLE runs ADD COLUMN shard TEXT;
 ALTER TABLE runs ADD COLUMN shard_balance TEXT;
 )sql";
 
+// Version 3: each result's functions (fold_functions: the costliest ones and "(other)", cost
+// and Ir) leave the per-benchmark JSON for a narrow table, their names interned once in
+// `symbols`: a document with functions was about 1.5 KB, and rows over ~1 KB of a WITHOUT
+// ROWID table spill into overflow pages. `rank` is the function's index in the result's list.
+// Stored documents are converted in SQL. A document whose functions do not all fit the table
+// (not valid JSON, an entry without file, name or integer cost, events other than Ir) keeps
+// them, for the reader to read or report as before.
+constexpr std::string_view kVersion3 = R"sql(
+CREATE TABLE symbols (
+    id INTEGER PRIMARY KEY,
+    file TEXT NOT NULL,
+    name TEXT NOT NULL,
+    UNIQUE (file, name)
+);
+CREATE TABLE result_functions (
+    run INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    symbol INTEGER NOT NULL REFERENCES symbols (id),
+    cost INTEGER NOT NULL,
+    ir INTEGER,
+    PRIMARY KEY (run, position, rank),
+    FOREIGN KEY (run, position) REFERENCES results (run, position) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE TEMP TABLE v3_functions AS
+    SELECT r.run, r.position, f.key AS rank, json_extract(f.value, '$.file') AS file,
+           json_extract(f.value, '$.name') AS name, json_extract(f.value, '$.cost') AS cost,
+           json_extract(f.value, '$.events.Ir') AS ir,
+           json_type(f.value, '$.events') = 'object'
+               AND json_remove(json_extract(f.value, '$.events'), '$.Ir') = '{}' AS ir_only
+    FROM results r, json_each(r.data, '$.functions') f
+    WHERE json_valid(r.data) AND json_type(r.data, '$.functions') = 'array';
+DELETE FROM v3_functions WHERE (run, position) IN (
+    SELECT run, position FROM v3_functions
+    WHERE typeof(file) != 'text' OR typeof(name) != 'text' OR typeof(cost) != 'integer'
+       OR typeof(ir) NOT IN ('integer', 'null') OR ir_only IS NOT 1);
+INSERT OR IGNORE INTO symbols (file, name)
+    SELECT file, name FROM v3_functions ORDER BY run, position, rank;
+INSERT INTO result_functions (run, position, rank, symbol, cost, ir)
+    SELECT f.run, f.position, f.rank, s.id, f.cost, f.ir
+    FROM v3_functions f JOIN symbols s ON s.file = f.file AND s.name = f.name
+    ORDER BY f.run, f.position, f.rank;
+UPDATE results SET data = json_remove(data, '$.functions')
+    WHERE (run, position) IN (SELECT run, position FROM v3_functions)
+       OR json_valid(data) AND json_type(data, '$.functions') = 'array'
+          AND json_array_length(data, '$.functions') = 0;
+DROP TABLE v3_functions;
+)sql";
+
 // The event columns above follow metrics::kEvents; a new event needs a new migration.
 static_assert(metrics::kEventCount == 13, "add a migration with a column for the new event");
 
@@ -75,7 +124,7 @@ void migrate(Database& db) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-    static const std::vector<Migration> list = {{1, kVersion1}, {2, kVersion2}};
+    static const std::vector<Migration> list = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
     return list;
 }
 

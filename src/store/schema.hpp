@@ -12,7 +12,7 @@
 namespace cgbench::store {
 
 // The schema version this cgbench writes and reads.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // "cgbh" in ASCII: PRAGMA application_id of every history database.
 inline constexpr std::int32_t kApplicationId = 0x63676268;

@@ -27,6 +27,35 @@ RunResult rich_run(std::string id) {
     return r;
 }
 
+// What fold_functions stores: `names` costliest first (cost and Ir), then "(other)".
+std::vector<FunctionResult> stored_functions(const std::vector<std::string>& names,
+                                             std::uint64_t base) {
+    std::vector<FunctionResult> out;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        metrics::EventCounts e;
+        e.set(metrics::Event::Ir, base - i * 10);
+        out.push_back({"src/" + names[i] + ".c", names[i], e, 2 * (base - i * 10)});
+    }
+    metrics::EventCounts other;
+    other.set(metrics::Event::Ir, 7);
+    out.push_back({"", std::string(kOtherFunctions), other, 11});
+    return out;
+}
+
+// A run whose results carry functions with hostile names, shared between its results.
+RunResult run_with_functions(std::string id, std::uint64_t base) {
+    auto r = rich_run(std::move(id));
+    r.benchmarks[0].functions = stored_functions({"main", kHostile, "parse"}, base);
+    r.benchmarks[1].functions = stored_functions({kHostile, "main"}, base + 1000);
+    r.benchmarks[1].functions[1].events = {};  // a function without Ir reads back without it
+    return r;
+}
+
+std::int64_t count(const std::filesystem::path& db, std::string_view sql) {
+    Database d(db, Database::Mode::Existing);
+    return d.query_int(sql);
+}
+
 }  // namespace
 
 TEST(HistoryStore, ARunReadBackEqualsTheRunRecorded) {
@@ -56,7 +85,7 @@ TEST(HistoryStore, KeepsTheCostliestFunctionsFolded) {
         total += 2000 - i;
     }
     store.record_run(r);
-    const auto& loaded = store.run_by_id(r.id)->benchmarks[0].functions;
+    const auto loaded = store.run_by_id(r.id)->benchmarks[0].functions;
     ASSERT_EQ(loaded.size(), kStoredFunctions + 1);
     EXPECT_EQ(loaded[0].name, "f0");
     EXPECT_EQ(loaded[0].cost, 2000u);
@@ -67,6 +96,51 @@ TEST(HistoryStore, KeepsTheCostliestFunctionsFolded) {
     for (const auto& f : loaded)
         sum += f.cost;
     EXPECT_EQ(sum, total) << "the folded costs add up to the same total";
+}
+
+TEST(HistoryStore, FunctionsRoundTripOutsideTheDocument) {
+    const auto path = fresh_dir("cgbench-store-function-table") / "history.db";
+    auto store = HistoryStore::open_for_recording(path);
+    const auto recorded = run_with_functions("run-f", 5000);
+    store.record_run(recorded);
+    const auto loaded = store.run_by_id("run-f");
+    ASSERT_TRUE(loaded.has_value());
+    expect_same_run(*loaded, recorded);
+    EXPECT_EQ(loaded->benchmarks[0].functions, recorded.benchmarks[0].functions);
+    EXPECT_EQ(loaded->benchmarks[1].functions[0].name, kHostile);
+    EXPECT_FALSE(loaded->benchmarks[1].functions[1].events.has(metrics::Event::Ir));
+    EXPECT_TRUE(loaded->benchmarks[2].functions.empty());
+    EXPECT_EQ(count(path, "SELECT COUNT(*) FROM result_functions"), 4 + 3);
+    EXPECT_EQ(count(path, "SELECT COUNT(*) FROM results WHERE instr(data, 'functions') > 0"), 0)
+        << "the documents no longer carry the functions";
+}
+
+TEST(HistoryStore, SymbolsAreStoredOnce) {
+    const auto path = fresh_dir("cgbench-store-symbols") / "history.db";
+    auto store = HistoryStore::open_for_recording(path);
+    store.record_run(run_with_functions("run-1", 5000));
+    store.record_run(run_with_functions("run-2", 6000));
+    // main, the hostile name, parse and "(other)": the second result and the second run
+    // add none.
+    const auto symbols = count(path, "SELECT COUNT(*) FROM symbols");
+    EXPECT_EQ(symbols, 4);
+    EXPECT_EQ(count(path, "SELECT COUNT(DISTINCT symbol) FROM result_functions"), symbols);
+    EXPECT_EQ(count(path, "SELECT COUNT(*) FROM result_functions"), 2 * 7);
+    EXPECT_EQ(store.run_by_id("run-2")->benchmarks[1].functions[0].cost, 2 * 7000u);
+}
+
+TEST(HistoryStore, FunctionNamesThatAreNotUtf8AreStoredWithReplacements) {
+    const auto path = fresh_dir("cgbench-store-function-utf8") / "history.db";
+    auto store = HistoryStore::open_for_recording(path);
+    auto r = run("run-u", {bench("x", 1000)});
+    r.benchmarks[0].functions = stored_functions({"bad\xff\xfename", "caf\xc3\xa9"}, 900);
+    r.benchmarks[0].functions[0].file = "dir\x80/f.c";
+    store.record_run(r);
+    const auto f = store.run_by_id("run-u")->benchmarks[0].functions;
+    ASSERT_EQ(f.size(), 3u);
+    EXPECT_EQ(f[0].name, "bad\xef\xbf\xbd\xef\xbf\xbdname");
+    EXPECT_EQ(f[0].file, "dir\xef\xbf\xbd/f.c");
+    EXPECT_EQ(f[1].name, "caf\xc3\xa9");
 }
 
 TEST(HistoryStore, RecordingIsAllOrNothing) {
@@ -118,7 +192,8 @@ TEST(HistoryStore, ARunIsCompletedFromItsCommit) {
     // One `cgbench run` per benchmark: x, then y, at the same commit; a dirty run and a run
     // with other weights at that commit must not mix in.
     auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-complete") / "h.db");
-    const auto x = run_at("x-run", {bench("x", 1000)}, "2026-11-22T01:00:00Z");
+    auto x = run_at("x-run", {bench("x", 1000)}, "2026-11-22T01:00:00Z");
+    x.benchmarks[0].functions = stored_functions({"decode", kHostile}, 600);
     const auto y = run_at("y-run", {bench("y", 2000)}, "2026-11-22T02:00:00Z");
     auto dirty = run("dirty-run", {bench("z", 3000)});
     dirty.git.dirty = true;
@@ -132,6 +207,7 @@ TEST(HistoryStore, ARunIsCompletedFromItsCommit) {
     ASSERT_EQ(all.benchmarks.size(), 2u);
     EXPECT_EQ(all.benchmarks[0].name, "y");
     EXPECT_EQ(all.benchmarks[1].name, "x");
+    EXPECT_EQ(all.benchmarks[1].functions, x.benchmarks[0].functions);
     EXPECT_EQ(all.id, "y-run");
     EXPECT_EQ(used, (std::vector<std::string>{"y-run", "x-run"}));
     expect_same_run(run("y-run", {}), [&] {

@@ -8,12 +8,13 @@
 
 #include "core/errors.hpp"
 #include "run_fixtures.hpp"
+#include "store/history_store.hpp"
 #include "store/schema.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::store {
 
-using testing_fixtures::fresh_dir;
+using namespace testing_fixtures;
 
 TEST(Schema, MigrationsAreOrderedAndEndAtTheCurrentVersion) {
     int previous = 0;
@@ -58,6 +59,77 @@ TEST(Schema, AnOlderDatabaseIsMigratedKeepingItsRuns) {
     EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM runs WHERE id = 'old' AND shard IS NULL"), 1);
 }
 
+namespace {
+
+// A database as version 2 of the schema left it: `run` recorded the way cgbench did then,
+// the functions (folded) inside each result's document.
+void write_version_2(const fs::path& path, const RunResult& run) {
+    Database db(path, Database::Mode::Create);
+    for (const auto& m : migrations()) {
+        if (m.version <= 2) db.exec(m.sql);
+    }
+    db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
+    db.exec("PRAGMA user_version = 2");
+    auto r = db.prepare(
+        "INSERT INTO runs (seq, id, started, recorded, git_commit, git_branch, git_dirty, "
+        "fingerprint_key, fingerprint, warnings) VALUES (7, ?1, ?2, ?2, ?3, ?4, 0, ?5, ?6, '[]')");
+    r.bind(1, run.id).bind(2, run.started).bind(3, run.git.commit).bind(4, run.git.branch);
+    r.bind(5, run.fingerprint.comparison_key()).bind(6, dump_json(to_json(run.fingerprint), -1));
+    r.run();
+    auto s = db.prepare(
+        "INSERT INTO results (run, position, name, status, tool, cost, data) "
+        "VALUES (7, ?1, ?2, 'ok', 'cachegrind', 1, ?3)");
+    for (std::size_t i = 0; i < run.benchmarks.size(); ++i) {
+        s.reset();
+        s.bind(1, static_cast<std::int64_t>(i)).bind(2, run.benchmarks[i].name);
+        s.bind(3, dump_json(to_json(run.benchmarks[i]), -1));
+        s.run();
+    }
+}
+
+FunctionResult function(std::string file, std::string name, std::uint64_t cost,
+                        std::optional<std::uint64_t> ir) {
+    FunctionResult f{std::move(file), std::move(name), {}, cost};
+    if (ir) f.events.set(metrics::Event::Ir, *ir);
+    return f;
+}
+
+}  // namespace
+
+TEST(Schema, Version2FunctionsMoveToTheirTableAndReadBackTheSame) {
+    const auto path = fresh_dir("cgbench-schema-v2") / "h.db";
+    auto v2 = run("v2-run", {bench("parse", 5000), bench(kHostile, 6000), bench("plain", 10)});
+    v2.benchmarks[0].functions = {function("p.c", kHostile, 3000, 1500),
+                                  function("p.c", "ctl\x01 \"q\" \\ caf\xc3\xa9", 2000, 900),
+                                  function("???", "0x0000000000401000", 500, std::nullopt),
+                                  function("", std::string(kOtherFunctions), 9, 4)};
+    v2.benchmarks[1].functions = {function("p.c", kHostile, 6000, 3000),
+                                  function("", std::string(kOtherFunctions), 1, 1)};
+    // Not convertible (an event besides Ir): stays in the document, and reads back too.
+    auto odd = bench("odd", 100);
+    odd.functions = {function("o.c", "o", 100, 100)};
+    odd.functions[0].events.set(metrics::Event::D1mr, 2);
+    v2.benchmarks.push_back(odd);
+    write_version_2(path, v2);
+
+    auto store = HistoryStore::open_existing(path);
+    ASSERT_TRUE(store.has_value());
+    const auto loaded = store->run_by_id("v2-run");
+    ASSERT_TRUE(loaded.has_value());
+    ASSERT_EQ(loaded->benchmarks.size(), v2.benchmarks.size());
+    for (std::size_t i = 0; i < v2.benchmarks.size(); ++i) {
+        EXPECT_EQ(loaded->benchmarks[i].functions, v2.benchmarks[i].functions) << i;
+    }
+    expect_same_run(*loaded, v2);
+
+    Database db(path, Database::Mode::Existing);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), 3);
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM result_functions"), 4 + 2);
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM symbols"), 4) << "the hostile name once";
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM results WHERE instr(data, 'functions') > 0"), 1)
+        << "only the document that could not be converted keeps its functions";
+}
+
 TEST(Schema, NewerVersionIsRefusedAndLeftUnchanged) {
     const auto path = fresh_dir("cgbench-schema-newer") / "h.db";
     {
@@ -77,6 +149,21 @@ TEST(Schema, NewerVersionIsRefusedAndLeftUnchanged) {
         EXPECT_NE(what.find(fmt::format("({})", kSchemaVersion)), std::string::npos) << what;
         EXPECT_NE(e.hint().find("upgrade cgbench"), std::string::npos) << e.hint();
     }
+    EXPECT_EQ(util::read_file(path), before);
+}
+
+TEST(Schema, TheNextVersionIsRefusedToo) {
+    // A database a later cgbench migrated past this one (say, with function storage changed
+    // again) is never read or written by this one.
+    const auto path = fresh_dir("cgbench-schema-next") / "h.db";
+    {
+        Database db(path, Database::Mode::Create);
+        prepare_schema(db);
+        db.exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion + 1));
+    }
+    const std::string before = util::read_file(path);
+    EXPECT_THROW(HistoryStore::open_existing(path), EnvironmentError);
+    EXPECT_THROW(HistoryStore::open_for_recording(path), EnvironmentError);
     EXPECT_EQ(util::read_file(path), before);
 }
 
