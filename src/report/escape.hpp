@@ -11,12 +11,9 @@ namespace cgbench::report {
 // turns < > & into entities, and control characters and newlines into spaces.
 std::string markdown_escape(std::string_view text);
 
-// XML attribute or text content: & < > " ' as entities; characters XML 1.0 forbids dropped.
-std::string xml_escape(std::string_view text);
-
-// HTML text or attribute value (quoted with "), equally valid as XML inside inline SVG:
+// XML (JUnit, SVG) and HTML text or attribute value (quoted with "), valid in both:
 // & < > " ' as entities; bytes that are not UTF-8, control characters and the characters XML
 // forbids become U+FFFD, so a name from the command line cannot break the document.
-std::string html_escape(std::string_view text);
+std::string markup_escape(std::string_view text);
 
 }  // namespace cgbench::report

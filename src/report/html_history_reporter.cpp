@@ -75,7 +75,7 @@ std::string palette_css() {
 }
 
 std::string e(std::string_view text) {
-    return html_escape(text);
+    return markup_escape(text);
 }
 
 std::string anchor(std::size_t index) {

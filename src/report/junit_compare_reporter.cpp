@@ -19,7 +19,7 @@ using compare::Comparison;
 using compare::Verdict;
 
 std::string x(std::string_view text) {
-    return xml_escape(text);
+    return markup_escape(text);
 }
 
 // The metric lines of a benchmark: "cost: 1,000 -> 1,031 (+3.10%)".

@@ -28,12 +28,12 @@ class JunitRunReporter final : public RunReporter {
         out += fmt::format(
             "  <testsuite name=\"cgbench run {}\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
             "time=\"{:.3f}\" timestamp=\"{}\">\n",
-            xml_escape(run.id), run.benchmarks.size(), failures, total, xml_escape(run.started));
+            markup_escape(run.id), run.benchmarks.size(), failures, total, markup_escape(run.started));
         for (const auto& b : run.benchmarks)
             out += testcase(b);
         if (!run.warnings.empty()) {
             out += fmt::format("    <system-out>{}</system-out>\n",
-                               xml_escape(warning_lines(run.warnings)));
+                               markup_escape(warning_lines(run.warnings)));
         }
         out += "  </testsuite>\n</testsuites>\n";
         return out;
@@ -51,13 +51,13 @@ class JunitRunReporter final : public RunReporter {
     static std::string testcase(const BenchmarkResult& b) {
         std::string out =
             fmt::format("    <testcase classname=\"cgbench\" name=\"{}\" time=\"{:.3f}\">\n",
-                        xml_escape(b.name), b.wall_seconds);
+                        markup_escape(b.name), b.wall_seconds);
         if (b.status != BenchStatus::Ok) {
             out += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
-                               xml_escape(b.error), status_label(b), xml_escape(b.stderr_tail));
+                               markup_escape(b.error), status_label(b), markup_escape(b.stderr_tail));
             if (!b.warnings.empty()) {
                 out += fmt::format("      <system-out>{}</system-out>\n",
-                                   xml_escape(warning_lines(b.warnings)));
+                                   markup_escape(warning_lines(b.warnings)));
             }
         } else {
             const auto titles = summary_titles();
@@ -67,7 +67,7 @@ class JunitRunReporter final : public RunReporter {
                 summary += fmt::format("{}{}={}", i > 2 ? ", " : "", titles[i], cells[i]);
             }
             out += fmt::format("      <system-out>{}</system-out>\n",
-                               xml_escape(summary + "\n" + warning_lines(b.warnings)));
+                               markup_escape(summary + "\n" + warning_lines(b.warnings)));
         }
         return out + "    </testcase>\n";
     }

@@ -14,9 +14,9 @@ namespace {
 // An element with optional tooltip: <NAME ATTRS/> or <NAME ATTRS><title>T</title></NAME>.
 std::string element(std::string_view name, const std::string& attributes,
                     std::string_view css_class, std::string_view title) {
-    std::string out = fmt::format("<{} {} class=\"{}\"", name, attributes, html_escape(css_class));
+    std::string out = fmt::format("<{} {} class=\"{}\"", name, attributes, markup_escape(css_class));
     if (title.empty()) return out + "/>";
-    return out + fmt::format("><title>{}</title></{}>", html_escape(title), name);
+    return out + fmt::format("><title>{}</title></{}>", markup_escape(title), name);
 }
 
 std::string_view anchor_name(Anchor a) {
@@ -37,7 +37,7 @@ Canvas::Canvas(double width, double height, std::string_view css_class, std::str
     : open_(fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0f} {:.0f}\" "
                         "width=\"{:.0f}\" height=\"{:.0f}\" class=\"{}\" role=\"img\" "
                         "aria-label=\"{}\">",
-                        width, height, width, height, html_escape(css_class), html_escape(label))) {
+                        width, height, width, height, markup_escape(css_class), markup_escape(label))) {
 }
 
 Canvas& Canvas::line(Point from, Point to, std::string_view css_class, std::string_view title) {
@@ -83,9 +83,9 @@ Canvas& Canvas::text(Point at, std::string_view content, std::string_view css_cl
         attributes +=
             fmt::format(" transform=\"rotate({:.0f} {:.1f} {:.1f})\"", rotate, at.x, at.y);
     }
-    body_ += fmt::format("<text {} class=\"{}\">", attributes, html_escape(css_class));
-    if (!title.empty()) body_ += fmt::format("<title>{}</title>", html_escape(title));
-    body_ += html_escape(content) + "</text>";
+    body_ += fmt::format("<text {} class=\"{}\">", attributes, markup_escape(css_class));
+    if (!title.empty()) body_ += fmt::format("<title>{}</title>", markup_escape(title));
+    body_ += markup_escape(content) + "</text>";
     return *this;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // A small builder of inline SVG for the HTML report. Every string that goes in (text, titles)
-// is escaped with html_escape, so the fragment is well-formed XML whatever a benchmark is
+// is escaped with markup_escape, so the fragment is well-formed XML whatever a benchmark is
 // called; coordinates are written with one decimal; classes are the caller's constants.
 
 #include <cstdint>

@@ -81,15 +81,49 @@ std::string percent(double ratio) {
 std::string printable(std::string_view text) {
     std::string out;
     out.reserve(text.size());
-    for (const char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f) {
-            out += fmt::format("\\x{:02x}", u);
+    while (!text.empty()) {
+        char32_t cp = 0;
+        const std::size_t n = utf8_sequence(text, cp);
+        if (n == 0 || cp < 0x20 || cp == 0x7f) {
+            out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text.front()));
+            text.remove_prefix(1);
         } else {
-            out += c;
+            out += text.substr(0, n);
+            text.remove_prefix(n);
         }
     }
     return out;
+}
+
+std::size_t utf8_sequence(std::string_view text, char32_t& cp) {
+    const auto lead = static_cast<unsigned char>(text[0]);
+    if (lead < 0x80) {
+        cp = lead;
+        return 1;
+    }
+    struct Form {
+        unsigned char mask, value, payload;
+        std::size_t length;
+        char32_t least;
+    };
+    static constexpr Form kForms[] = {
+        {0xE0, 0xC0, 0x1F, 2, 0x80}, {0xF0, 0xE0, 0x0F, 3, 0x800}, {0xF8, 0xF0, 0x07, 4, 0x10000}};
+    const Form* form = nullptr;
+    for (const auto& f : kForms) {
+        if ((lead & f.mask) == f.value) form = &f;
+    }
+    if (form == nullptr) return 0;
+    const std::size_t length = form->length;
+    const char32_t least = form->least;
+    cp = lead & form->payload;
+    if (text.size() < length) return 0;
+    for (std::size_t i = 1; i < length; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if ((c & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (c & 0x3F);
+    }
+    if (cp < least || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return length;
 }
 
 std::string file_safe(std::string_view text) {

@@ -32,8 +32,16 @@ std::string with_commas(std::uint64_t value);
 // Signed percentage with two decimals and sign: "+1.25%", "-0.10%", "0.00%".
 std::string percent(double ratio);
 
-// Replaces control characters (and DEL) with \xNN so a name cannot corrupt a terminal line.
+// Replaces control characters (and DEL) and bytes that are not UTF-8 with \xNN, so a name
+// cannot corrupt a terminal line.
 std::string printable(std::string_view text);
+
+// U+FFFD, what text formats write for bytes that are not UTF-8.
+inline constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
+
+// The length of the well-formed UTF-8 sequence that starts `text` (not empty), with its code
+// point in `cp`; 0 when it is not one (overlong, surrogate, beyond U+10FFFF, truncated).
+std::size_t utf8_sequence(std::string_view text, char32_t& cp);
 
 // Turns an arbitrary name into a file-name-safe token ("a/b c" -> "a_b_c").
 std::string file_safe(std::string_view text);

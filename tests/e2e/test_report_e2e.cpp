@@ -72,7 +72,7 @@ nlohmann::json latest(const fs::path& db, const std::string& name) {
 
 // The summary row of benchmark `name`.
 std::string summary_row(const std::string& html, const std::string& name) {
-    const auto at = html.find("\">" + report::html_escape(name) + "</a></td>");
+    const auto at = html.find("\">" + report::markup_escape(name) + "</a></td>");
     if (at == std::string::npos) return {};
     return html.substr(at, html.find("</tr>", at) - at);
 }

@@ -48,34 +48,33 @@ TEST(Escape, Markdown) {
     EXPECT_EQ(markdown_escape("a\nb"), "a b");
 }
 
-TEST(Escape, Xml) {
-    EXPECT_EQ(xml_escape("<a href=\"x\">'&'</a>"),
-              "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;");
-    EXPECT_EQ(xml_escape(std::string("a\x01z")), "az");
+TEST(Escape, MarkdownReplacesWhatIsNotUtf8) {
+    EXPECT_EQ(markdown_escape("caf\xe9|\xc3\xa9"), "caf\xef\xbf\xbd\\|\xc3\xa9");
+    EXPECT_EQ(markdown_escape("\xc3<"), "\xef\xbf\xbd&lt;") << "a broken sequence never swallows <";
 }
 
-TEST(Escape, Html) {
-    EXPECT_EQ(html_escape(kHostile), "&lt;img src=x onerror=alert(1)&gt;|**x**");
-    EXPECT_EQ(html_escape("<a href=\"x\">'&'</a>"),
+TEST(Escape, Markup) {
+    EXPECT_EQ(markup_escape(kHostile), "&lt;img src=x onerror=alert(1)&gt;|**x**");
+    EXPECT_EQ(markup_escape("<a href=\"x\">'&'</a>"),
               "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
-    EXPECT_EQ(html_escape("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x90\x8d"),
+    EXPECT_EQ(markup_escape("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x90\x8d"),
               "caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x90\x8d")
         << "UTF-8 is kept";
-    EXPECT_EQ(html_escape("tab\tnew\nline"), "tab\tnew\nline");
+    EXPECT_EQ(markup_escape("tab\tnew\nline"), "tab\tnew\nline");
 }
 
-TEST(Escape, HtmlReplacesWhatIsNotUtf8OrNotText) {
+TEST(Escape, MarkupReplacesWhatIsNotUtf8OrNotText) {
     const std::string fffd = "\xef\xbf\xbd";
-    EXPECT_EQ(html_escape("a\xffz"), "a" + fffd + "z");
-    EXPECT_EQ(html_escape("\xc3"), fffd) << "truncated";
-    EXPECT_EQ(html_escape("\xc3<"), fffd + "&lt;") << "a broken sequence never swallows <";
-    EXPECT_EQ(html_escape("\xc0\xbc"), fffd + fffd) << "overlong <";
-    EXPECT_EQ(html_escape("\xed\xa0\x80"), fffd + fffd + fffd) << "surrogate";
-    EXPECT_EQ(html_escape("\xf4\x90\x80\x80"), fffd + fffd + fffd + fffd) << "past U+10FFFF";
-    EXPECT_EQ(html_escape(std::string("a\x01\x1b\x7f\0z", 6)),
+    EXPECT_EQ(markup_escape("a\xffz"), "a" + fffd + "z");
+    EXPECT_EQ(markup_escape("\xc3"), fffd) << "truncated";
+    EXPECT_EQ(markup_escape("\xc3<"), fffd + "&lt;") << "a broken sequence never swallows <";
+    EXPECT_EQ(markup_escape("\xc0\xbc"), fffd + fffd) << "overlong <";
+    EXPECT_EQ(markup_escape("\xed\xa0\x80"), fffd + fffd + fffd) << "surrogate";
+    EXPECT_EQ(markup_escape("\xf4\x90\x80\x80"), fffd + fffd + fffd + fffd) << "past U+10FFFF";
+    EXPECT_EQ(markup_escape(std::string("a\x01\x1b\x7f\0z", 6)),
               "a" + fffd + fffd + fffd + fffd + "z");
-    EXPECT_EQ(html_escape("\xc2\x85"), fffd) << "C1 control";
-    EXPECT_EQ(html_escape("\xef\xbf\xbf"), fffd) << "U+FFFF";
+    EXPECT_EQ(markup_escape("\xc2\x85"), fffd) << "C1 control";
+    EXPECT_EQ(markup_escape("\xef\xbf\xbf"), fffd) << "U+FFFF";
 }
 
 TEST(Reporters, FormatsParse) {

@@ -51,6 +51,9 @@ TEST(Strings, Percent) {
 TEST(Strings, PrintableEscapesControlCharacters) {
     EXPECT_EQ(printable("a\nb\x1b[31m"), "a\\x0ab\\x1b[31m");
     EXPECT_EQ(printable("plain/name"), "plain/name");
+    EXPECT_EQ(printable("caf\xe9 caf\xc3\xa9"), "caf\\xe9 caf\xc3\xa9")
+        << "bytes that are not UTF-8";
+    EXPECT_EQ(printable("\xc3"), "\\xc3") << "truncated";
 }
 
 TEST(Strings, FileSafe) {
