@@ -6,7 +6,9 @@
 # runs `cgbench run -q --suite` with -j1 and with -j$JOBS in the same invocation, interleaved
 # (-j1 -jN -j1 -jN ...), median wall time of $RUNS runs each. Every run's result file is
 # compared with the first -j1 one, benchmark by benchmark, without the wall times.
-# Goal: median(-j1) / median(-jN) >= 1.85 with JOBS=2 on a 2-CPU machine.
+# Goal: median(-j1) / median(-jN) >= 1.85 with JOBS=2 on a 2-CPU machine. Also printed: the
+# median of the per-round ratios (-j1 over the -jN run right after it), steadier when the
+# machine's speed drifts between rounds.
 #
 # For reference, the same 8 programs also run under bare Valgrind (the flags cgbench uses),
 # one at a time and $JOBS at a time (xargs -P): that ratio is what the machine delivers at
@@ -69,6 +71,11 @@ ceiling="$(ratio "$b1" "$bj")"
 m1="$(median "$TMP/j1.times")"
 mj="$(median "$TMP/j$JOBS.times")"
 speedup="$(ratio "$m1" "$mj")"
+# The same ratios round by round (each -j1 run against the -jN run right after it), whose
+# median shrugs off a round in which the machine was slow for both.
+paired() { paste "$1" "$2" | awk '{ printf "%.4f\n", $1 / $2 }' >"$3"; median "$3"; }
+paired_speedup="$(paired "$TMP/j1.times" "$TMP/j$JOBS.times" "$TMP/paired.ratios")"
+paired_ceiling="$(paired "$TMP/bare1.times" "$TMP/bare$JOBS.times" "$TMP/paired-bare.ratios")"
 ok="$(awk -v v="$speedup" -v g="$GOAL" 'BEGIN { print (v >= g) ? "ok" : "UNDER GOAL" }')"
 
 printf '%-26s %10s  %s\n' "command" "median s" "all runs (s)"
@@ -78,4 +85,8 @@ printf '%-26s %10s  %s\n' "cgbench run -j1" "$m1" "$(paste -sd' ' "$TMP/j1.times
 printf '%-26s %10s  %s\n' "cgbench run -j$JOBS" "$mj" "$(paste -sd' ' "$TMP/j$JOBS.times")"
 printf '%-26s %10s  (what the machine delivers now)\n' "ceiling: valgrind 1/$JOBS" "$ceiling"
 printf '%-26s %10s  goal >= %s: %s\n' "speed-up: cgbench -j1/-j$JOBS" "$speedup" "$GOAL" "$ok"
+printf '%-26s %10s  (median of the rounds: %s)\n' "per round: cgbench" "$paired_speedup" \
+    "$(paste -sd' ' "$TMP/paired.ratios")"
+printf '%-26s %10s  (median of the rounds: %s)\n' "per round: valgrind" "$paired_ceiling" \
+    "$(paste -sd' ' "$TMP/paired-bare.ratios")"
 echo "counts identical: $identical (every run vs the first -j1 run, all events of all 8 benchmarks)"
