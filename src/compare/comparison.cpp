@@ -306,6 +306,13 @@ Comparison compare_runs(RunResult base, Side base_side, RunResult head, Side hea
                          "to compare anyway");
     }
     out.forced = !out.differences.empty();
+    if (!base.fingerprint.loader_cache.empty() && !head.fingerprint.loader_cache.empty() &&
+        base.fingerprint.loader_cache != head.fingerprint.loader_cache) {
+        out.warnings.push_back(
+            "BASE and HEAD ran with different dynamic loader caches (/etc/ld.so.cache: the "
+            "machines' installed libraries differ): whole-program counts can differ by a few "
+            "hundred instructions at start-up; measure both on one machine to compare exactly");
+    }
     out.fail_on_missing = options.fail_on_missing;
     out.thresholds = options.thresholds.rules();
     const auto bases = index_by_name(base, "BASE", out.warnings);

@@ -113,6 +113,10 @@ struct Fingerprint {
     valgrind::GlibcSelection selection;
     std::string aslr;  // "disabled" or why it could not be
     std::size_t env_block_bytes = 0;
+    // Hash of the dynamic loader's cache (/etc/ld.so.cache) the run saw, "" when unreadable.
+    // Not part of the key: installing packages changes it, and with it start-up counts by up
+    // to a few hundred instructions; compare warns when BASE and HEAD saw different caches.
+    std::string loader_cache;
     std::vector<std::string> valgrind_options;  // tool options other than geometry/output
 
     // Hash of the fields that change counts or cost; equal keys mean comparable results.

@@ -135,6 +135,7 @@ Fingerprint read_fingerprint(const Reader& r, const json& j) {
     }
     f.aslr = j.value("aslr", "");
     f.env_block_bytes = j.value("env_block_bytes", std::size_t{0});
+    f.loader_cache = j.value("loader_cache", "");
     if (const auto it = j.find("valgrind_options"); it != j.end() && it->is_array()) {
         for (const auto& o : *it) {
             if (o.is_string()) f.valgrind_options.push_back(o.get<std::string>());
@@ -268,6 +269,7 @@ ojson to_json(const Fingerprint& f) {
     j["glibc_selection"] = selection_json(f.selection);
     j["aslr"] = f.aslr;
     j["env_block_bytes"] = f.env_block_bytes;
+    if (!f.loader_cache.empty()) j["loader_cache"] = f.loader_cache;
     j["valgrind_options"] = f.valgrind_options;
     j["key"] = f.comparison_key();
     return j;

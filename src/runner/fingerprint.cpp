@@ -5,9 +5,20 @@
 
 #include <cstring>
 
+#include "core/errors.hpp"
 #include "core/version.hpp"
+#include "util/fs.hpp"
+#include "util/hash.hpp"
 
 namespace cgbench::runner {
+
+std::string loader_cache_hash(const std::filesystem::path& path) {
+    try {
+        return util::hex64(util::fnv1a64(util::read_file(path)));
+    } catch (const Error&) {
+        return "";  // no cache (a static system, another libc): nothing to tell apart
+    }
+}
 
 Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection& selection,
                               const std::vector<valgrind::Tool>& tools) {
@@ -37,6 +48,7 @@ Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection&
                                        : std::string("enabled (personality() refused: ") +
                                              std::strerror(m.facts().aslr_errno) + ")";
     f.env_block_bytes = m.facts().env_block_bytes;
+    f.loader_cache = loader_cache_hash("/etc/ld.so.cache");
     return f;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // Assembling the run fingerprint (DESIGN §1): what produced the numbers.
 
+#include <filesystem>
+#include <string>
+
 #include "core/result.hpp"
 #include "runner/measurer.hpp"
 #include "valgrind/cpu_baseline.hpp"
@@ -11,5 +14,9 @@ namespace cgbench::runner {
 // "callgrind", or both joined by '+'), with glibc's observed selection.
 Fingerprint build_fingerprint(const Measurer& measurer, const valgrind::GlibcSelection& selection,
                               const std::vector<valgrind::Tool>& tools);
+
+// 16 hex digits identifying the content of the dynamic loader's cache at `path`; "" when it
+// cannot be read.
+std::string loader_cache_hash(const std::filesystem::path& path);
 
 }  // namespace cgbench::runner

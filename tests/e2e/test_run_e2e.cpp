@@ -8,6 +8,7 @@
 
 #include "e2e/harness.hpp"
 #include "exec/process.hpp"
+#include "runner/fingerprint.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::e2e {
@@ -126,6 +127,9 @@ TEST(RunE2E, ResultFileHasTheContractAndMatchesStdout) {
     EXPECT_EQ(fp["glibc_selection"]["usable"], "SSE2");
     EXPECT_EQ(fp["valgrind_wrapper_bypassed"], true);
     EXPECT_EQ(fp["cache_sim"], true);
+    // The dynamic loader cache the run saw (informational, not part of the key).
+    EXPECT_EQ(fp["loader_cache"], runner::loader_cache_hash("/etc/ld.so.cache"));
+    EXPECT_EQ(fp["loader_cache"].get<std::string>().size(), 16u);
 }
 
 TEST(RunE2E, InstructionOnlyMode) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "compare/comparison.hpp"
 #include "core/errors.hpp"
 #include "run_fixtures.hpp"
@@ -110,6 +112,25 @@ TEST(Comparison, DifferentFingerprintsAreRefusedUnlessForced) {
     const auto c = cmp(base, head, force);
     EXPECT_TRUE(c.forced);
     EXPECT_EQ(c.differences.size(), 2u);
+}
+
+TEST(Comparison, DifferentLoaderCachesAreAWarningNotARefusal) {
+    auto base = run("b", {bench("x", 1000)});
+    auto head = run("h", {bench("x", 1000)});
+    const auto warned = [&] {
+        const auto c = cmp(base, head);
+        return std::any_of(c.warnings.begin(), c.warnings.end(), [](const std::string& w) {
+            return w.find("/etc/ld.so.cache") != std::string::npos;
+        });
+    };
+    base.fingerprint.loader_cache = "00000000000000aa";
+    head.fingerprint.loader_cache = "00000000000000aa";
+    EXPECT_FALSE(warned());
+    head.fingerprint.loader_cache = "00000000000000bb";
+    EXPECT_TRUE(warned());
+    EXPECT_FALSE(cmp(base, head).forced) << "comparable: only start-up can differ";
+    head.fingerprint.loader_cache = "";  // a result file from before the field existed
+    EXPECT_FALSE(warned());
 }
 
 TEST(Comparison, PerBenchmarkToolMustMatch) {

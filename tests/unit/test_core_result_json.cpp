@@ -135,7 +135,18 @@ TEST(ResultJson, FingerprintDifferencesAreNamed) {
     EXPECT_NE(a.comparison_key(), b.comparison_key());
     b = a;
     b.env_block_bytes = 12345;  // informational only
+    b.loader_cache = "0123456789abcdef";
     EXPECT_EQ(a.comparison_key(), b.comparison_key());
+    EXPECT_TRUE(a.differences(b).empty());
+}
+
+TEST(ResultJson, LoaderCacheRoundTripsAndIsOmittedWhenUnknown) {
+    RunResult run = sample_run();
+    run.fingerprint.loader_cache = "";
+    EXPECT_FALSE(to_json(run)["run"]["fingerprint"].contains("loader_cache"));
+    run.fingerprint.loader_cache = "0123456789abcdef";
+    const auto back = run_from_json(nlohmann::json(to_json(run)), "test");
+    EXPECT_EQ(back.fingerprint.loader_cache, "0123456789abcdef");
 }
 
 TEST(ResultJson, InvalidDocumentsAreUsageErrors) {
