@@ -14,18 +14,33 @@ bool text_character(char32_t cp) {
     return cp != 0xFFFE && cp != 0xFFFF;
 }
 
+// The entity for a character that markup must escape ("" for any other): valid in HTML and
+// XML text and in attribute values quoted with " or '.
+std::string_view entity(char32_t c) {
+    switch (c) {
+        case '&':
+            return "&amp;";
+        case '<':
+            return "&lt;";
+        case '>':
+            return "&gt;";
+        case '"':
+            return "&quot;";
+        case '\'':
+            return "&#39;";
+        default:
+            return {};
+    }
+}
+
 // One ASCII character of Markdown text: punctuation backslash-escaped, < > & as entities,
 // control characters as spaces.
 void append_markdown_ascii(std::string& out, char c) {
     switch (c) {
         case '<':
-            out += "&lt;";
-            break;
         case '>':
-            out += "&gt;";
-            break;
         case '&':
-            out += "&amp;";
+            out += entity(static_cast<char32_t>(c));
             break;
         case '|':
         case '\\':
@@ -76,25 +91,8 @@ std::string markup_escape(std::string_view text) {
             text.remove_prefix(n == 0 ? 1 : n);
             continue;
         }
-        switch (cp) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&#39;";
-                break;
-            default:
-                out += text.substr(0, n);
-        }
+        const std::string_view e = entity(cp);
+        out += e.empty() ? text.substr(0, n) : e;
         text.remove_prefix(n);
     }
     return out;
