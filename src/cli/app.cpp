@@ -12,6 +12,7 @@
 #include "config/db_options.hpp"
 #include "core/errors.hpp"
 #include "core/version.hpp"
+#include "store/history_store.hpp"
 
 namespace cgbench::cli {
 
@@ -45,6 +46,15 @@ void add_db_options(CLI::App& app, config::DbInput& db) {
         "--db", db.path,
         fmt::format("History database [{}; env CGBENCH_DB]", config::kDefaultDbPath));
     app.add_flag("--no-db", db.disabled, "Use no history database")->excludes(path);
+}
+
+store::HistoryStore open_history(const std::filesystem::path& path) {
+    auto store = store::HistoryStore::open_existing(path);
+    if (!store) {
+        throw UsageError(fmt::format("there is no history database at {}", path.string()),
+                         "record runs with `cgbench run`, or pass --db PATH");
+    }
+    return std::move(*store);
 }
 
 bool color_on_stdout() {

@@ -1,6 +1,7 @@
 #pragma once
 // What every subcommand shares: global options, output helpers, the registration shape.
 
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -48,6 +49,10 @@ void add_global_flags(CLI::App& app, GlobalOptions& global);
 
 // Adds --db PATH and --no-db (mutually exclusive) for the history database.
 void add_db_options(CLI::App& app, config::DbInput& db);
+
+// Opens the existing history database at `path`; UsageError (exit 2) naming it when there is
+// none, EnvironmentError (exit 4) when it is damaged or from a newer cgbench.
+store::HistoryStore open_history(const std::filesystem::path& path);
 
 // True when stdout is a terminal and colour is allowed (NO_COLOR unset, TERM not dumb).
 bool color_on_stdout();

@@ -31,12 +31,7 @@ constexpr std::size_t kDefaultRunLimit = 20;
 store::HistoryStore open_store(const config::DbInput& input) {
     const auto path = config::resolve_db(input, exec::current_environment());
     if (!path) throw UsageError("history needs the database, and --no-db was given");
-    auto store = store::HistoryStore::open_existing(*path);
-    if (!store) {
-        throw UsageError(fmt::format("there is no history database at {}", path->string()),
-                         "record runs with `cgbench run`, or pass --db PATH");
-    }
-    return std::move(*store);
+    return open_history(*path);
 }
 
 int execute(const HistoryInput& in, const GlobalOptions& global) {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "cli/command.hpp"
+#include "config/benchmark_plan.hpp"
 #include "config/db_options.hpp"
 #include "core/errors.hpp"
 #include "exec/environment.hpp"
@@ -29,32 +30,17 @@ struct ReportInput {
     std::optional<std::string> filter;
 };
 
-std::optional<util::Regex> compile_filter(const std::optional<std::string>& filter) {
-    if (!filter) return std::nullopt;
-    try {
-        return util::Regex(*filter);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(
-            fmt::format("invalid --filter '{}': {}", util::printable(*filter), e.what()),
-            "give an ECMAScript regular expression, e.g. --filter '^parse/'");
-    }
-}
-
 store::HistoryStore open_store(const std::filesystem::path& path) {
-    auto store = store::HistoryStore::open_existing(path);
-    if (!store) {
-        throw UsageError(fmt::format("there is no history database at {}", path.string()),
-                         "record runs with `cgbench run`, or pass --db PATH");
-    }
-    if (store->run_count() == 0) {
+    auto store = open_history(path);
+    if (store.run_count() == 0) {
         throw UsageError(fmt::format("the history database {} has no runs", path.string()),
                          "record runs with `cgbench run` first");
     }
-    return std::move(*store);
+    return store;
 }
 
 int execute(const ReportInput& in, const GlobalOptions& global) {
-    const auto filter = compile_filter(in.filter);
+    const auto filter = in.filter ? std::optional(config::filter_regex(*in.filter)) : std::nullopt;
     const auto path = config::resolve_db(in.db, exec::current_environment());
     if (!path) throw UsageError("report needs the database, and --no-db was given");
     util::AtomicFile out(in.html);  // an unwritable destination fails before any reading

@@ -82,17 +82,10 @@ void reject_single_program_options(const RunInput& in) {
 std::vector<bool> filter_matches(const Suite& suite, const std::optional<std::string>& filter) {
     std::vector<bool> keep(suite.entries.size(), true);
     if (!filter) return keep;
-    std::optional<util::Regex> re;
-    try {
-        re.emplace(*filter);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(
-            fmt::format("invalid --filter '{}': {}", util::printable(*filter), e.what()),
-            "give an ECMAScript regular expression, e.g. --filter '^parse/'");
-    }
+    const util::Regex re = filter_regex(*filter);
     // [[gbench]] entries are kept: the filter selects their benchmarks once listed.
     for (std::size_t i = 0; i < keep.size(); ++i)
-        keep[i] = suite.entries[i].gbench || re->search(suite.entries[i].name);
+        keep[i] = suite.entries[i].gbench || re.search(suite.entries[i].name);
     if (std::find(keep.begin(), keep.end(), true) == keep.end()) {
         throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'",
                                      suite.path.string(), util::printable(*filter)),
@@ -215,6 +208,16 @@ void plan_suite_benchmarks(const Suite& suite, const RunInput& in, const exec::E
     }
     if (in.filter) plan.gbench_name_filter = in.filter;
     check_raw_names(plan);
+}
+
+util::Regex filter_regex(const std::string& filter) {
+    try {
+        return util::Regex(filter);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(
+            fmt::format("invalid --filter '{}': {}", util::printable(filter), e.what()),
+            "give an ECMAScript regular expression, e.g. --filter '^parse/'");
+    }
 }
 
 }  // namespace cgbench::config

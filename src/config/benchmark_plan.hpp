@@ -4,6 +4,7 @@
 
 #include "config/run_options.hpp"
 #include "config/suite.hpp"
+#include "util/regex.hpp"
 
 namespace cgbench::config {
 
@@ -19,5 +20,8 @@ void plan_suite_benchmarks(const Suite& suite, const RunInput& input, const exec
 
 // Throws UsageError when two benchmarks of `plan` would share --keep-raw file names.
 void check_raw_names(const RunPlan& plan);
+
+// `filter` (--filter) compiled; UsageError naming it when it is not a regular expression.
+util::Regex filter_regex(const std::string& filter);
 
 }  // namespace cgbench::config
