@@ -122,6 +122,48 @@ BenchmarkResult read_stored_benchmark(const Database& db, std::string_view text,
     return std::move(read_document(doc, source).benchmarks.front());
 }
 
+// One benchmark's results with their run and fingerprint key, newest first (series_points).
+std::string series_query() {
+    return fmt::format(
+        "SELECT {}, s.status, s.cost, s.ir, r.fingerprint_key FROM results s "
+        "JOIN runs r ON r.seq = s.run WHERE s.name = ?1 ORDER BY r.started DESC, r.seq DESC "
+        "LIMIT ?2",
+        kRunColumns);
+}
+
+// The last `limit` results of `name`, oldest first, through `s` (prepared from series_query()).
+std::vector<KeyedPoint> series_points(Statement& s, std::string_view name, std::size_t limit) {
+    s.reset();
+    s.bind(1, name).bind(2, static_cast<std::int64_t>(limit));
+    std::vector<KeyedPoint> points;
+    while (s.step()) {
+        KeyedPoint k{{}, std::string(s.text(8))};
+        auto& p = k.point;
+        read_run_columns(s, 0, p.run_id, p.started, p.git);
+        p.status = bench_status_from(s.text(5)).value_or(BenchStatus::Failed);
+        if (const auto c = s.optional_int64(6); c && p.status == BenchStatus::Ok) {
+            p.cost = static_cast<std::uint64_t>(*c);
+        }
+        if (const auto ir = s.optional_int64(7)) p.ir = static_cast<std::uint64_t>(*ir);
+        points.push_back(std::move(k));
+    }
+    std::reverse(points.begin(), points.end());
+    return points;
+}
+
+// Each ok point's change against the previous ok point with the same fingerprint key.
+void set_changes(std::vector<KeyedPoint>& points) {
+    std::map<std::string, std::uint64_t, std::less<>> previous;
+    for (auto& [p, key] : points) {
+        if (!p.cost) continue;
+        if (const auto it = previous.find(key); it != previous.end() && it->second > 0) {
+            p.change = (static_cast<double>(*p.cost) - static_cast<double>(it->second)) /
+                       static_cast<double>(it->second);
+        }
+        previous[key] = *p.cost;
+    }
+}
+
 }  // namespace
 
 HistoryStore HistoryStore::open_for_recording(const fs::path& path) {
@@ -311,32 +353,15 @@ RunResult HistoryStore::complete_from_commit(RunResult anchor,
 }
 
 std::vector<SeriesPoint> HistoryStore::series(std::string_view name, std::size_t limit) {
-    auto s = db_.prepare(
-        fmt::format("SELECT {}, s.status, s.cost, s.ir FROM results s JOIN runs r ON r.seq = s.run "
-                    "WHERE s.name = ?1 ORDER BY r.started DESC, r.seq DESC LIMIT ?2",
-                    kRunColumns));
-    s.bind(1, name).bind(2, static_cast<std::int64_t>(limit));
+    auto query = db_.prepare(series_query());
+    auto keyed = series_points(query, name, limit);
+    for (auto& k : keyed)  // `history NAME`: against the previous ok result, whatever its key
+        k.fingerprint_key.clear();
+    set_changes(keyed);
     std::vector<SeriesPoint> points;
-    while (s.step()) {
-        SeriesPoint p;
-        read_run_columns(s, 0, p.run_id, p.started, p.git);
-        p.status = bench_status_from(s.text(5)).value_or(BenchStatus::Failed);
-        if (const auto c = s.optional_int64(6); c && p.status == BenchStatus::Ok) {
-            p.cost = static_cast<std::uint64_t>(*c);
-        }
-        if (const auto ir = s.optional_int64(7)) p.ir = static_cast<std::uint64_t>(*ir);
-        points.push_back(std::move(p));
-    }
-    std::reverse(points.begin(), points.end());
-    std::optional<std::uint64_t> previous;
-    for (auto& p : points) {
-        if (!p.cost) continue;
-        if (previous && *previous > 0) {
-            p.change = (static_cast<double>(*p.cost) - static_cast<double>(*previous)) /
-                       static_cast<double>(*previous);
-        }
-        previous = p.cost;
-    }
+    points.reserve(keyed.size());
+    for (auto& k : keyed)
+        points.push_back(std::move(k.point));
     return points;
 }
 
@@ -348,35 +373,10 @@ std::vector<BenchmarkSeries> HistoryStore::all_series(
         std::string name(names.text(0));
         if (keep(name)) out.push_back({std::move(name), {}});
     }
-    auto s = db_.prepare(fmt::format(
-        "SELECT {}, s.status, s.cost, s.ir, r.fingerprint_key FROM results s "
-        "JOIN runs r ON r.seq = s.run WHERE s.name = ?1 ORDER BY r.started DESC, r.seq DESC "
-        "LIMIT ?2",
-        kRunColumns));
+    auto query = db_.prepare(series_query());
     for (auto& series : out) {
-        s.reset();
-        s.bind(1, series.name).bind(2, static_cast<std::int64_t>(limit));
-        while (s.step()) {
-            KeyedPoint k{{}, std::string(s.text(8))};
-            auto& p = k.point;
-            read_run_columns(s, 0, p.run_id, p.started, p.git);
-            p.status = bench_status_from(s.text(5)).value_or(BenchStatus::Failed);
-            if (const auto c = s.optional_int64(6); c && p.status == BenchStatus::Ok) {
-                p.cost = static_cast<std::uint64_t>(*c);
-            }
-            if (const auto ir = s.optional_int64(7)) p.ir = static_cast<std::uint64_t>(*ir);
-            series.points.push_back(std::move(k));
-        }
-        std::reverse(series.points.begin(), series.points.end());
-        std::map<std::string, std::uint64_t, std::less<>> previous;  // by fingerprint key
-        for (auto& [p, key] : series.points) {
-            if (!p.cost) continue;
-            if (const auto it = previous.find(key); it != previous.end() && it->second > 0) {
-                p.change = (static_cast<double>(*p.cost) - static_cast<double>(it->second)) /
-                           static_cast<double>(it->second);
-            }
-            previous[key] = *p.cost;
-        }
+        series.points = series_points(query, series.name, limit);
+        set_changes(series.points);
     }
     return out;
 }
