@@ -2,7 +2,8 @@
 # Installs cgbench's build and test dependencies from Debian packages. Idempotent: asks apt
 # only for what is missing, and does nothing when everything is present.
 #   --tests  also what only the test suite needs: chromium, which loads the HTML report in
-#            tests/browser/ (scripts/test.sh passes it)
+#            tests/browser/, and debootstrap, which makes the clean Debian roots of
+#            tests/roots/ (scripts/test.sh passes it)
 set -euo pipefail
 
 packages=(
@@ -21,7 +22,7 @@ if ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
 fi
 if [ "${1:-}" = --tests ]; then
-  packages+=(chromium)
+  packages+=(chromium debootstrap)
 fi
 
 missing=()
