@@ -6,6 +6,9 @@ find_package(spdlog REQUIRED CONFIG)
 find_package(Threads REQUIRED)
 find_package(SQLite3 REQUIRED)
 find_package(tomlplusplus REQUIRED CONFIG)
+# RE2 (--filter): Debian's package has a pkg-config file, no CMake one.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 find_package(benchmark REQUIRED CONFIG)  # Google Benchmark: examples and microbenchmarks
 
 find_program(VALGRIND_EXECUTABLE NAMES valgrind)

@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
-  libsqlite3-dev sqlite3 libtomlplusplus-dev
+  libsqlite3-dev sqlite3 libtomlplusplus-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   valgrind

@@ -40,7 +40,7 @@ int execute(const HistoryInput& in, const GlobalOptions& global) {
     auto store = open_store(in.db);
     const report::RenderOptions ro{color_on_stdout(), global.verbose > 0};
     if (!in.name) {
-        fmt::print("{}", reporter->runs(store.runs(in.limit.value_or(kDefaultRunLimit)), ro));
+        print_out(reporter->runs(store.runs(in.limit.value_or(kDefaultRunLimit)), ro));
         return 0;
     }
     const auto points =
@@ -50,7 +50,7 @@ int execute(const HistoryInput& in, const GlobalOptions& global) {
                                      util::printable(*in.name), store.path().string()),
                          "`cgbench history` lists the runs; a name is what --name gave");
     }
-    fmt::print("{}", reporter->series(*in.name, points, ro));
+    print_out(reporter->series(*in.name, points, ro));
     return 0;
 }
 
@@ -68,7 +68,7 @@ Subcommand register_history(CLI::App& app, GlobalOptions& global) {
     cmd->add_option("--format", input->format, "console or json (an array) [console]");
     cmd->add_option("-n,--limit", input->limit,
                     "Show the last N entries [all results of NAME; 20 runs]")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_count());
     cmd->footer(
         "The change column compares each cost with the previous ok result; a + after "
         "the\ncommit marks a run measured with uncommitted changes.\n\n" +

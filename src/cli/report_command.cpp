@@ -43,7 +43,7 @@ int execute(const ReportInput& in, const GlobalOptions& global) {
     const auto filter = in.filter ? std::optional(config::filter_regex(*in.filter)) : std::nullopt;
     const auto path = config::resolve_db(in.db, exec::current_environment());
     if (!path) throw UsageError("report needs the database, and --no-db was given");
-    util::AtomicFile out(in.html);  // an unwritable destination fails before any reading
+    util::OutputFile out(in.html);  // an unwritable destination fails before any reading
     auto store = open_store(*path);
     auto series = store.all_series(
         in.last, [&filter](const std::string& name) { return !filter || filter->search(name); });
@@ -57,8 +57,9 @@ int execute(const ReportInput& in, const GlobalOptions& global) {
     out.commit(report::render_html_history(
         {path->string(), util::now_iso8601(), in.last, in.filter, std::move(series)}));
     if (!global.quiet) {
-        fmt::print("wrote {}: {} benchmark{}\n", out.target().string(), benchmarks,
-                   benchmarks == 1 ? "" : "s");
+        print_out(fmt::format("wrote {}: {} benchmark{}\n", out.target().string(), benchmarks,
+                              benchmarks == 1 ? "" : "s"),
+                  out.is_stdout() ? Stream::Stderr : Stream::Stdout);
     }
     return 0;
 }
@@ -76,9 +77,9 @@ Subcommand register_report(CLI::App& app, GlobalOptions& global) {
                     "each benchmark's cost over its recorded results")
         ->required();
     cmd->add_option("--last", input->last, "Show the last N results of each benchmark [50]")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_count());
     cmd->add_option("--filter", input->filter,
-                    "Only the benchmarks whose name matches (ECMAScript, searched anywhere in "
+                    "Only the benchmarks whose name matches (RE2 syntax, searched anywhere in "
                     "the name)");
     add_db_options(*cmd, input->db);
     cmd->footer(

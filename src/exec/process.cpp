@@ -187,8 +187,10 @@ class Session {
 
     // Waits for exit, timeout or interrupt; fills how/exit_code/signal.
     void wait(ProcessOutcome& outcome, Clock::time_point start) {
+        // Beyond ~30 years means never (and would overflow the clock's nanoseconds).
+        constexpr double kNever = 1e9;
         const auto deadline =
-            spec_.timeout_seconds
+            spec_.timeout_seconds && *spec_.timeout_seconds < kNever
                 ? start + std::chrono::duration_cast<Clock::duration>(
                               std::chrono::duration<double>(*spec_.timeout_seconds))
                 : Clock::time_point::max();

@@ -2,6 +2,8 @@
 // Git metadata for a run: commit, branch and whether the work tree has uncommitted changes.
 
 #include <filesystem>
+#include <optional>
+#include <string>
 
 #include "core/result.hpp"
 #include "exec/environment.hpp"
@@ -14,5 +16,11 @@ namespace cgbench::runner {
 // CI_COMMIT_REF_NAME in `caller`.
 GitInfo read_git_info(const std::filesystem::path& dir, const exec::EnvMap& caller,
                       exec::ProcessRunner& runner);
+
+// A warning when `dir` is inside a git checkout (a `.git` in it or above) but no git is on
+// the PATH of `caller`: the run would be recorded without its commit, and a later `compare
+// main` could not find it. nullopt otherwise.
+std::optional<std::string> missing_git_warning(const std::filesystem::path& dir,
+                                               const exec::EnvMap& caller);
 
 }  // namespace cgbench::runner

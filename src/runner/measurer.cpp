@@ -1,6 +1,7 @@
 #include "runner/measurer.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -43,6 +44,16 @@ std::string valgrind_complaint(std::string_view stderr_text) {
 
 }  // namespace
 
+void throw_if_tmp_full() {
+    constexpr std::uint64_t kEnough = 1 << 20;  // Valgrind's files of a small program
+    const auto free = util::free_bytes("/tmp");
+    if (!free || *free >= kEnough) return;
+    throw EnvironmentError(
+        fmt::format("/tmp is full ({} KiB free): Valgrind could not write its profile there",
+                    *free / 1024),
+        "free space in /tmp; cgbench stages every run there (fixed-length paths)");
+}
+
 valgrind::ToolOptions tool_options(const MeasureSettings& s, valgrind::Tool tool) {
     return {tool, s.geometry, !s.weights.instructions_only, s.branch_sim, {}};
 }
@@ -84,10 +95,16 @@ std::pair<fs::path, exec::ResolvedProgram> Measurer::locate(const BenchmarkSpec&
 void Measurer::check(const BenchmarkSpec& spec) const {
     locate(spec);
     std::error_code ec;
-    if (!spec.stdin_path.empty() && !fs::exists(spec.stdin_path, ec)) {
-        throw UsageError(fmt::format("stdin file {} of '{}' does not exist", spec.stdin_path,
-                                     util::printable(spec.name)),
-                         "fix the stdin setting");
+    if (spec.stdin_path.empty()) return;
+    const auto status = fs::status(spec.stdin_path, ec);
+    const std::string why = !fs::exists(status)           ? "does not exist"
+                            : fs::is_directory(status)    ? "is a directory"
+                            : ::access(spec.stdin_path.c_str(), R_OK) != 0 ? "is not readable"
+                                                                           : "";
+    if (!why.empty()) {
+        throw UsageError(fmt::format("stdin file {} of '{}' {}", spec.stdin_path,
+                                     util::printable(spec.name), why),
+                         "fix the stdin setting: a file (or a device, a FIFO) to read");
     }
 }
 
@@ -127,7 +144,8 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
     const RawOutput raw = launch(spec, tool_options(settings_, valgrind::Tool::Cachegrind), {},
                                  staging.path(), result);
     if (result.status == BenchStatus::Ok) {
-        const auto options = top_function_options(settings_.weights);
+        auto options = top_function_options(settings_.weights);
+        options.cmd_lines = raw.cmd_lines;
         score(parse_output([&] { return valgrind::parse_cachegrind_file(raw.out_file, options); }),
               result);
     }
@@ -198,8 +216,10 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
             env.block_bytes, exec::kEnvBlockBudget));
     }
 
-    const RawOutput raw{staging / (std::string(valgrind::to_string(options.tool)) + ".out"),
-                        staging / "valgrind.log"};
+    RawOutput raw{staging / (std::string(valgrind::to_string(options.tool)) + ".out"),
+                  staging / "valgrind.log"};
+    for (const auto& arg : argv)  // Cachegrind writes them unescaped on its `cmd:` line
+        raw.cmd_lines += static_cast<std::size_t>(std::count(arg.begin(), arg.end(), '\n'));
     exec::ProcessSpec ps;
     ps.argv = valgrind::valgrind_command(inst_, options, raw.out_file, raw.log_file, argv);
     ps.env = env.entries;
@@ -249,6 +269,7 @@ void Measurer::interpret(const exec::ProcessOutcome& outcome, const RawOutput& r
     result.exit_code = outcome.exit_code;
     std::error_code ec;
     if (!fs::exists(raw.out_file, ec)) {
+        throw_if_tmp_full();
         // Valgrind stopped before the program ran: its message is on stderr or in its log.
         const std::string complaint = valgrind_complaint(outcome.stderr_tail);
         if (util::starts_with(complaint, "valgrind: /tmp/cgbench.")) {
@@ -283,21 +304,27 @@ void Measurer::score(const valgrind::Profile& profile, BenchmarkResult& result) 
 }
 
 void Measurer::keep_raw(const BenchmarkSpec& spec, int attempt, const RawOutput& raw,
-                        BenchmarkResult& result) const {
+                        BenchmarkResult& result, const std::vector<fs::path>& extra) const {
     if (settings_.keep_raw_dir.empty()) return;
     const std::string stem = util::file_safe(spec.name) +
                              (attempt > 0 ? fmt::format(".{}", attempt + 1) : std::string());
     // NAME.cachegrind.out, or NAME.callgrind.out with its dump parts NAME.callgrind.out.N.
     std::vector<fs::path> files = valgrind::callgrind_part_files(raw.out_file);
     files.push_back(raw.log_file);
+    files.insert(files.end(), extra.begin(), extra.end());
     for (const auto& file : files) {
         const fs::path dest = settings_.keep_raw_dir / (stem + "." + file.filename().string());
         std::error_code ec;
-        fs::copy_file(file, dest, fs::copy_options::overwrite_existing, ec);
-        if (ec && file != raw.log_file) {
-            throw EnvironmentError(fmt::format("cannot keep {}: {}", dest.string(), ec.message()));
+        if (!fs::exists(file, ec)) continue;  // nothing written (Valgrind did not start)
+        try {
+            // A temporary file renamed into place: a link planted at `dest` is replaced,
+            // never written through.
+            util::copy_file_replacing(file, dest);
+            if (file == raw.out_file) result.raw_file = dest.string();
+        } catch (const Error& e) {
+            // The measurement stands; only the copy is missing.
+            result.warnings.push_back(fmt::format("--keep-raw: {}", e.what()));
         }
-        if (!ec && file == raw.out_file) result.raw_file = dest.string();
     }
 }
 

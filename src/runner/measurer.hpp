@@ -32,12 +32,17 @@ struct MeasureFacts {
 // The Valgrind options of `tool` under `settings`.
 valgrind::ToolOptions tool_options(const MeasureSettings& settings, valgrind::Tool tool);
 
+// Throws EnvironmentError when /tmp, where every run is staged, is (nearly) full: Valgrind's
+// truncated or missing profile is then explained by that, not by Valgrind.
+void throw_if_tmp_full();
+
 // Parses a profile Valgrind wrote; a malformed one means Valgrind misbehaved (EnvironmentError).
 template <typename Parse>
 auto parse_output(Parse&& parse) {
     try {
         return parse();
     } catch (const valgrind::ParseError& e) {
+        throw_if_tmp_full();
         throw EnvironmentError(fmt::format("valgrind wrote an unreadable profile: {}", e.what()));
     }
 }
@@ -89,6 +94,7 @@ class Measurer {
     struct RawOutput {
         std::filesystem::path out_file;  // Callgrind: the final dump; parts are out_file.N
         std::filesystem::path log_file;
+        std::size_t cmd_lines = 1;  // lines of Cachegrind's `cmd:` header (ParseOptions)
     };
 
     // The working directory and resolved program of `spec` (see check()).
@@ -105,8 +111,11 @@ class Measurer {
     void record_facts(int aslr_errno, std::size_t env_block_bytes);
     // Sets events, derived hits, cost and top functions of `result` from `profile`.
     void score(const valgrind::Profile& profile, BenchmarkResult& result) const;
+    // With --keep-raw: copies Valgrind's files of `raw` and `extra` as NAME.<file name>
+    // (replacing, never writing through, what is there); a copy that fails is a warning on
+    // `result`, never the loss of the measurement.
     void keep_raw(const BenchmarkSpec& spec, int attempt, const RawOutput& raw,
-                  BenchmarkResult& result) const;
+                  BenchmarkResult& result, const std::vector<std::filesystem::path>& extra = {}) const;
 
     valgrind::Installation inst_;
     MeasureSettings settings_;

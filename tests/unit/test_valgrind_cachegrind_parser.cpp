@@ -238,4 +238,31 @@ TEST(CachegrindParser, ErrorsNameTheFileAndLine) {
     }
 }
 
+TEST(CachegrindParser, ArgumentsWithNewlinesContinueTheCommandLine) {
+    // Valgrind 3.19 writes the command line unescaped: `varint 2000 $'x\nevents: Ir'` gives
+    // continuation lines that may look like anything.
+    const std::string text = data("varint-cache.out");
+    const std::string cmd = "cmd: ./build/examples/varint 2000";
+    ASSERT_NE(text.find(cmd + "\n"), std::string::npos);
+    const auto with = [&](const std::string& args) {
+        std::string t = text;
+        t.replace(t.find(cmd), cmd.size(), cmd + args);
+        return t;
+    };
+    const Profile plain = parse_cachegrind(text);
+    const std::string spoof = with(" x\nevents: Ir\nsummary: 1\nfl=a.c\n0 99");
+    ParseOptions exact;
+    exact.cmd_lines = 5;  // 1 + the newlines in the arguments
+    const Profile p = parse_cachegrind(spoof, exact);
+    EXPECT_EQ(p.totals, plain.totals) << "the injected lines counted";
+    EXPECT_EQ(p.cmd, "./build/examples/varint 2000 x\nevents: Ir\nsummary: 1\nfl=a.c\n0 99");
+    // Without the count (0), a continuation runs up to the `events:` line.
+    const Profile guessed = parse_cachegrind(with(" 'for i in range(3):\n  s += i'"));
+    EXPECT_EQ(guessed.totals, plain.totals);
+    // What used to happen: the continuation is an unexpected line.
+    ParseOptions one;
+    one.cmd_lines = 1;
+    EXPECT_THROW(parse_cachegrind(with(" x\nsecond line"), one), ParseError);
+}
+
 }  // namespace cgbench::valgrind
