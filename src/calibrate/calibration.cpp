@@ -169,10 +169,10 @@ std::vector<double> features_of(const KernelResult& k, bool with_ir) {
 }
 
 WeightSet weight_set(std::string name, std::vector<double> weights, const Matrix& features,
-                     const std::vector<double>& time) {
+                     const std::vector<double>& time, Objective objective) {
     WeightSet s;
     s.name = std::move(name);
-    s.agreement = agree(costs(features, weights), time);
+    s.agreement = agree(costs(features, weights), time, objective);
     s.weights = std::move(weights);
     return s;
 }
@@ -188,7 +188,7 @@ std::vector<double> relative_to_first(std::vector<double> w) {
 
 }  // namespace
 
-Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term) {
+Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term, Objective objective) {
     if (kernels.size() < 3) {
         throw EnvironmentError(
             fmt::format("calibration needs at least 3 kernels to fit 3 weights, not {}",
@@ -203,7 +203,8 @@ Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term) {
         time.push_back(k.timing.median);
     }
     Calibration c;
-    const auto fit = fit_relative(features, time);
+    c.objective = objective;
+    const auto fit = fit_weights(features, time, objective);
     const auto rounded = integer_weights(features, fit);
     if (std::all_of(rounded.begin(), rounded.end(), [](auto v) { return v == 0; })) {
         throw EnvironmentError("no non-negative weights fit the timings: the measured times do "
@@ -219,15 +220,15 @@ Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term) {
                                     {static_cast<double>(p.weights.l1),
                                      static_cast<double>(p.weights.ll),
                                      static_cast<double>(p.weights.ram)},
-                                    features, time));
+                                    features, time, objective));
     }
     c.sets.push_back(weight_set("fitted",
                                 {static_cast<double>(rounded[0]), static_cast<double>(rounded[1]),
                                  static_cast<double>(rounded[2])},
-                                features, time));
+                                features, time, objective));
     if (ir_term) {
-        c.fitted_exact_ir = relative_to_first(fit_relative(features_ir, time));
-        auto set = weight_set("fitted + Ir", c.fitted_exact_ir, features_ir, time);
+        c.fitted_exact_ir = relative_to_first(fit_weights(features_ir, time, objective));
+        auto set = weight_set("fitted + Ir", c.fitted_exact_ir, features_ir, time, objective);
         set.usable = false;
         c.sets.push_back(std::move(set));
     }
@@ -235,11 +236,20 @@ Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term) {
     return c;
 }
 
-std::string load_conditions() {
+std::optional<double> load_average() {
     double load[1] = {0};
-    if (::getloadavg(load, 1) != 1) return "";
-    return fmt::format("load average {:.2f} on {} CPUs", load[0],
-                       std::max(1U, std::thread::hardware_concurrency()));
+    if (::getloadavg(load, 1) != 1) return std::nullopt;
+    return load[0];
+}
+
+unsigned cpu_count() {
+    return std::max(1U, std::thread::hardware_concurrency());
+}
+
+std::string load_conditions() {
+    const auto load = load_average();
+    if (!load) return "";
+    return fmt::format("load average {:.2f} on {} CPUs", *load, cpu_count());
 }
 
 std::string cpu_model() {

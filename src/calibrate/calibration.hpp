@@ -93,14 +93,16 @@ struct CalibrationContext {
     std::string cycles_unavailable;   // why the clock is not cycles ("" when it is)
     std::optional<int> pinned_cpu;    // the CPU native runs were pinned to
     std::string pin_failure;          // why they were not, when pinning was refused
-    std::string load_before;          // load_conditions() before and after the native runs
-    std::string load_after;
+    unsigned cpus = 1;                      // online CPUs
+    std::optional<double> load_before;      // 1-minute load average before the native runs
+    std::optional<double> load_after;       // and after them
     double native_seconds = 0;
     double simulated_seconds = 0;
 };
 
 struct Calibration {
     CalibrationContext context;  // filled by the caller
+    Objective objective = Objective::Relative;
     std::vector<KernelResult> kernels;
     // pythonspeed, kcachegrind, fitted (the integer weights written), then "fitted + Ir"
     // when asked for.
@@ -110,10 +112,17 @@ struct Calibration {
     std::vector<double> fitted_exact_ir;     // L1, LL, RAM, Ir (with ir_term), same scale
 };
 
-// Fits weights to the kernels' median times (relative least squares, non-negative) and
-// compares pythonspeed, kcachegrind and the fitted weights. Throws EnvironmentError when
-// fewer than three kernels or no positive weight fits.
-Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term);
+// Fits non-negative weights to the kernels' median times by least squares (`objective`) and
+// compares pythonspeed, kcachegrind and the fitted weights, each scaled by the same objective.
+// Throws EnvironmentError when fewer than three kernels or no positive weight fits.
+Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term,
+                            Objective objective = Objective::Relative);
+
+// The 1-minute load average, when it can be read.
+std::optional<double> load_average();
+
+// The number of CPUs online (at least 1).
+unsigned cpu_count();
 
 // "load average 3.10 on 2 CPUs", or "" when the load cannot be read.
 std::string load_conditions();

@@ -105,6 +105,15 @@ std::vector<double> nnls(const Matrix& a, const std::vector<double>& b) {
     return best;
 }
 
+std::string_view to_string(Objective objective) {
+    return objective == Objective::Absolute ? "absolute" : "relative";
+}
+
+std::vector<double> fit_weights(const Matrix& features, const std::vector<double>& time,
+                                Objective objective) {
+    return objective == Objective::Absolute ? nnls(features, time) : fit_relative(features, time);
+}
+
 std::vector<double> fit_relative(const Matrix& features, const std::vector<double>& time) {
     Matrix scaled = features;
     for (std::size_t i = 0; i < scaled.size(); ++i) {
@@ -128,13 +137,17 @@ double median(std::vector<double> v) {
     return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-Agreement agree(const std::vector<double>& cost, const std::vector<double>& time) {
+Agreement agree(const std::vector<double>& cost, const std::vector<double>& time,
+                Objective objective) {
     const std::size_t n = time.size();
     Agreement a;
     double num = 0, den = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        num += cost[i] / time[i];
-        den += (cost[i] / time[i]) * (cost[i] / time[i]);
+        // Least squares of scale * x against y: relative divides both by the time.
+        const double x = objective == Objective::Absolute ? cost[i] : cost[i] / time[i];
+        const double y = objective == Objective::Absolute ? time[i] : 1.0;
+        num += x * y;
+        den += x * x;
     }
     a.scale = den > 0 ? num / den : 0;
     const double mean_t = std::accumulate(time.begin(), time.end(), 0.0) / static_cast<double>(n);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace cgbench::calibrate {
@@ -19,13 +20,23 @@ using Matrix = std::vector<std::vector<double>>;
 // for ragged rows, more than 8 columns, or b of another length.
 std::vector<double> nnls(const Matrix& a, const std::vector<double>& b);
 
-// Weights w >= 0 that minimise the relative error of predicting `time` from `features`:
-// sum over kernels of (features_i . w / time_i - 1)^2, so a kernel of 5 ms counts as much as
-// one of 500 ms. Times must be positive.
+// What a fit minimises over the kernels. Relative: the sum of (predicted / measured - 1)^2, so
+// a kernel of 5 ms counts as much as one of 500 ms. Absolute: the sum of (predicted -
+// measured)^2, which the slowest kernels dominate.
+enum class Objective { Relative, Absolute };
+
+std::string_view to_string(Objective objective);
+
+// Weights w >= 0 that minimise `objective` for predicting `time` from `features` (time_i is
+// predicted as features_i . w). Times must be positive.
+std::vector<double> fit_weights(const Matrix& features, const std::vector<double>& time,
+                                Objective objective);
+
+// fit_weights with Objective::Relative.
 std::vector<double> fit_relative(const Matrix& features, const std::vector<double>& time);
 
-// How well costs predict times once scaled: `scale` (time units per cost unit) minimises the
-// relative error as fit_relative does; `predicted` = scale * cost.
+// How well costs predict times once scaled: `scale` (time units per cost unit) minimises
+// `objective`; `predicted` = scale * cost.
 struct Agreement {
     double scale = 0;
     double pearson_r = 0;           // of cost and time (scale does not change it)
@@ -36,7 +47,8 @@ struct Agreement {
 
 // Compares `cost` (under some weights) with measured `time`, both one value per kernel (at
 // least two kernels, times positive).
-Agreement agree(const std::vector<double>& cost, const std::vector<double>& time);
+Agreement agree(const std::vector<double>& cost, const std::vector<double>& time,
+                Objective objective = Objective::Relative);
 
 // The cost of each row of `features` under `weights` (same length as a row).
 std::vector<double> costs(const Matrix& features, const std::vector<double>& weights);

@@ -20,12 +20,14 @@
  *       element, BYTES in all. Each step reads the permutation in order and updates the four
  *       arrays at the step's index (linear) or at the permutation's entry (random), so both
  *       walks execute the same instructions and differ only in where they land in memory.
+ *       Each loop continues where the previous one stopped (wrapping around), so a working
+ *       set larger than one loop covers is still streamed through, not revisited.
  *   compute-latency, compute-throughput
  *       register arithmetic: one dependent multiply-add chain per step, or four independent
  *       chains (no memory access in the loop).
  *   branch-predictable, branch-random
- *       one data-dependent branch per step on bits that are all set, or random (about half
- *       of them mispredicted), read from 4 KiB that stay in L1.
+ *       one branch per step on a bit of a xorshift sequence: masked to always go the same
+ *       way, or random (about half of them mispredicted); no memory access in the loop.
  *
  * Cost under Cachegrind of one loop = (run with REPS=1) - (run with REPS=0): the setup and
  * the warm-up loops cancel out. Exit status: 0 ok, 2 usage, 1 anything else. */
@@ -147,6 +149,7 @@ static int pin(long cpu) {
 
 struct walk {
     size_t n;
+    size_t pos; /* where the next loop starts: each loop continues the walk */
     uint32_t* perm;
     uint32_t* a[4];
     uint32_t random_mask;
@@ -180,7 +183,7 @@ static uint64_t walk_loop(struct walk* w, uint64_t steps) {
     const uint32_t rmask = w->random_mask, lmask = ~w->random_mask;
     const uint32_t* perm = w->perm;
     uint32_t *a0 = w->a[0], *a1 = w->a[1], *a2 = w->a[2], *a3 = w->a[3];
-    size_t i = 0;
+    size_t i = w->pos;
     for (uint64_t s = 0; s < steps; ++s) {
         const uint32_t j = (perm[i] & rmask) | ((uint32_t)i & lmask);
         a0[j] += (uint32_t)s;
@@ -189,6 +192,7 @@ static uint64_t walk_loop(struct walk* w, uint64_t steps) {
         a3[j] = a2[j] + 7;
         if (++i == w->n) i = 0;
     }
+    w->pos = i;
     return a3[w->n / 2];
 }
 
@@ -213,17 +217,15 @@ static uint64_t throughput_loop(uint64_t steps) {
     return a + b + c + d;
 }
 
-static unsigned char branch_bits[4096];
-
-static void branch_setup(int random) {
-    for (size_t i = 0; i < sizeof branch_bits; ++i)
-        branch_bits[i] = random ? (unsigned char)(next_random() & 1) : 1;
-}
-
-static uint64_t branch_loop(uint64_t steps) {
-    uint64_t x = 0;
+/* One branch per step on a bit of a xorshift sequence (which never repeats): with mask 1 it
+ * goes either way at random, with mask 0 always the same way. Same instructions either way. */
+static uint64_t branch_loop(uint64_t steps, uint64_t mask) {
+    uint64_t x = 0, r = 0x9E3779B97F4A7C15ull;
     for (uint64_t s = 0; s < steps; ++s) {
-        if (branch_bits[s & (sizeof branch_bits - 1)]) {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        if (r & mask) {
             x += s;
             __asm__ volatile("" : "+r"(x));
         } else {
@@ -258,8 +260,10 @@ static uint64_t loop_once(enum kind k, struct walk* w, uint64_t steps) {
             return latency_loop(steps);
         case THROUGHPUT:
             return throughput_loop(steps);
+        case BRANCH_PREDICTABLE:
+            return branch_loop(steps, 0);
         default:
-            return branch_loop(steps);
+            return branch_loop(steps, 1);
     }
 }
 
@@ -298,8 +302,6 @@ static int run_kernel(int argc, char** argv) {
                     (unsigned long long)param);
             return 1;
         }
-    } else if (k == BRANCH_PREDICTABLE || k == BRANCH_RANDOM) {
-        branch_setup(k == BRANCH_RANDOM);
     }
     uint64_t checksum = 0;
     for (uint64_t r = 0; r < warmups; ++r)

@@ -118,6 +118,12 @@ CalibrationPlan plan_calibration(const CalibrateInput& in, const exec::EnvMap& e
     p.cpu = parse_cpu(in.cpu);
     p.max_noise = parse_percent(in.max_noise, "--max-noise");
     p.ir_term = in.ir_term;
+    if (in.objective != "relative" && in.objective != "absolute") {
+        throw UsageError(fmt::format("invalid --objective '{}'", util::printable(in.objective)),
+                         "use relative (every kernel counts alike) or absolute (the slowest "
+                         "kernels count most)");
+    }
+    p.objective = in.objective == "absolute" ? Objective::Absolute : Objective::Relative;
     if (in.format != "console" && in.format != "json") {
         throw UsageError(fmt::format("invalid --format '{}'", util::printable(in.format)),
                          "use console or json");
@@ -193,7 +199,8 @@ Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env
                              settings.geometry, std::nullopt},
                             runner, env);
     NativeTimer& timer = hooks.timer != nullptr ? *hooks.timer : real;
-    x.load_before = load_conditions();
+    x.cpus = cpu_count();
+    x.load_before = load_average();
     auto start = std::chrono::steady_clock::now();
     std::vector<Timing> timings;
     {
@@ -202,8 +209,8 @@ Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env
         timings = time_kernels(plan.kernels, x.native, timer, progress.get());
     }
     x.native_seconds = seconds_since(start);
-    x.load_after = load_conditions();
-    check_noise(plan.kernels, timings, plan.max_noise, x.load_after);
+    x.load_after = load_average();
+    check_noise(plan.kernels, timings, plan.max_noise, load_conditions());
 
     start = std::chrono::steady_clock::now();
     std::size_t runs = 0;
@@ -221,7 +228,7 @@ Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env
     std::vector<KernelResult> results;
     for (std::size_t i = 0; i < plan.kernels.size(); ++i)
         results.push_back({plan.kernels[i], timings[i], sim.hits[i], sim.ir[i]});
-    auto c = fit_calibration(std::move(results), plan.ir_term);
+    auto c = fit_calibration(std::move(results), plan.ir_term, plan.objective);
     c.context = std::move(x);
     return c;
 }
@@ -250,7 +257,9 @@ config::WeightsFile weights_file(const Calibration& c) {
         {"cpu_baseline", x.fingerprint.cpu_baseline},
         {"valgrind", x.fingerprint.valgrind_version},
         {"clock", std::string(to_string(x.native.clock))},
-        {"load", x.load_before},
+        {"objective", std::string(to_string(c.objective))},
+        {"cpus", static_cast<std::int64_t>(x.cpus)},
+        {"load_average", x.load_before.value_or(-1)},
         {"kernels", static_cast<std::int64_t>(c.kernels.size())},
         {"exact", c.fitted_exact},
         {"r", fitted->agreement.pearson_r},

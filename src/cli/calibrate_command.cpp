@@ -111,6 +111,10 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
     cmd.add_option("--max-noise", in.max_noise,
                    "Refuse (exit 4) when a kernel's median time is uncertain by more than "
                    "this [2%]");
+    cmd.add_option("--objective", in.objective,
+                   "What the fit minimises: relative (squared relative errors, every kernel "
+                   "alike) or absolute (squared errors, the slowest kernels count most) "
+                   "[relative]");
     cmd.add_flag("--ir-term", in.ir_term,
                  "Also fit a weight per instruction, shown for comparison (cgbench's cost has "
                  "no such term)");

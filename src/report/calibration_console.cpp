@@ -51,7 +51,11 @@ std::string how_timed(const calibrate::CalibrationContext& x) {
 
 std::string conditions(const calibrate::CalibrationContext& x) {
     std::string out = x.cpu_model.empty() ? std::string() : x.cpu_model + " · ";
-    if (!x.load_before.empty()) out += x.load_before + " before, " + x.load_after + " after · ";
+    out += fmt::format("{} CPU{} · ", x.cpus, x.cpus == 1 ? "" : "s");
+    if (x.load_before && x.load_after) {
+        out += fmt::format("load average {:.2f} before the native runs, {:.2f} after · ",
+                           *x.load_before, *x.load_after);
+    }
     return out + fmt::format("native {:.1f} s, Valgrind {:.1f} s", x.native_seconds,
                              x.simulated_seconds);
 }
@@ -98,8 +102,10 @@ std::string render_calibration_console(const Calibration& c, bool color) {
         kernels.add_row(std::move(row));
     }
     out += kernels.render(0, color);
-    out += "(the last columns: each weight set's predicted time, scaled to fit the sweep, "
-           "against the measured median)\n\n";
+    out += fmt::format(
+        "(the last columns: each weight set's predicted time against the measured median; "
+        "weights fitted and every set scaled by least squares of {} error)\n\n",
+        calibrate::to_string(c.objective));
 
     TextTable sets({{"weights", Align::Left},
                     {"L1 / LL / RAM", Align::Right},

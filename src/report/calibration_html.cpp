@@ -71,8 +71,10 @@ std::string header(const Calibration& c) {
     out += x.pinned_cpu ? fmt::format("pinned to CPU {}", *x.pinned_cpu) : "not pinned";
     out += fmt::format(", median of {} runs per kernel · {} steps per loop",
                        x.native.rounds * x.native.repeat, util::with_commas(x.steps));
-    if (!x.load_before.empty()) {
-        out += fmt::format(" · {} before, {} after", e(x.load_before), e(x.load_after));
+    out += fmt::format(" · {} CPU{}", x.cpus, x.cpus == 1 ? "" : "s");
+    if (x.load_before && x.load_after) {
+        out += fmt::format(", load average {:.2f} before the native runs, {:.2f} after",
+                           *x.load_before, *x.load_after);
     }
     return out + fmt::format(" · {}</p>\n", e(x.started));
 }

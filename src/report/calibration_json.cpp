@@ -22,8 +22,9 @@ ojson native_json(const calibrate::CalibrationContext& x) {
     n["repeat"] = x.native.repeat;
     n["warmups"] = x.native.warmups;
     n["steps"] = x.steps;
-    n["load_before"] = x.load_before;
-    n["load_after"] = x.load_after;
+    n["cpus"] = x.cpus;
+    n["load_before"] = x.load_before ? ojson(*x.load_before) : ojson();
+    n["load_after"] = x.load_after ? ojson(*x.load_after) : ojson();
     n["cpu_model"] = x.cpu_model;
     n["seconds"] = x.native_seconds;
     return n;
@@ -71,6 +72,7 @@ std::string render_calibration_json(const calibrate::Calibration& c) {
     doc["fingerprint"] = to_json(c.context.fingerprint);
     doc["native"] = native_json(c.context);
     doc["simulated_seconds"] = c.context.simulated_seconds;
+    doc["objective"] = calibrate::to_string(c.objective);
     doc["fitted"] = {{"name", c.fitted.name},
                      {"l1", c.fitted.l1},
                      {"ll", c.fitted.ll},

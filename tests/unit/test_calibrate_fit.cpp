@@ -59,6 +59,13 @@ TEST(CalibrateFit, RecoversKnownWeightsFromExactTimes) {
     expect_within(fit_relative(f, times(f, truth, 0, 2)), truth, 1e-9);
 }
 
+TEST(CalibrateFit, TheAbsoluteObjectiveRecoversThemToo) {
+    const std::vector<double> truth = {0.25e-9, 0.25e-9 * 3.7, 0.25e-9 * 48.2};
+    const auto f = sweep_features(40, 1);
+    expect_within(fit_weights(f, times(f, truth, 0, 2), Objective::Absolute), truth, 1e-9);
+    expect_within(fit_weights(f, times(f, truth, 0.002, 3), Objective::Absolute), truth, 0.01);
+}
+
 TEST(CalibrateFit, RecoversKnownWeightsWithinOnePercentFromNoisyTimes) {
     const std::vector<double> truth = {1.0, 6.0, 80.0};
     const auto f = sweep_features(60, 3);
@@ -162,6 +169,18 @@ TEST(CalibrateFit, AgreementFollowsTheTextbookDefinitions) {
     EXPECT_NEAR(a.r_squared, 1 - ss_res / stt, 1e-12);
     std::sort(errors.begin(), errors.end());
     EXPECT_NEAR(a.median_abs_error, (errors[1] + errors[2]) / 2, 1e-12);
+}
+
+TEST(CalibrateFit, TheAbsoluteScaleMinimisesSquaredErrors) {
+    const std::vector<double> cost = {10, 20, 30, 45};
+    const std::vector<double> time = {2.1, 3.9, 6.3, 8.7};
+    const auto a = agree(cost, time, Objective::Absolute);
+    double derivative = 0;
+    for (std::size_t i = 0; i < 4; ++i)
+        derivative += (a.scale * cost[i] - time[i]) * cost[i];
+    EXPECT_NEAR(derivative, 0, 1e-9);
+    EXPECT_NE(a.scale, agree(cost, time, Objective::Relative).scale);
+    EXPECT_DOUBLE_EQ(a.pearson_r, agree(cost, time, Objective::Relative).pearson_r);
 }
 
 TEST(CalibrateFit, ProportionalCostsAgreePerfectly) {

@@ -59,8 +59,9 @@ calibrate::Calibration calibration(bool ir_term = false) {
     c.context.native.clock = calibrate::Clock::Cpu;
     c.context.cycles_unavailable = "No such file or directory";
     c.context.pinned_cpu = 1;
-    c.context.load_before = "load average 0.50 on 2 CPUs";
-    c.context.load_after = "load average 0.70 on 2 CPUs";
+    c.context.cpus = 2;
+    c.context.load_before = 0.5;
+    c.context.load_after = 0.7;
     return c;
 }
 
@@ -74,7 +75,7 @@ TEST(CalibrationReport, ConsoleListsEveryKernelAndWeightSet) {
     for (const char* s : {"pythonspeed", "kcachegrind", "fitted", "fitted + Ir", "1 / 5 / 35",
                           "1 / 10 / 100", "median error", "pinned to CPU 1", "CPU time",
                           "no cycle counter: No such file or directory",
-                          "load average 0.50 on 2 CPUs before"}) {
+                          "2 CPUs · load average 0.50 before the native runs, 0.70 after"}) {
         EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text;
     }
     // The fitted row shows the integer weights written to the file.
