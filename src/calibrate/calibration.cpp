@@ -105,8 +105,9 @@ void check_noise(const std::vector<Kernel>& kernels, const std::vector<Timing>& 
     }
     if (!conditions.empty()) message += "; " + conditions;
     throw TooNoisy(message,
-                   "calibrate on a quiet machine (README: \"Calibrating on a quiet machine\"); "
-                   "more runs (--rounds, --repeat) narrow the medians, --max-noise accepts more",
+                   "calibrate on a quiet machine, as the README's \"Calibrating on a quiet "
+                   "machine\" says; more runs (--rounds, --repeat) narrow the medians, "
+                   "--max-noise accepts more",
                    timings);
 }
 

@@ -102,7 +102,7 @@ struct CalibrationContext {
 
 struct Calibration {
     CalibrationContext context;  // filled by the caller
-    Objective objective = Objective::Relative;
+    Objective objective = Objective::Absolute;
     std::vector<KernelResult> kernels;
     // pythonspeed, kcachegrind, fitted (the integer weights written), then "fitted + Ir"
     // when asked for.
@@ -116,7 +116,7 @@ struct Calibration {
 // compares pythonspeed, kcachegrind and the fitted weights, each scaled by the same objective.
 // Throws EnvironmentError when fewer than three kernels or no positive weight fits.
 Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term,
-                            Objective objective = Objective::Relative);
+                            Objective objective = Objective::Absolute);
 
 // The 1-minute load average, when it can be read.
 std::optional<double> load_average();

@@ -20,10 +20,11 @@ using Matrix = std::vector<std::vector<double>>;
 // for ragged rows, more than 8 columns, or b of another length.
 std::vector<double> nnls(const Matrix& a, const std::vector<double>& b);
 
-// What a fit minimises over the kernels. Relative: the sum of (predicted / measured - 1)^2, so
-// a kernel of 5 ms counts as much as one of 500 ms. Absolute: the sum of (predicted -
-// measured)^2, which the slowest kernels dominate.
-enum class Objective { Relative, Absolute };
+// What a fit minimises over the kernels. Absolute: the sum of (predicted - measured)^2, plain
+// least squares on the times (or on times relative to the slowest, the same thing), which
+// the slowest kernels dominate. Relative: the sum of (predicted / measured - 1)^2, so a
+// kernel of 5 ms counts as much as one of 500 ms.
+enum class Objective { Absolute, Relative };
 
 std::string_view to_string(Objective objective);
 
@@ -48,7 +49,7 @@ struct Agreement {
 // Compares `cost` (under some weights) with measured `time`, both one value per kernel (at
 // least two kernels, times positive).
 Agreement agree(const std::vector<double>& cost, const std::vector<double>& time,
-                Objective objective = Objective::Relative);
+                Objective objective = Objective::Absolute);
 
 // The cost of each row of `features` under `weights` (same length as a row).
 std::vector<double> costs(const Matrix& features, const std::vector<double>& weights);

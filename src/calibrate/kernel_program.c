@@ -221,6 +221,7 @@ static uint64_t throughput_loop(uint64_t steps) {
  * goes either way at random, with mask 0 always the same way. Same instructions either way. */
 static uint64_t branch_loop(uint64_t steps, uint64_t mask) {
     uint64_t x = 0, r = 0x9E3779B97F4A7C15ull;
+    __asm__ volatile("" : "+r"(mask)); /* unknown to the compiler: the same code for 0 and 1 */
     for (uint64_t s = 0; s < steps; ++s) {
         r ^= r << 13;
         r ^= r >> 7;

@@ -120,8 +120,8 @@ CalibrationPlan plan_calibration(const CalibrateInput& in, const exec::EnvMap& e
     p.ir_term = in.ir_term;
     if (in.objective != "relative" && in.objective != "absolute") {
         throw UsageError(fmt::format("invalid --objective '{}'", util::printable(in.objective)),
-                         "use relative (every kernel counts alike) or absolute (the slowest "
-                         "kernels count most)");
+                         "use absolute (least squares on the times: the slowest kernels count "
+                         "most) or relative (on relative errors: every kernel counts alike)");
     }
     p.objective = in.objective == "absolute" ? Objective::Absolute : Objective::Relative;
     if (in.format != "console" && in.format != "json") {

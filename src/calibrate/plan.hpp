@@ -29,7 +29,7 @@ struct CalibrateInput {
     std::string clock = "auto";      // auto, cycles, cpu, wall
     std::string max_noise = "2%";
     bool ir_term = false;
-    std::string objective = "relative";  // relative or absolute
+    std::string objective = "absolute";  // absolute or relative
     std::optional<std::string> geometry;
     std::optional<std::string> cpu_baseline;
     std::optional<std::string> jobs;
@@ -50,7 +50,7 @@ struct CalibrationPlan {
     std::optional<int> cpu;             // pin native runs here; nullopt: do not pin
     double max_noise = 0.02;
     bool ir_term = false;
-    Objective objective = Objective::Relative;
+    Objective objective = Objective::Absolute;
     runner::RunRequest simulated;       // settings, jobs, probe cache (no benchmarks yet)
     std::optional<std::filesystem::path> out;
     std::optional<std::filesystem::path> html;

@@ -23,8 +23,9 @@ std::string calibrate_help_footer() {
            "1K to 256M (--sizes), and compute- and branch-bound loops; each kernel's loop is\n"
            "timed natively (pinned to one CPU, after a warm-up, median of --rounds x --repeat\n"
            "runs) and counted under Cachegrind (one loop: a run with it minus a run without).\n"
-           "Weights L1/LL/RAM >= 0 are fitted by least squares on relative time and compared\n"
-           "with pythonspeed (1/5/35) and kcachegrind (1/10/100): Pearson r, R², median error.\n"
+           "Weights L1/LL/RAM >= 0 are fitted by least squares on the times (--objective) and\n"
+           "compared with pythonspeed (1/5/35) and kcachegrind (1/10/100), each scaled the\n"
+           "same way: Pearson r, R², median absolute percentage error.\n"
            "Timings whose median is uncertain by more than --max-noise are refused (exit 4):\n"
            "calibrate on a quiet machine. `--out FILE` writes the fitted weights for\n"
            "`cgbench run --weights FILE` or a suite's `weights = \"FILE\"`.\n\n"
@@ -112,9 +113,9 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
                    "Refuse (exit 4) when a kernel's median time is uncertain by more than "
                    "this [2%]");
     cmd.add_option("--objective", in.objective,
-                   "What the fit minimises: relative (squared relative errors, every kernel "
-                   "alike) or absolute (squared errors, the slowest kernels count most) "
-                   "[relative]");
+                   "What the fit minimises: absolute (squared errors of the times, the slowest "
+                   "kernels count most) or relative (squared relative errors, every kernel "
+                   "alike) [absolute]");
     cmd.add_flag("--ir-term", in.ir_term,
                  "Also fit a weight per instruction, shown for comparison (cgbench's cost has "
                  "no such term)");

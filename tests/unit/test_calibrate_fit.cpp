@@ -144,7 +144,7 @@ TEST(CalibrateFit, NnlsMatchesAHandSolvedProblem) {
 TEST(CalibrateFit, AgreementFollowsTheTextbookDefinitions) {
     const std::vector<double> cost = {10, 20, 30, 45};
     const std::vector<double> time = {2.1, 3.9, 6.3, 8.7};
-    const auto a = agree(cost, time);
+    const auto a = agree(cost, time, Objective::Relative);
     // Pearson r from its definition.
     const double mc = 26.25, mt = 5.25;
     double sct = 0, scc = 0, stt = 0;
