@@ -62,6 +62,11 @@ std::string conditions(const calibrate::CalibrationContext& x) {
 
 }  // namespace
 
+std::string simulated_with(const Fingerprint& f) {
+    const std::string all = provenance(f);
+    return all.substr(0, all.find(" · weights "));
+}
+
 std::string relative_error(double predicted, double measured) {
     return fmt::format("{:+.1f}%", (predicted - measured) / measured * 100);
 }
@@ -76,7 +81,7 @@ std::string describe_weights(const calibrate::WeightSet& set) {
 
 std::string render_calibration_console(const Calibration& c, bool color) {
     const auto& x = c.context;
-    std::string out = "cgbench calibrate · " + provenance(x.fingerprint) + "\n";
+    std::string out = "cgbench calibrate · " + simulated_with(x.fingerprint) + "\n";
     out += how_timed(x) + "\n" + conditions(x) + "\n\n";
 
     std::vector<std::pair<std::string, Align>> columns = {

@@ -65,7 +65,7 @@ std::string palette_css() {
 std::string header(const Calibration& c) {
     const auto& x = c.context;
     std::string out = "<h1>cgbench calibration</h1>\n<p class=\"meta\">";
-    out += e(provenance(x.fingerprint)) + "</p>\n<p class=\"meta\">";
+    out += e(simulated_with(x.fingerprint)) + "</p>\n<p class=\"meta\">";
     if (!x.cpu_model.empty()) out += e(x.cpu_model) + " · ";
     out += fmt::format("native {} time, ", e(calibrate::to_string(x.native.clock)));
     out += x.pinned_cpu ? fmt::format("pinned to CPU {}", *x.pinned_cpu) : "not pinned";

@@ -25,6 +25,10 @@ std::string render_calibration_json(const calibrate::Calibration& c);
 
 std::string render_calibration_html(const calibrate::Calibration& c);
 
+// How the kernels were simulated: provenance() without its weights (calibration compares
+// weight sets; it has none of its own).
+std::string simulated_with(const Fingerprint& f);
+
 // The relative error of `predicted` against `measured`, signed: "+12.3%".
 std::string relative_error(double predicted, double measured);
 
