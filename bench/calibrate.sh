@@ -4,7 +4,7 @@
 # kernels), native runs pinned to one CPU, with the load before and after and the sweep's
 # wall time. Prints the calibration report, then r of the default (pythonspeed), KCachegrind
 # and fitted weights against the goals (>= 0.95 default, >= 0.98 fitted), and the fitted
-# weights. Keeps the weights file and the HTML page in OUT.
+# weights. Keeps the weights file, the HTML page and the JSON document in OUT.
 #
 # Usage: bench/calibrate.sh [extra cgbench calibrate options, e.g. --rounds 5 --cpu 1]
 # Env:   OUT=DIR (default ./calibration), SKIP_BUILD=1 (don't run scripts/build.sh)
@@ -24,7 +24,8 @@ echo
 
 rc=0
 t0="$(date +%s.%N)"
-"$CGBENCH" calibrate --out "$out/weights.toml" --html "$out/calibration.html" "$@" \
+"$CGBENCH" calibrate --out "$out/weights.toml" --html "$out/calibration.html" \
+    --json "$out/calibration.json" "$@" \
     >"$out/report.txt" || rc=$?
 t1="$(date +%s.%N)"
 cat "$out/report.txt"
@@ -45,4 +46,4 @@ echo "r pythonspeed (default) $default_r  goal >= 0.95  $(goal "$default_r" 0.95
 echo "r kcachegrind           $(r_of kcachegrind)"
 echo "r fitted                $fitted_r  goal >= 0.98  $(goal "$fitted_r" 0.98)"
 echo "fitted weights:         $(grep -E '^(l1|ll|ram) =' "$out/weights.toml" | tr '\n' ' ')"
-echo "files:                  $out/weights.toml $out/calibration.html"
+echo "files:                  $out/weights.toml $out/calibration.html $out/calibration.json"

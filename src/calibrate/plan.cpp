@@ -136,8 +136,14 @@ CalibrationPlan plan_calibration(const CalibrateInput& in, const exec::EnvMap& e
     p.simulated.benchmarks.clear();
     if (in.out) p.out = *in.out;
     if (in.html) p.html = *in.html;
-    if (p.out && p.html && fs::absolute(*p.out) == fs::absolute(*p.html)) {
-        throw UsageError("--out and --html name the same file", "give two different files");
+    if (in.json) p.json_file = *in.json;
+    std::set<fs::path> outputs;
+    for (const auto& f : {p.out, p.html, p.json_file}) {
+        if (f && !outputs.insert(fs::absolute(*f).lexically_normal()).second) {
+            throw UsageError(fmt::format("--out, --html and --json name the same file {}",
+                                         f->string()),
+                             "give each output a file of its own");
+        }
     }
     return p;
 }

@@ -36,6 +36,7 @@ struct CalibrateInput {
     std::optional<std::string> timeout;
     std::optional<std::string> out;   // the weights file
     std::optional<std::string> html;
+    std::optional<std::string> json;  // the JSON document, written to a file
     std::string format = "console";   // console or json
 };
 
@@ -54,7 +55,8 @@ struct CalibrationPlan {
     runner::RunRequest simulated;       // settings, jobs, probe cache (no benchmarks yet)
     std::optional<std::filesystem::path> out;
     std::optional<std::filesystem::path> html;
-    bool json = false;
+    std::optional<std::filesystem::path> json_file;
+    bool json = false;  // --format json: the JSON document on stdout
 };
 
 // Validates everything; throws UsageError naming the option and the fix. The settings are

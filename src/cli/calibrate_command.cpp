@@ -45,9 +45,10 @@ int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
     for (const auto& why : plan.left_out)
         warn("left out " + why);
     // Every output is proven writable before minutes of measuring.
-    std::unique_ptr<util::AtomicFile> out, html;
+    std::unique_ptr<util::AtomicFile> out, html, json;
     if (plan.out) out = std::make_unique<util::AtomicFile>(*plan.out);
     if (plan.html) html = std::make_unique<util::AtomicFile>(*plan.html);
+    if (plan.json_file) json = std::make_unique<util::AtomicFile>(*plan.json_file);
 
     calibrate::SessionHooks hooks;
     hooks.progress = [&global](std::string_view, std::size_t total) {
@@ -72,6 +73,7 @@ int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
         fmt::print("{}", report::render_calibration_console(c, color_on_stdout()));
     }
     if (html) html->commit(report::render_calibration_html(c));
+    if (json) json->commit(report::render_calibration_json(c));
     if (out) out->commit(config::format_weights_file(calibrate::weights_file(c)));
     if (!global.quiet && !plan.json) {
         if (out) {
@@ -81,7 +83,9 @@ int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
         } else {
             fmt::print("\n--out FILE writes the fitted weights for `cgbench run --weights FILE`\n");
         }
-        if (html) fmt::print("wrote {}\n", html->target().string());
+        for (const auto* f : {html.get(), json.get()}) {
+            if (f != nullptr) fmt::print("wrote {}\n", f->target().string());
+        }
     }
     return 0;
 }
@@ -92,7 +96,10 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
     cmd.add_option("--html", in.html,
                    "Write a self-contained HTML page: predicted against measured time, charts "
                    "and every kernel");
-    cmd.add_option("--format", in.format, "Output: console or json [console]");
+    cmd.add_option("--json", in.json,
+                   "Also write the JSON document (every kernel's runs, hits and predictions) "
+                   "to this file");
+    cmd.add_option("--format", in.format, "Output on stdout: console or json [console]");
     cmd.add_option("--suite", in.suite,
                    "Also time the benchmarks of this suite file (whole programs; regions and "
                    "Google Benchmark entries are left out)");

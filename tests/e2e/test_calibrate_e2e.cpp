@@ -161,6 +161,8 @@ TEST(CalibrateE2E, BadOptionsFailBeforeAnythingRuns) {
         {{"--format", "xml"}, "invalid --format 'xml'"},
         {{"--out", (dir / "missing" / "w.toml").string()}, "missing"},
         {{"--out", (dir / "same").string(), "--html", (dir / "same").string()}, "same file"},
+        {{"--json", (dir / "same").string(), "--html", (dir / "x" / ".." / "same").string()},
+         "same file"},
     };
     for (const auto& [args, message] : cases) {
         const auto r = calibrate(args);
