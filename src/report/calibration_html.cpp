@@ -95,8 +95,11 @@ std::string sets_table(const Calibration& c) {
     return out + "</table>\n";
 }
 
-std::string legend(const Calibration& c) {
-    std::string out = "<p class=\"legend\"><span class=\"sw m\"></span>measured";
+// The colours of a chart: the measured line (not in the scatter chart, whose x is the
+// measurement) and each weight set.
+std::string legend(const Calibration& c, bool measured = true) {
+    std::string out = "<p class=\"legend\">";
+    if (measured) out += "<span class=\"sw m\"></span>measured";
     for (std::size_t s = 0; s < c.sets.size(); ++s)
         out += fmt::format("<span class=\"sw w{}\"></span>{}", s, e(c.sets[s].name));
     return out + "</p>\n";
@@ -154,7 +157,7 @@ std::string render_calibration_html(const Calibration& c) {
     out += walk_section(c, "walk/linear", "Memory walk, linear");
     out += walk_section(c, "walk/random", "Memory walk, random");
     out += "<h2>Predicted against measured, every kernel</h2>\n" + scatter_chart(c) + "\n" +
-           legend(c);
+           legend(c, false);
     out += kernels_table(c);
     return out + "</body>\n</html>\n";
 }

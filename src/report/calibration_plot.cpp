@@ -140,7 +140,10 @@ std::string scatter_chart(const Calibration& c) {
     const double l0 = std::floor(std::log10(lo)), l1 = std::ceil(std::log10(hi));
     const double span = std::max(1.0, l1 - l0);
     const double side = kHeight - kBottom - kTop;
-    const auto pos = [&](double v) { return (std::log10(std::max(v, lo)) - l0) / span * side; };
+    // Values below the lowest decade shown (a kernel predicted at 0) sit on the axis.
+    const auto pos = [&](double v) {
+        return (std::log10(std::max(v, std::pow(10, l0))) - l0) / span * side;
+    };
     svg::Canvas canvas(kWidth, kHeight, "chart", "predicted against measured time, every kernel");
     const double x0 = kLeft + 100;
     const auto px = [&](double v) { return x0 + pos(v); };
