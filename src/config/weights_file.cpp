@@ -126,32 +126,44 @@ std::string anchor_weights(std::string_view text, const fs::path& base) {
     return util::absolute_lexical(file_path(text, base)).string();
 }
 
-std::string format_weights_file(const WeightsFile& f) {
-    toml::table info;
-    for (const auto& [key, value] : f.calibration) {
-        if (const auto* s = std::get_if<std::string>(&value)) {
-            info.insert(key, *s);
-        } else if (const auto* d = std::get_if<double>(&value)) {
-            info.insert(key, *d);
-        } else if (const auto* i = std::get_if<std::int64_t>(&value)) {
-            info.insert(key, *i);
-        } else {
-            toml::array a;
-            for (const double v : std::get<std::vector<double>>(value))
-                a.push_back(v);
-            info.insert(key, std::move(a));
-        }
+namespace {
+
+// A TOML float with 6 significant digits (always with a point or an exponent, so it reads
+// back as a float).
+std::string toml_float(double v) {
+    std::string out = fmt::format("{:.6g}", v);
+    if (out.find_first_of(".eEni") == std::string::npos) out += ".0";
+    return out;
+}
+
+std::string toml_value(const CalibrationValue& value) {
+    if (const auto* s = std::get_if<std::string>(&value)) {
+        std::ostringstream out;
+        out << toml::value<std::string>(*s);
+        return out.str();
     }
-    std::ostringstream out;
+    if (const auto* d = std::get_if<double>(&value)) return toml_float(*d);
+    if (const auto* i = std::get_if<std::int64_t>(&value)) return std::to_string(*i);
+    std::vector<std::string> items;
+    for (const double v : std::get<std::vector<double>>(value))
+        items.push_back(toml_float(v));
+    return "[" + util::join(items, ", ") + "]";
+}
+
+}  // namespace
+
+std::string format_weights_file(const WeightsFile& f) {
+    std::string out;
     for (const auto& c : f.comments)
-        out << "# " << util::printable(c) << "\n";
-    // The weights first and in this order (toml++ would sort the keys).
-    out << "schema = " << toml::value<std::string>(std::string(kSchema)) << "\n"
-        << "name = " << toml::value<std::string>(f.weights.name) << "\n"
-        << "l1 = " << f.weights.l1 << "\nll = " << f.weights.ll << "\nram = " << f.weights.ram
-        << "\n";
-    if (!info.empty()) out << "\n[calibration]\n" << info << "\n";
-    return out.str();
+        out += "# " + util::printable(c) + "\n";
+    // In this order, which toml++ would sort.
+    out += "schema = " + toml_value(std::string(kSchema)) + "\n";
+    out += "name = " + toml_value(f.weights.name) + "\n";
+    out += fmt::format("l1 = {}\nll = {}\nram = {}\n", f.weights.l1, f.weights.ll, f.weights.ram);
+    if (!f.calibration.empty()) out += "\n[calibration]\n";
+    for (const auto& [key, value] : f.calibration)
+        out += key + " = " + toml_value(value) + "\n";
+    return out;
 }
 
 }  // namespace cgbench::config

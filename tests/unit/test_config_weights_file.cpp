@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <toml++/toml.h>
+
 #include "config/suite.hpp"
 #include "core/errors.hpp"
 #include "util/fs.hpp"
@@ -101,6 +103,13 @@ TEST_F(WeightsFileTest, FormattedFilesReadBack) {
     EXPECT_EQ(text.find("second\nline"), std::string::npos) << "a comment line broke: " << text;
     EXPECT_LT(text.find("l1 = 3"), text.find("ram = 170"));
     EXPECT_EQ(load_weights_file(write("f.toml", text)), f.weights);
+    // The informational table keeps its types: 1 stays a float, 44 an integer.
+    const auto doc = toml::parse(text);
+    EXPECT_EQ(doc["calibration"]["exact"][0].value<double>(), 1.0);
+    EXPECT_TRUE(doc["calibration"]["exact"][0].is_floating_point());
+    EXPECT_EQ(doc["calibration"]["kernels"].value<std::int64_t>(), 44);
+    EXPECT_EQ(doc["calibration"]["r"].value<double>(), 0.987);
+    EXPECT_EQ(doc["calibration"]["cpu_model"].value<std::string>(), "AMD \"EPYC\"");
 }
 
 TEST_F(WeightsFileTest, ASuitesWeightsFileIsRelativeToTheSuite) {
