@@ -30,7 +30,7 @@ case "$depends" in
 esac
 # The man page has a section per subcommand, generated from --help.
 dpkg-deb --fsys-tarfile "${debs[0]}" | tar -xO ./usr/share/man/man1/cgbench.1 >"$out/cgbench.1"
-for sub in run compare history export merge config annotate report calibrate; do
+for sub in run compare history export merge config annotate report import calibrate; do
   grep -q "^\.SH \"cgbench $sub\"" "$out/cgbench.1" || { echo "FAIL: the man page has no section for $sub" >&2; exit 1; }
 done
 echo "$(basename "${debs[0]}"): $(wc -l <"$out/contents.txt") entries, Depends: $depends"
