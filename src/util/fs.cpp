@@ -13,6 +13,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "util/mapped_file.hpp"
