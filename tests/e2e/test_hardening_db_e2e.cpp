@@ -13,6 +13,7 @@
 #include <random>
 #include <thread>
 
+#include "core/errors.hpp"
 #include "e2e/hardening.hpp"
 #include "e2e/harness.hpp"
 #include "store/history_store.hpp"

@@ -12,14 +12,14 @@
 #include "e2e/hardening.hpp"
 #include "e2e/harness.hpp"
 #include "store/history_store.hpp"
+#include "util/fs.hpp"
 
 namespace cgbench::e2e {
 
 namespace {
 
 std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
+    return util::read_file(p);
 }
 
 std::size_t stored_runs(const fs::path& db) {

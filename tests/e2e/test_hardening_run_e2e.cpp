@@ -16,7 +16,7 @@ namespace cgbench::e2e {
 TEST(Hardening, D7_NewlineInAnArgumentIsMeasured) {
     const auto dir = scratch("hardening-d7");
     // T22: a multi-line argument, as `python3 -c` takes; T23: one that looks like a header.
-    for (const std::string arg : {std::string("1000\nsecond line"), std::string("1000\nevents: Ir"),
+    for (const std::string& arg : {std::string("1000\nsecond line"), std::string("1000\nevents: Ir"),
                                   std::string("1000\n\nsummary: 1\nfl=x\n0 99")}) {
         const auto kr = dir / "kr";
         fs::remove_all(kr);
