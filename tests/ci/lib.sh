@@ -22,9 +22,13 @@ ci_scratch() { # BUILD NAME
   echo "$dir"
 }
 
-# Installs the build (cgbench, cgbench-pr, ...) into PREFIX, as a CI cache would restore it.
+# Installs the build (cgbench, cgbench-pr, ...) into PREFIX as scripts/ci-install-cgbench.sh
+# leaves it (its scripts and the stamp naming this machine and source): what a CI cache
+# restores on the machine that built it.
 ci_install_build() { # BUILD PREFIX
   cmake --install "$1" --prefix "$2" >/dev/null
+  cp "$ci_root/scripts/ci-install-cgbench.sh" "$ci_root/scripts/install-deps.sh" "$2/share/cgbench/"
+  "$ci_root/scripts/ci-install-cgbench.sh" --key "$ci_root" >"$2/.cgbench-install"
 }
 
 # The throw-away repository (tests/ci/make-repo.sh) with a bare "origin" holding main.

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The CI integrations on fresh machines: the GitHub action's steps (MODE action, through
+# tests/ci/run-action.mjs) or the GitLab template's merge-request jobs (MODE gitlab, the job
+# scripts from tests/ci/gitlab-job-script.mjs) run chrooted in clean Debian 12 roots that
+# hold only a minimal system and git, as a hosted runner's or a `debian:12` job's would:
+#   machine A, cache miss: the install step builds cgbench from this source (build packages
+#     only, progress printed), the job measures the unchanged pull request and passes; the
+#     installed cgbench becomes the cache
+#   machine B, cache hit: a second fresh root restores what machine A built; the install step
+#     only adds the run-time packages, and the job finds the regression of the regressing
+#     pull request (exit 1), proving the cached cgbench starts on a machine that did not
+#     build it
+# Each machine is an overlay of one cached base root (tests/roots/debian-root.sh, in the
+# build tree), thrown away with the mount namespace it lives in. Downloaded packages are
+# kept in the build tree (BUILD/tests/roots/apt-archives) between runs.
+# Usage: test_ci_fresh_root.sh BUILD_DIR action|gitlab
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=tests/ci/lib.sh
+source "$here/../ci/lib.sh"
+[ $# -eq 2 ] && { [ "$2" = action ] || [ "$2" = gitlab ]; } ||
+  { echo "usage: test_ci_fresh_root.sh BUILD_DIR action|gitlab" >&2; exit 2; }
+build="$(cd "$1" && pwd)"
+mode="$2"
+roots="$build/tests/roots"
+base="$roots/bookworm-runner"
+"$here/debian-root.sh" bookworm "$base" git
+ci_install_clients
+scratch="$(ci_scratch "$build" "fresh-root-$mode")"
+mkdir -p "$roots/apt-archives/partial"
+
+# Runs COMMAND... while SCRATCH/NAME/root, an overlay of the base root (a fresh machine), is
+# mounted in a private mount namespace; the overlay vanishes with the namespace. The
+# packages installed on the machine by then are listed in SCRATCH/NAME/packages.txt.
+on_fresh_machine() { # NAME COMMAND...
+  local dir="$scratch/$1"
+  shift
+  rm -rf "$dir/upper" "$dir/work"
+  mkdir -p "$dir/upper" "$dir/work" "$dir/root"
+  unshare --mount -- bash -c '
+    set -e
+    in_root=$1 base=$2 dir=$3
+    shift 3
+    mount --make-rprivate /
+    mount -t overlay overlay -o "lowerdir=$base,upperdir=$dir/upper,workdir=$dir/work" "$dir/root"
+    code=0
+    "$@" || code=$?
+    "$in_root" "$dir/root" -- dpkg-query -W -f "\${Package}\n" | sort >"$dir/packages.txt"
+    exit "$code"' fresh "$here/in-root.sh" "$base" "$dir" "$@"
+}
+
+# The binds every step gets: this source tree and the scratch directory at their own paths,
+# and the package cache.
+binds=(--bind "$ci_root:$ci_root" --bind "$scratch:$scratch"
+       --bind "$roots/apt-archives:/var/cache/apt/archives")
+
+# How long the install step took, from run-action's log line.
+install_seconds() { # LOG
+  sed -n 's/.*Install cgbench and Valgrind: done in \([0-9.]*\) s$/\1/p' "$1"
+}
+
+check_cold_install() { # LOG ROOT_PACKAGES
+  expect_contains "$1" "ci-install-cgbench: [3/4] compiling"
+  grep -qE '^  \[ *[0-9]+%\] ' "$1" || fail "the cold build printed no progress lines"
+  for pkg in clang libgtest-dev libbenchmark-dev nodejs chromium; do
+    if grep -qx "$pkg" "$2"; then fail "the install step installed the test-only package $pkg"; fi
+  done
+}
+
+check_warm_install() { # LOG ROOT_PACKAGES
+  expect_not_contains "$1" "ci-install-cgbench: [3/4] compiling"
+  grep -qx valgrind "$2" || fail "the install step did not install valgrind"
+  for pkg in g++ cmake libfmt-dev libspdlog-dev; do
+    if grep -qx "$pkg" "$2"; then fail "the cache hit installed the build package $pkg"; fi
+  done
+}
+
+# The cached executable needs no shared library at all.
+check_static() { # CGBENCH
+  if readelf -d "$1" | grep -q NEEDED; then
+    readelf -d "$1" >&2
+    fail "$1 needs shared libraries"
+  fi
+}
+
+action_machine() { # NAME CASE EXPECTED_EXIT
+  local name="$1" dir="$scratch/$1" code=0
+  mkdir -p "$dir/home" "$dir/temp"
+  ci_make_repo "$dir" "$2"
+  echo '{"pull_request": {"number": 42, "head": {"sha": "0"}}}' >"$dir/event.json"
+  : >"$dir/summary.md"
+  on_fresh_machine "$name" env HOME="$dir/home" RUNNER_TEMP="$dir/temp" \
+    GITHUB_WORKSPACE="$dir/work" GITHUB_BASE_REF=main GITHUB_EVENT_NAME=pull_request \
+    GITHUB_EVENT_PATH="$dir/event.json" GITHUB_STEP_SUMMARY="$dir/summary.md" \
+    node "$ci_root/tests/ci/run-action.mjs" "$ci_root/ci/github" \
+      --input build=./build.sh --cache-store "$scratch/cache-store" \
+      --in-root "$dir/root" "${binds[@]}" >"$dir/log" 2>&1 || code=$?
+  if [ "$code" -ne "$3" ]; then
+    cat "$dir/log" >&2
+    fail "$name: the action exited $code, expected $3"
+  fi
+}
+
+if [ "$mode" = action ]; then
+  action_machine machine-a same 0
+  expect_contains "$scratch/machine-a/log" "cache miss for key cgbench-debian-12-"
+  expect_contains "$scratch/machine-a/log" "post: cache saved for key"
+  check_cold_install "$scratch/machine-a/log" "$scratch/machine-a/packages.txt"
+  expect_contains "$scratch/machine-a/summary.md" "No benchmark got more expensive"
+  action_machine machine-b regress 1
+  expect_contains "$scratch/machine-b/log" "cache hit for key cgbench-debian-12-"
+  expect_contains "$scratch/machine-b/summary.md" "**REGRESSION**: cost +5.00%"
+  expect_contains "$scratch/machine-b/log" "REGRESSION  cost +5.00%"
+  check_warm_install "$scratch/machine-b/log" "$scratch/machine-b/packages.txt"
+  cached="$(echo "$scratch"/cache-store/cgbench-*/bin/cgbench)"
+  check_static "$cached"
+  cold="$(install_seconds "$scratch/machine-a/log")"
+  warm="$(install_seconds "$scratch/machine-b/log")"
+else
+  :
+fi
+echo "fresh roots ($mode): cache miss install ${cold:-?} s, cache hit install ${warm:-?} s; cached cgbench $(stat -c %s "$cached") bytes, static"
