@@ -196,8 +196,8 @@ measure_in() { # DIR SIDE [RUN ARGS...]
 # The branch the base stands for: the one CI named, else what REF names ("origin/main").
 name_base_branch() {
   [ -n "$base_branch" ] && return 0
-  local ref="$base"
-  for prefix in refs/remotes/origin/ refs/heads/ refs/remotes/ origin/; do ref="${ref#"$prefix"}"; done
+  local ref="$base" strip
+  for strip in refs/remotes/origin/ refs/heads/ refs/remotes/ origin/; do ref="${ref#"$strip"}"; done
   if git show-ref --verify --quiet "refs/heads/$ref" ||
      git show-ref --verify --quiet "refs/remotes/origin/$ref"; then
     base_branch="$ref"

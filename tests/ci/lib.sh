@@ -56,3 +56,14 @@ expect_not_contains() { # FILE TEXT
     fail "$1 contains '$2'"
   fi
 }
+
+# Benchmark NAME is listed as unchanged in the Markdown report FILE, in no other way.
+expect_unchanged() { # FILE NAME
+  local rows
+  rows="$(grep -F "| $2 |" "$1" || true)"
+  [ -n "$rows" ] || { cat "$1" >&2; fail "$1 does not list $2"; }
+  if grep -qvE '\| unchanged \|$' <<<"$rows"; then
+    cat "$1" >&2
+    fail "$1 lists $2 as changed: $rows"
+  fi
+}

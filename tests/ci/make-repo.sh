@@ -23,6 +23,12 @@ git config user.email ci-test@example.invalid
 git config user.name "cgbench CI test"
 git config commit.gpgsign false
 
+# A second copy loop over EXTRA_COPY_PERCENT of the array; none at 0 (the program text of
+# the baseline is the same in every variant).
+extra_copy() { # PERCENT
+  [ "$1" -eq 0 ] || printf '\n        for (long i = 0; i < n * %s / 100; ++i) b[i] = a[i] + (int)i + 1;' "$1"
+}
+
 write_prog() { # EXTRA_SUM_PERCENT [EXTRA_COPY_PERCENT]
   cat >prog.c <<C
 #include <stdio.h>
@@ -40,8 +46,7 @@ int main(int argc, char** argv) {
         int* a = calloc((size_t)n, sizeof *a);
         int* b = calloc((size_t)n, sizeof *b);
         if (!a || !b) return 1;
-        long copies = n + n * ${2:-0} / 100;
-        for (long i = 0; i < copies; ++i) b[i % n] = a[i % n] + (int)i;
+        for (long i = 0; i < n; ++i) b[i] = a[i] + (int)i;$(extra_copy "${2:-0}")
         acc = b[n - 1];
         free(a);
         free(b);
