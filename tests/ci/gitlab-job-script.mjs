@@ -4,7 +4,9 @@
 // `script`, one command per line. For running a template's job where gitlab-ci-local cannot go (a chroot with
 // no Node.js); `cache:`, `artifacts:` and `rules:` are left to the caller.
 //
-// Usage: node gitlab-job-script.mjs FILE JOB [--variable NAME=VALUE]...
+// --timed adds a line after `before_script`: "before_script done in N s".
+//
+// Usage: node gitlab-job-script.mjs FILE JOB [--timed] [--variable NAME=VALUE]...
 import fs from "node:fs";
 import yaml from "js-yaml";
 
@@ -15,6 +17,8 @@ if (!file || !jobName) {
 }
 const doc = yaml.load(fs.readFileSync(file, "utf8"));
 const given = [];
+const timed = rest[0] === "--timed";
+if (timed) rest.shift();
 for (let i = 0; i < rest.length; i += 2) {
   if (rest[i] !== "--variable" || !rest[i + 1]?.includes("=")) {
     console.error(`gitlab-job-script: bad argument '${rest[i]}'`);
@@ -63,7 +67,8 @@ for (const vars of [doc.variables ?? {}, job.variables ?? {}]) {
 const quote = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
 const lines = [];
 for (const [k, v] of variables) lines.push(`export ${k}=${quote(v)}`);
-for (const command of [...[job.before_script ?? []].flat(), ...[job.script ?? []].flat()]) {
-  lines.push(String(command));
-}
+if (timed) lines.push("SECONDS=0");
+for (const command of [job.before_script ?? []].flat()) lines.push(String(command));
+if (timed) lines.push('echo "before_script done in $SECONDS s"');
+for (const command of [job.script ?? []].flat()) lines.push(String(command));
 process.stdout.write(lines.join("\n") + "\n");

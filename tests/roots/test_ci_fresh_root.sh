@@ -12,7 +12,9 @@
 #     build it
 # Each machine is an overlay of one cached base root (tests/roots/debian-root.sh, in the
 # build tree), thrown away with the mount namespace it lives in. Downloaded packages are
-# kept in the build tree (BUILD/tests/roots/apt-archives) between runs.
+# kept in the build tree (BUILD/tests/roots/apt-archives, or APT_ARCHIVES) between runs.
+# The last line gives the install step's wall time on both machines and the cached
+# executable's size (bench/ci_install.sh reports them).
 # Usage: test_ci_fresh_root.sh BUILD_DIR action|gitlab
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -27,7 +29,8 @@ base="$roots/bookworm-runner"
 "$here/debian-root.sh" bookworm "$base" git
 ci_install_clients
 scratch="$(ci_scratch "$build" "fresh-root-$mode")"
-mkdir -p "$roots/apt-archives/partial"
+archives="${APT_ARCHIVES:-$roots/apt-archives}"
+mkdir -p "$archives/partial"
 
 # Runs COMMAND... while SCRATCH/NAME/root, an overlay of the base root (a fresh machine), is
 # mounted in a private mount namespace; the overlay vanishes with the namespace. The
@@ -52,7 +55,7 @@ on_fresh_machine() { # NAME COMMAND...
 # The binds every step gets: this source tree and the scratch directory at their own paths,
 # and the package cache.
 binds=(--bind "$ci_root:$ci_root" --bind "$scratch:$scratch"
-       --bind "$roots/apt-archives:/var/cache/apt/archives")
+       --bind "$archives:/var/cache/apt/archives")
 
 # How long the install step took, from run-action's log line.
 install_seconds() { # LOG
@@ -101,6 +104,41 @@ action_machine() { # NAME CASE EXPECTED_EXIT
   fi
 }
 
+# The merge-request pipeline of the template on machine NAME: job cgbench:mr (unsharded),
+# then cgbench:mr-report, each as GitLab's shell would run it (gitlab-job-script.mjs), in
+# the project's directory. CACHE: a .cgbench-install/ to restore first. The log says how
+# long each job's before_script (the install) took.
+gitlab_machine() { # NAME CASE EXPECTED_REPORT_EXIT SOURCE_URL [CACHE]
+  local name="$1" dir="$scratch/$1" code=0 job
+  ci_make_repo "$dir" "$2"
+  if [ -n "${5:-}" ]; then cp -a "$5" "$dir/work/.cgbench-install"; fi
+  local vars=(CI_PROJECT_DIR="$dir/work" CI_PIPELINE_SOURCE=merge_request_event
+              CI_MERGE_REQUEST_IID=1 CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main
+              CI_MERGE_REQUEST_DIFF_BASE_SHA="$(git -C "$dir/work" merge-base HEAD origin/main)"
+              CGBENCH_BUILD=./build.sh CGBENCH_SOURCE_URL="$4" CGBENCH_SOURCE_REF=main)
+  for job in cgbench:mr cgbench:mr-report; do
+    local script="$dir/${job#cgbench:}.sh" args=()
+    for v in "${vars[@]}"; do args+=(--variable "$v"); done
+    node "$ci_root/tests/ci/gitlab-job-script.mjs" "$ci_root/ci/gitlab/cgbench.gitlab-ci.yml" \
+      "$job" --timed "${args[@]}" >"$script"
+  done
+  on_fresh_machine "$name" bash -c '
+    root=$1 dir=$2 in_root=$3
+    shift 3
+    for job in mr mr-report; do
+      code=0
+      "$in_root" "$root" "$@" --env HOME=/root -- /usr/bin/env -C "$dir/work" \
+        bash -eo pipefail "$dir/$job.sh" || code=$?
+      echo "job cgbench:$job exited $code"
+      [ "$job" = mr-report ] || [ "$code" -eq 0 ] || exit "$code"
+    done
+    exit "$code"' machine "$dir/root" "$dir" "$here/in-root.sh" "${binds[@]}" >"$dir/log" 2>&1 || code=$?
+  if [ "$code" -ne "$3" ]; then
+    cat "$dir/log" >&2
+    fail "$name: the merge-request pipeline ended with $code, expected $3"
+  fi
+}
+
 if [ "$mode" = action ]; then
   action_machine machine-a same 0
   expect_contains "$scratch/machine-a/log" "cache miss for key cgbench-debian-12-"
@@ -117,6 +155,29 @@ if [ "$mode" = action ]; then
   cold="$(install_seconds "$scratch/machine-a/log")"
   warm="$(install_seconds "$scratch/machine-b/log")"
 else
-  :
+  # The template clones cgbench from CGBENCH_SOURCE_URL on a miss: this source tree as it is,
+  # committed into a bare repository on branch main.
+  src="$scratch/cgbench-src"
+  mkdir -p "$src"
+  (cd "$ci_root" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$src")
+  git -C "$src" init -q -b main
+  git -C "$src" add -A
+  git -C "$src" -c user.name=test -c user.email=test@example.invalid commit -q -m source
+  git clone -q --bare "$src" "$scratch/cgbench.git"
+  gitlab_machine a same 0 "file://$scratch/cgbench.git"
+  expect_contains "$scratch/a/log" "ci-install-cgbench: [1/4] installing the build packages"
+  check_cold_install "$scratch/a/log" "$scratch/a/packages.txt"
+  expect_contains "$scratch/a/log" "PASS  No benchmark got more expensive"
+  # Machine B restores what A built (GitLab's cache of .cgbench-install/); the source URL
+  # leads nowhere, so nothing can be rebuilt.
+  mkdir -p "$scratch/b/work"
+  gitlab_machine b regress 1 "file://$scratch/nowhere.git" "$scratch/a/work/.cgbench-install"
+  expect_contains "$scratch/b/log" "ci-install-cgbench: using the cached"
+  expect_contains "$scratch/b/log" "REGRESSION  cost +5.00%"
+  check_warm_install "$scratch/b/log" "$scratch/b/packages.txt"
+  cached="$scratch/a/work/.cgbench-install/bin/cgbench"
+  check_static "$cached"
+  cold="$(sed -n 's/^before_script done in \([0-9]*\) s$/\1/p' "$scratch/a/log" | head -n 1)"
+  warm="$(sed -n 's/^before_script done in \([0-9]*\) s$/\1/p' "$scratch/b/log" | head -n 1)"
 fi
 echo "fresh roots ($mode): cache miss install ${cold:-?} s, cache hit install ${warm:-?} s; cached cgbench $(stat -c %s "$cached") bytes, static"
