@@ -32,7 +32,7 @@ esac
 grep -qx -- ./usr/share/man/man1/cgbench.1 "$out/contents.txt" &&
   { echo "FAIL: the man page is also installed uncompressed" >&2; exit 1; }
 dpkg-deb --fsys-tarfile "${debs[0]}" | tar -xO ./usr/share/man/man1/cgbench.1.gz | gzip -dc >"$out/cgbench.1"
-for sub in run compare history export merge config annotate report; do
+for sub in run compare history export merge config annotate report import; do
   grep -q "^\.SH \"cgbench $sub\"" "$out/cgbench.1" || { echo "FAIL: the man page has no section for $sub" >&2; exit 1; }
 done
 # The copyright file: machine-readable, the licence's every paragraph, indented.
