@@ -86,7 +86,8 @@ run_id_of() { # FILE
   local id
   "$(find_cgbench)" export --no-db --format github-action-benchmark "$1" >/dev/null ||
     die 2 "$1 is not a result file"
-  id="$(sed -n 's/^ *"id": *"\([^"]*\)".*/\1/p' "$1" | head -n 1)"
+  # The first key of "run" is its id, in cgbench's files as written, pretty or compact.
+  id="$(tr -d '\n' <"$1" | grep -o '"run": *{ *"id": *"[^"]*"' | head -n 1 | sed 's/.*"\([^"]*\)"$/\1/')"
   [[ "$id" =~ ^[A-Za-z0-9._-]+$ ]] || die 2 "$1 has no usable run id ('$id')"
   echo "$id"
 }
