@@ -108,4 +108,7 @@ Subcommand register_import(CLI::App& app, GlobalOptions& global);
 // Registers `cgbench report` (`report --html`).
 Subcommand register_report(CLI::App& app, GlobalOptions& global);
 
+// Registers `cgbench calibrate`.
+Subcommand register_calibrate(CLI::App& app, GlobalOptions& global);
+
 }  // namespace cgbench::cli
