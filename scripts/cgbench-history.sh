@@ -4,6 +4,7 @@
 # which the SQLite database is rebuilt whenever it is needed. Run from a clone whose
 # `origin` may be pushed to (in CI: a job with write access to the repository).
 set -euo pipefail
+shopt -s inherit_errexit
 
 usage() {
   cat <<'EOF'
@@ -92,22 +93,23 @@ run_id_of() { # FILE
   echo "$id"
 }
 
-# One commit adding FILEs on top of PARENT (empty: a first commit), built in a private index.
-commit_runs() { # PARENT FILE...
-  local parent="$1" index tree file id blob
-  shift
+# One commit adding the FILES as runs/IDS.json on top of PARENT (empty: a first commit),
+# built in a private index.
+commit_runs() { # PARENT COUNT FILE... ID...
+  local parent="$1" count="$2" index tree i blob
+  shift 2
+  local -a files=("${@:1:count}") ids=("${@:count+1}")
   index="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/cgbench-index.XXXXXX")"
   rm -f "$index"
   if [ -n "$parent" ]; then GIT_INDEX_FILE="$index" git read-tree "$parent"; fi
-  for file in "$@"; do
-    id="$(run_id_of "$file")"
-    blob="$(git hash-object -w -- "$file")"
-    GIT_INDEX_FILE="$index" git update-index --add --cacheinfo "100644,$blob,runs/$id.json"
+  for i in "${!files[@]}"; do
+    blob="$(git hash-object -w -- "${files[i]}")"
+    GIT_INDEX_FILE="$index" git update-index --add --cacheinfo "100644,$blob,runs/${ids[i]}.json"
   done
   tree="$(GIT_INDEX_FILE="$index" git write-tree)"
   rm -f "$index"
   git commit-tree "$tree" ${parent:+-p "$parent"} \
-    -m "cgbench: $# run(s) of $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+    -m "cgbench: $count run(s) of $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 }
 
 push() { # BRANCH FILE...
@@ -115,11 +117,18 @@ push() { # BRANCH FILE...
   shift
   [ $# -gt 0 ] || die 2 "push needs result files"
   git rev-parse --git-dir >/dev/null 2>&1 || die 2 "not in a git checkout"
+  # Every file is checked before anything is fetched, committed or pushed.
+  local -a ids=()
+  local file id
+  for file in "$@"; do
+    id="$(run_id_of "$file")" || exit $?
+    ids+=("$id")
+  done
   identity
   for attempt in 1 2 3 4 5; do
     parent=""
     if fetch "$branch"; then parent="$(git rev-parse "refs/cgbench-history/$branch")"; fi
-    commit="$(commit_runs "$parent" "$@")"
+    commit="$(commit_runs "$parent" $# "$@" "${ids[@]}")"
     if git push --quiet "$remote" "$commit:refs/heads/$branch" 2>"${TMPDIR:-/tmp}/cgbench-push.$$"; then
       rm -f "${TMPDIR:-/tmp}/cgbench-push.$$"
       say "added $# run(s) to $branch (${commit:0:10})"

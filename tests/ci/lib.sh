@@ -34,7 +34,7 @@ ci_install_build() { # BUILD PREFIX
 # The throw-away repository (tests/ci/make-repo.sh) with a bare "origin" holding main.
 ci_make_repo() { # DIR regress|same
   "$ci_root/tests/ci/make-repo.sh" "$1/work" "$2" >/dev/null
-  git init -q --bare "$1/origin.git"
+  git init -q --bare -b main "$1/origin.git"
   git -C "$1/work" remote add origin "$1/origin.git"
   git -C "$1/work" push -q origin main
   git -C "$1/work" fetch -q origin
