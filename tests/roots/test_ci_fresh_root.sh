@@ -51,14 +51,15 @@ mkdir -p "$archives/partial"
 on_fresh_machine() { # NAME COMMAND...
   local dir="$scratch/$1"
   shift
-  rm -rf "$dir/upper" "$dir/work"
-  mkdir -p "$dir/upper" "$dir/work" "$dir/root"
+  # The overlay's own directories, apart from the project's clone in NAME/work.
+  rm -rf "$dir/overlay"
+  mkdir -p "$dir/overlay/upper" "$dir/overlay/work" "$dir/root"
   unshare --mount -- bash -c '
     set -e
     in_root=$1 base=$2 dir=$3
     shift 3
     mount --make-rprivate /
-    mount -t overlay overlay -o "lowerdir=$base,upperdir=$dir/upper,workdir=$dir/work" "$dir/root"
+    mount -t overlay overlay -o "lowerdir=$base,upperdir=$dir/overlay/upper,workdir=$dir/overlay/work" "$dir/root"
     code=0
     "$@" || code=$?
     "$in_root" "$dir/root" -- dpkg-query -W -f "\${Package}\n" | sort >"$dir/packages.txt"
