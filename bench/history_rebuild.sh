@@ -31,7 +31,7 @@ history="$ROOT/scripts/cgbench-history.sh"
 "$CGBENCH" run -q --no-db --name template --out "$TMP/template.json" -- \
     "$ROOT/build/tests/programs/workload" 2000
 result_files "$TMP/template.json" "$TMP/results" "$FILES" "$BENCHES"
-git init -q --bare "$TMP/origin.git"
+git init -q --bare -b main "$TMP/origin.git"
 git init -q -b main "$TMP/writer"
 git -C "$TMP/writer" remote add origin "$TMP/origin.git"
 git -C "$TMP/writer" -c user.name=bench -c user.email=bench@example.invalid \
