@@ -23,6 +23,8 @@ nlohmann::ordered_json to_json(const BenchmarkResult& bench);
 nlohmann::ordered_json to_json(const Fingerprint& fp);
 // {"file": ..., "name": ..., "events": {...}, "cost": N}
 nlohmann::ordered_json to_json(const FunctionResult& function);
+// One process of a benchmark (its "processes" entry).
+nlohmann::ordered_json to_json(const ProcessResult& process);
 
 // Reads a result document. Throws UsageError naming the problem (wrong schema, missing
 // key, wrong type); `source` names the file in messages.

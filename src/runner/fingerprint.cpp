@@ -48,6 +48,7 @@ Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection&
                                        : std::string("enabled (personality() refused: ") +
                                              std::strerror(m.facts().aslr_errno) + ")";
     f.env_block_bytes = m.facts().env_block_bytes;
+    f.loader_env = m.facts().loader_env;
     f.loader_cache = loader_cache_hash("/etc/ld.so.cache");
     return f;
 }

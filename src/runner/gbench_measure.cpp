@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "exec/staging.hpp"
 #include "runner/gbench.hpp"
 #include "runner/measurer.hpp"
 #include "util/fs.hpp"
@@ -49,17 +50,17 @@ void keep_report(const fs::path& dir, const BenchmarkSpec& spec, int attempt,
 
 BenchmarkResult Measurer::measure_gbench(const BenchmarkSpec& spec, int attempt) {
     BenchmarkResult result = start_result(spec, valgrind::Tool::Callgrind);
-    const util::StagingDir staging;
+    const exec::OutputDir staging;
     const fs::path report = staging.path() / "gbench.json";
     auto options = tool_options(settings_, valgrind::Tool::Callgrind);
     options.dump_triggers = gbench_dump_args();
     const RawOutput raw =
-        launch(spec, options, gbench_args(*spec.gbench, report), staging.path(), result);
+        launch(spec, options, gbench_args(*spec.gbench, report), staging.path(), result, attempt);
     keep_raw(spec, attempt, raw, result);
     keep_report(settings_.keep_raw_dir, spec, attempt, report);
     if (result.status != BenchStatus::Ok) return result;
     const auto parts = parse_output(
-        [&] { return valgrind::parse_callgrind_parts(raw.out_file, {.collect_functions = true}); });
+        [&] { return valgrind::parse_callgrind_parts(raw.out_file(), {.collect_functions = true}); });
     const auto found =
         measured_loop(spec.gbench->benchmark, read_report(report), select_loops(parts));
     if (!found.error.empty()) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <future>
 
+#include "exec/staging.hpp"
 #include "runner/fingerprint.hpp"
 #include "runner/git_info.hpp"
 #include "runner/measurer.hpp"
@@ -129,6 +130,18 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
             "ASLR could not be disabled (personality() refused, e.g. by a "
             "container's seccomp profile); Valgrind's fixed layout on 64-bit "
             "Linux keeps counts stable anyway");
+    }
+    if (exec::staging_is_private()) {
+        run.warnings.push_back(fmt::format(
+            "/tmp/cgbench belongs to another user, so programs ran from {}: their paths, and "
+            "so the counts of programs that hash their own path, differ from other users' runs",
+            exec::staging_root().string()));
+    }
+    if (!measurer.facts().loader_env.empty()) {
+        run.warnings.push_back(fmt::format(
+            "--env set {}: the loader and glibc see them (Valgrind's own start-up too); the "
+            "fingerprint records them, so only runs with the same values compare",
+            util::join(measurer.facts().loader_env, " ")));
     }
     if (!selection.available) {
         run.warnings.push_back(

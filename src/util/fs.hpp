@@ -1,5 +1,5 @@
 #pragma once
-// Filesystem helpers: atomic writes, RAII temp directories, path utilities.
+// Filesystem helpers: atomic writes, path utilities.
 
 #include <filesystem>
 #include <string>
@@ -29,21 +29,6 @@ class AtomicFile {
     fs::path target_;
     fs::path temp_;
     int fd_ = -1;
-};
-
-// A private directory with a path whose length never varies: "/tmp/cgbench.XXXXXX" (mkdtemp).
-// It is deliberately not under $TMPDIR, whose length differs between CI runners. Removed
-// recursively on destruction.
-class StagingDir {
-  public:
-    StagingDir();
-    ~StagingDir();
-    StagingDir(const StagingDir&) = delete;
-    StagingDir& operator=(const StagingDir&) = delete;
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
 };
 
 // Reads a whole file; throws EnvironmentError naming the path on failure.

@@ -51,17 +51,6 @@ TEST(AtomicFile, UnwritableDestinationsFailUpFront) {
     }
 }
 
-TEST(StagingDir, FixedLengthAndRemoved) {
-    fs::path p;
-    {
-        StagingDir d;
-        p = d.path();
-        EXPECT_EQ(p.string().size(), std::string("/tmp/cgbench.XXXXXX").size());
-        std::ofstream(p / "file") << "x";
-    }
-    EXPECT_FALSE(fs::exists(p));
-}
-
 TEST(EnsureWritableDir, CreatesOrRejects) {
     const auto dir = fresh_dir("cgbench-keep") / "a" / "b";
     ensure_writable_dir(dir, "--keep-raw directory");
