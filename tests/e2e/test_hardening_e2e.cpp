@@ -69,7 +69,8 @@ TEST(Hardening, D6_ProgramsThatExecAreMeasured) {
     const auto wrapper = executable(dir / "wrapper.sh", "#!/bin/sh\nexec " + program("workload") +
                                                             " 5000\n");
     for (const auto& p : {shebang, wrapper}) {
-        const auto r = cgbench({"run", "--no-db", "-q", "--format", "json", "--", p.string()});
+        const auto r = cgbench({"run", "--no-db", "-q", "--format", "json", "--", p.string()},
+                               {.env = {{"PATH", "/usr/bin:/bin"}}});
         ASSERT_EQ(r.exit_code, 0) << p << ": " << r.err;
         const auto doc = nlohmann::json::parse(r.out);
         EXPECT_GT(doc["benchmarks"][0]["events"]["Ir"].get<std::uint64_t>(), 100000u) << p;
@@ -92,8 +93,10 @@ TEST(Hardening, D8_KillingCgbenchLeavesNothingRunningAndTheNextRunCleansUp) {
     const auto dir = scratch("d8");
     const std::string log = (dir / "cgbench.log").string();
     const std::string pidfile = (dir / "child.pid").string();
-    const std::vector<std::string> args = {CGBENCH_BINARY, "run", "-vv", "--no-db", "--timeout",
-                                           "60", "--", program("spawn_and_sleep"), pidfile, "300"};
+    const std::vector<std::string> args = {CGBENCH_BINARY, "run",   "-vv",
+                                           "--no-db",      "--warmup", "0",
+                                           "--timeout",    "60",    "--",
+                                           program("spawn_and_sleep"), pidfile, "300"};
     std::vector<char*> argv;
     for (const auto& a : args)
         argv.push_back(const_cast<char*>(a.c_str()));
@@ -141,17 +144,17 @@ TEST(Hardening, D10_ValgrindConfigurationOfTheCallerIsIgnored) {
     const auto script = executable(dir / "two.sh", "#!/bin/sh\n" + program("workload") +
                                                        " 2000\n" + program("workload") +
                                                        " 3000\n");
-    const auto base = measure_events({"--no-db", "--", script.string()});
-    ASSERT_FALSE(base.empty());
-    // Options that would change what is counted, wherever Valgrind looks for them.
-    const std::string rc = "--trace-children=yes\n--trace-children-skip=*workload*\n";
-    std::ofstream(dir / ".valgrindrc") << rc;
     fs::create_directories(dir / "home");
-    std::ofstream(dir / "home" / ".valgrindrc") << rc;
-    EXPECT_EQ(measure_events({"--no-db", "--env", "HOME=" + (dir / "home").string(), "--",
-                              script.string()},
-                             {.env = {{"VALGRIND_OPTS", "--trace-children-skip=*workload*"}},
-                              .cwd = dir.string()}),
+    const std::vector<std::string> args = {"--no-db", "--env", "HOME=" + (dir / "home").string(),
+                                           "--", script.string()};
+    const auto base = measure_events(args, {.cwd = dir.string()});
+    ASSERT_FALSE(base.empty());
+    // Options that would change what is counted, wherever Valgrind looks for them: the
+    // program's working directory, its HOME, the caller's VALGRIND_OPTS.
+    std::ofstream(dir / ".valgrindrc") << "--trace-children-skip=*workload*\n";
+    std::ofstream(dir / "home" / ".valgrindrc") << "--trace-children=yes\n";
+    EXPECT_EQ(measure_events(args, {.env = {{"VALGRIND_OPTS", "--trace-children-skip=*workload*"}},
+                                    .cwd = dir.string()}),
               base);
     for (const auto* name : {"VALGRIND_OPTS", "VALGRIND_LIB"}) {
         const auto r = cgbench({"run", "--no-db", "--env", std::string(name) + "=x", "--",
