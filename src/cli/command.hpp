@@ -102,7 +102,13 @@ Subcommand register_merge(CLI::App& app, GlobalOptions& global);
 // Registers `cgbench annotate`.
 Subcommand register_annotate(CLI::App& app, GlobalOptions& global);
 
+// Registers `cgbench import`.
+Subcommand register_import(CLI::App& app, GlobalOptions& global);
+
 // Registers `cgbench report` (`report --html`).
 Subcommand register_report(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench calibrate`.
+Subcommand register_calibrate(CLI::App& app, GlobalOptions& global);
 
 }  // namespace cgbench::cli
