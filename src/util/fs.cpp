@@ -80,6 +80,22 @@ void AtomicFile::commit(std::string_view content) {
     temp_.clear();
 }
 
+StagingDir::StagingDir() {
+    std::string pattern = "/tmp/cgbench.XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) {
+        const int err = errno;
+        throw EnvironmentError(
+            fmt::format("cannot create a directory under /tmp: {}", errno_text(err)),
+            "cgbench needs a writable /tmp");
+    }
+    path_ = pattern;
+}
+
+StagingDir::~StagingDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+}
+
 std::string read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {

@@ -1,5 +1,5 @@
 #pragma once
-// Filesystem helpers: atomic writes, path utilities.
+// Filesystem helpers: atomic writes, RAII scratch directories, path utilities.
 
 #include <filesystem>
 #include <string>
@@ -29,6 +29,20 @@ class AtomicFile {
     fs::path target_;
     fs::path temp_;
     int fd_ = -1;
+};
+
+// A private scratch directory "/tmp/cgbench.XXXXXX" (mkdtemp), removed recursively on
+// destruction. Measured programs are staged elsewhere (exec/staging.hpp).
+class StagingDir {
+  public:
+    StagingDir();
+    ~StagingDir();
+    StagingDir(const StagingDir&) = delete;
+    StagingDir& operator=(const StagingDir&) = delete;
+    const fs::path& path() const { return path_; }
+
+  private:
+    fs::path path_;
 };
 
 // Reads a whole file; throws EnvironmentError naming the path on failure.

@@ -51,6 +51,17 @@ TEST(AtomicFile, UnwritableDestinationsFailUpFront) {
     }
 }
 
+TEST(StagingDir, CreatedAndRemoved) {
+    fs::path p;
+    {
+        StagingDir d;
+        p = d.path();
+        EXPECT_TRUE(fs::is_directory(p));
+        std::ofstream(p / "file") << "x";
+    }
+    EXPECT_FALSE(fs::exists(p));
+}
+
 TEST(EnsureWritableDir, CreatesOrRejects) {
     const auto dir = fresh_dir("cgbench-keep") / "a" / "b";
     ensure_writable_dir(dir, "--keep-raw directory");
