@@ -38,8 +38,8 @@ printf '%-34s %14s %14s\n' "command" "Ir" "cost"
 for c in "./hello.py" "$python hello.py"; do
     # shellcheck disable=SC2086  # the command is split on purpose
     out="$(cd "$TMP/hello" && json -- $c)"
-    printf '%-34s %14s %14s\n' "$c" "$(field 'f"{b[\"events\"][\"Ir\"]:,}"' <<<"$out")" \
-        "$(field 'f"{b[\"cost\"]:,}"' <<<"$out")"
+    printf '%-34s %14s %14s\n' "$c" "$(field 'format(b["events"]["Ir"], ",")' <<<"$out")" \
+        "$(field 'format(b["cost"], ",")' <<<"$out")"
 done
 echo
 
@@ -69,7 +69,7 @@ fresh() {  # a new copy without __pycache__
     printf 'def table(n):\n    return {("k%%d" %% i): i for i in range(n)}\n' >"$TMP/app/helper.py"
     printf 'import helper\nprint(len(helper.table(500)))\n' >"$TMP/app/main.py"
 }
-ir() { (cd "$TMP/app" && json "$@" -- "$python" main.py | field 'f"{b[\"events\"][\"Ir\"]:,}"'); }
+ir() { (cd "$TMP/app" && json "$@" -- "$python" main.py | field 'format(b["events"]["Ir"], ",")'); }
 printf '%-58s %14s %14s\n' "mechanism" "1st run Ir" "2nd run Ir"
 fresh
 printf '%-58s %14s %14s\n' "none (--warmup 0)" "$(ir --warmup 0)" "$(ir --warmup 0)"
