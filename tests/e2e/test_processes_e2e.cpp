@@ -173,7 +173,7 @@ TEST(Processes, CrashingChildFailsTheBenchmarkUnlessAllowed) {
 TEST(Processes, TimeoutKillsTheWholeTreeAndNamesWhatWasRunning) {
     const auto dir = scratch("timeout-tree");
     const auto pidfile = dir / "child.pid";
-    const auto r = cgbench({"run", "--no-db", "--timeout", "3", "--warmup", "0", "--",
+    const auto r = cgbench({"run", "--no-db", "--timeout", "20", "--warmup", "0", "--",
                             program("spawn_and_sleep"), pidfile.string(), "300"});
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_NE(r.err.find("timed out"), std::string::npos) << r.err;
