@@ -5,7 +5,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "config/threshold_syntax.hpp"
+#include "compare/threshold.hpp"
 #include "core/errors.hpp"
 #include "util/regex.hpp"
 #include "util/strings.hpp"
@@ -27,10 +27,10 @@ std::optional<double> parse_timeout(const Layered& t) {
     return v;
 }
 
-std::string parse_threshold(const Layered& t) {
+std::string checked_threshold(const Layered& t) {
     if (t.value.empty()) return {};
     try {
-        return validate_threshold(t.value);
+        return compare::validate_threshold(t.value);
     } catch (const UsageError& e) {
         throw UsageError(fmt::format("{} (from {})", e.what(), t.origin), e.hint());
     }
@@ -88,7 +88,7 @@ void finish(runner::BenchmarkSpec& spec, const BenchmarkSettings& b, RunPlan& pl
     spec.warmup = static_cast<int>(parse_count(b.warmup, "warmup", 0));
     spec.max_processes = parse_count(b.max_processes, "max-processes", 1);
     spec.allow_child_crash = b.allow_child_crash.value == "on";
-    spec.threshold = parse_threshold(b.threshold);
+    spec.threshold = checked_threshold(b.threshold);
     spec.regions = b.regions.value == "on";
     for (const auto& e : b.env)
         spec.env.push_back(exec::parse_env_request(e.value));
