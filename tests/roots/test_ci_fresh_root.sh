@@ -27,9 +27,15 @@ source "$here/../ci/lib.sh"
   { echo "usage: test_ci_fresh_root.sh BUILD_DIR action|gitlab" >&2; exit 2; }
 build="$(cd "$1" && pwd)"
 mode="$2"
+if [ "${CGBENCH_FRESH_ROOTS:-0}" != 1 ]; then
+  echo "SKIPPED: the fresh-root lanes build cgbench from scratch twice (minutes of CPU);" \
+    "run them with CGBENCH_FRESH_ROOTS=1 ctest -L roots"
+  exit 77
+fi
 roots="$build/tests/roots"
 base="$roots/bookworm-runner"
-"$here/debian-root.sh" bookworm "$base" git
+# git, and a C compiler for the project being measured (a hosted runner has both).
+"$here/debian-root.sh" bookworm "$base" git gcc libc6-dev
 ci_install_clients
 scratch="$(ci_scratch "$build" "fresh-root-$mode")"
 # What machine A built, for this source: BUILD/tests/roots/cache-MODE/SOURCE_HASH.
