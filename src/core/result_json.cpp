@@ -136,6 +136,11 @@ Fingerprint read_fingerprint(const Reader& r, const json& j) {
     f.aslr = j.value("aslr", "");
     f.env_block_bytes = j.value("env_block_bytes", std::size_t{0});
     f.loader_cache = j.value("loader_cache", "");
+    if (const auto it = j.find("compilers"); it != j.end() && it->is_array()) {
+        for (const auto& c : *it) {
+            if (c.is_string()) f.compilers.push_back(c.get<std::string>());
+        }
+    }
     if (const auto it = j.find("valgrind_options"); it != j.end() && it->is_array()) {
         for (const auto& o : *it) {
             if (o.is_string()) f.valgrind_options.push_back(o.get<std::string>());
@@ -270,6 +275,7 @@ ojson to_json(const Fingerprint& f) {
     j["aslr"] = f.aslr;
     j["env_block_bytes"] = f.env_block_bytes;
     if (!f.loader_cache.empty()) j["loader_cache"] = f.loader_cache;
+    if (!f.compilers.empty()) j["compilers"] = f.compilers;
     j["valgrind_options"] = f.valgrind_options;
     j["key"] = f.comparison_key();
     return j;
@@ -373,6 +379,10 @@ RunResult run_from_json(const json& doc, const std::string& source) {
         out.benchmarks.push_back(read_benchmark(r, benches[i], i));
     }
     return out;
+}
+
+Fingerprint fingerprint_from_json(const json& j, const std::string& source) {
+    return read_fingerprint(Reader(source), j);
 }
 
 RunResult load_result_file(const std::filesystem::path& path) {
