@@ -29,8 +29,9 @@ std::string headline(const compare::Comparison& c) {
             name = b.name;
         }
     }
-    if (most == nullptr || most->base == most->head) return "as good";
-    return fmt::format("{} {}", util::printable(name), util::precise_percent(most->relative()));
+    if (most == nullptr || most->base == most->head) return "the same as good";
+    return fmt::format("{} {} vs good", util::printable(name),
+                       util::precise_percent(most->relative()));
 }
 
 history::Verdict verdict_of(const compare::Comparison& c) {
@@ -125,6 +126,10 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
         return std::nullopt;
     }
     run.git.branch.reset();  // measured in a detached worktree: on no branch
+    for (auto& b : run.benchmarks) {  // files named as in the checkout, as stored results name them
+        for (auto& f : b.functions)
+            f.file = worktree_->unmap(f.file);
+    }
     if (history_ != nullptr) history_->record_run(run);
     probe.source = "measured";
     probe.seconds = elapsed();
@@ -193,7 +198,7 @@ history::Verdict BisectOracle::judge(const std::string& commit) {
                                          compare::side_of(m->run, commit), setup_.gate);
     probe.verdict = verdict_of(c);
     probe.detail = probe.verdict == history::Verdict::Skip ? "a benchmark failed or is missing"
-                                                           : headline(c) + " vs good";
+                                                           : headline(c);
     probes_.push_back(probe);
     return *probe.verdict;
 }
@@ -202,12 +207,22 @@ compare::Comparison BisectOracle::change(const std::string& before, const std::s
     report::BisectProbe unused;
     auto a = results_at(before, false, unused);
     auto b = results_at(after, false, unused);
-    if (a && b && a->run.fingerprint.comparison_key() != b->run.fingerprint.comparison_key()) {
-        report::BisectProbe probe{a->stored ? before : after, "", std::nullopt,
-                                  "measured again: the two sides had different fingerprints", 0};
-        auto& stale = a->stored ? a : b;
-        stale = results_at(probe.commit, true, probe);
+    // Both sides measured alike: a stored result and one measured here differ in the paths of
+    // the checkout (function files, a few instructions of start-up) and maybe in fingerprint.
+    if (a && b && a->stored != b->stored) {
+        const std::string& stale = a->stored ? before : after;
+        report::BisectProbe probe{stale, "", std::nullopt,
+                                  "measured here like the other side of the change", 0};
+        (a->stored ? a : b) = results_at(stale, true, probe);
         probes_.push_back(probe);
+    }
+    if (a && b && a->run.fingerprint.comparison_key() != b->run.fingerprint.comparison_key()) {
+        for (const auto* commit : {&before, &after}) {
+            report::BisectProbe probe{*commit, "", std::nullopt,
+                                      "measured here: the two sides had other fingerprints", 0};
+            (commit == &before ? a : b) = results_at(*commit, true, probe);
+            probes_.push_back(probe);
+        }
     }
     if (!a || !b) {
         throw BenchmarkError("the commits on either side of the change cannot be measured alike",

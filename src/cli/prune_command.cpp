@@ -43,7 +43,7 @@ std::string cutoff(const std::string& age) {
                      "write days or weeks (90d, 12w) or a date (2026-01-31)");
 }
 
-std::uintmax_t file_size(const std::filesystem::path& path) {
+std::uintmax_t size_of(const std::filesystem::path& path) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     return ec ? 0 : size;
@@ -92,14 +92,14 @@ int execute(const PruneInput& in, const GlobalOptions& global) {
     std::vector<history::Run> drop;
     for (const auto i : selection.drop)
         drop.push_back(h.runs[i]);
-    const auto before = file_size(*path);
+    const auto before = size_of(*path);
     const auto removed = store.remove_runs(drop);
     if (!global.quiet) {
         fmt::print("removed {} of {} runs ({} results, {} function rows, {} unused names){}\n"
                    "{}: {} -> {} bytes\n",
                    removed.runs, h.runs.size(), removed.results, removed.functions,
                    removed.symbols, selection.protected_runs > 0 ? "; " + kept : "",
-                   path->string(), util::with_commas(before), util::with_commas(file_size(*path)));
+                   path->string(), util::with_commas(before), util::with_commas(size_of(*path)));
     }
     return 0;
 }
@@ -117,7 +117,10 @@ Subcommand register_prune(CLI::App& app, GlobalOptions& global) {
                     "Runs started before AGE ago (90d, 12w) or before a date (2026-01-31)");
     cmd->add_option("--branch", input->branches,
                     "Runs of this branch (repeatable; '(no branch)' for runs recorded without "
-                    "one)");
+                    "one)")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->take_all();
     cmd->add_option("--keep-last", input->keep_last,
                     "Runs beyond the newest N of their branch")
         ->check(CLI::PositiveNumber);

@@ -187,7 +187,7 @@ std::vector<BranchSteps> find_all_steps(const History& h, const StepsOptions& op
                     if (!options.include_wobble) continue;
                 }
                 c.add_step(h, {series.name, line.points[s.before], line.points[s.after],
-                               std::move(s), wobble});
+                               std::move(s), wobble, std::nullopt});
             }
             for (const auto& b : found.blips) {
                 c.branch.blips.push_back(

@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "history/environment.hpp"
 #include "report/history_text.hpp"
 #include "report/steps_reporter.hpp"
@@ -26,10 +29,16 @@ std::string signed_count(std::int64_t v) {
 // The functions that moved most, on one line: "tk_search +3,899,000 (99.9%), main -12".
 std::string functions_cell(const BenchmarkStep& s, std::size_t top) {
     if (!s.explanation || s.explanation->functions.empty()) return "-";
+    const auto& functions = s.explanation->functions;
     std::vector<std::string> parts;
-    for (const auto& f : s.explanation->functions) {
+    for (const auto& f : functions) {
         if (parts.size() == top) break;
-        std::string part = util::printable(f.name) + " " + signed_count(f.delta);
+        const bool twin = std::count_if(functions.begin(), functions.end(), [&f](const auto& g) {
+                              return g.name == f.name;
+                          }) > 1;
+        std::string part = util::printable(f.name);
+        if (twin) part += " in " + util::printable(std::filesystem::path(f.file).filename().string());
+        part += " " + signed_count(f.delta);
         if (f.share) part += fmt::format(" ({:.1f}%)", 100.0 * *f.share);
         parts.push_back(std::move(part));
     }

@@ -18,7 +18,7 @@ using history::Result;
 
 constexpr double kWidth = 860;
 constexpr double kHeight = 330;
-constexpr double kLabelRow = 14;
+constexpr double kLabelRow = 16;
 constexpr std::size_t kLabelRows = 3;
 constexpr double kTop = 10 + kLabelRows * kLabelRow + 8;  // the label band above the plot
 constexpr double kBottom = kHeight - 46;                  // two lines of x labels below
@@ -31,8 +31,14 @@ struct Segment {
     std::size_t first = 0;
     std::size_t last = 0;
     std::size_t fingerprint = 0;
-    std::optional<std::uint64_t> base;  // its first ok cost: 0% on a relative axis
-    std::size_t base_pos = SIZE_MAX;
+};
+
+// The 0% of a relative axis for one fingerprint key: its first ok result on a line (results
+// with uncommitted changes only when no line has one).
+struct Base {
+    std::uint64_t cost = 0;
+    std::size_t pos = SIZE_MAX;
+    bool clean = false;
 };
 
 class ChartBuilder {
@@ -79,43 +85,38 @@ class ChartBuilder {
         for (std::size_t i = 0; i < runs_.size(); ++i) {
             const auto& key = h_.key_of(runs_[i]);
             if (segments_.empty() || h_.key_of(runs_[segments_.back().first]) != key) {
-                segments_.push_back({i, i, h_.runs[runs_[i]].fingerprint, {}, SIZE_MAX});
+                segments_.push_back({i, i, h_.runs[runs_[i]].fingerprint});
             } else {
                 segments_.back().last = i;
             }
         }
-        const auto consider = [this](const Result& r) {
+        const auto consider = [this](const Result& r, bool clean) {
             if (!r.cost) return;
-            auto& s = segment_at(pos(r));
-            if (pos(r) < s.base_pos) {
-                s.base = r.cost;
-                s.base_pos = pos(r);
-            }
+            auto& b = bases_[h_.key_of(r.run)];
+            if ((clean && !b.clean) || (clean == b.clean && pos(r) < b.pos)) b = {*r.cost, pos(r), clean};
         };
         for (const auto& line : in_.lines) {
             for (const auto& p : line.points)
-                consider(p);
+                consider(p, true);
         }
         for (const auto& p : in_.dirty)
-            consider(p);
+            consider(p, false);
     }
 
-    Segment& segment_at(std::size_t p) {
+    const Segment& segment_at(std::size_t p) const {
         return *std::find_if(segments_.begin(), segments_.end(),
                              [p](const Segment& s) { return p >= s.first && p <= s.last; });
     }
-    const Segment& segment_at(std::size_t p) const {
-        return const_cast<ChartBuilder*>(this)->segment_at(p);
-    }
 
-    // A result's value on the axis: % against its epoch's first result, or its cost.
+    // A result's value on the axis: % against the first result of its fingerprint (results
+    // of one fingerprint are comparable, of two are not), or its cost.
     std::optional<double> value(const Result& r) const {
         if (!r.cost) return std::nullopt;
         if (cx_.axis == Axis::Zero) return static_cast<double>(*r.cost);
-        const auto& s = segment_at(pos(r));
-        if (!s.base || *s.base == 0) return std::nullopt;
-        return 100.0 * (static_cast<double>(*r.cost) - static_cast<double>(*s.base)) /
-               static_cast<double>(*s.base);
+        const auto it = bases_.find(h_.key_of(r.run));
+        if (it == bases_.end() || it->second.cost == 0) return std::nullopt;
+        const auto base = static_cast<double>(it->second.cost);
+        return 100.0 * (static_cast<double>(*r.cost) - base) / base;
     }
 
     template <typename F>
@@ -187,7 +188,7 @@ class ChartBuilder {
         canvas_.line({left_, kBottom}, {right_, kBottom}, "axis");
         const std::string caption = cx_.axis == Axis::Zero
                                         ? "cost (from zero; lower is better)"
-                                        : "% vs the first result of its epoch";
+                                        : "% vs the first result of its fingerprint";
         canvas_.text({12, (kTop + kBottom) / 2}, caption, "caption", svg::Anchor::Middle, -90);
     }
 
@@ -226,7 +227,7 @@ class ChartBuilder {
                                      px - 4.5, py + dy * 0.4, px + 4.5, py + dy * 0.4),
                          "stepmark " + label, title);
             texts.push_back(util::precise_percent(s->step.change) + " " + label +
-                            (s->step.pending ? "?" : ""));
+                            (s->step.pending ? "*" : ""));
             boxes.push_back({px, label_width(texts.back())});
             classes.push_back("steplabel " + label);
             titles.push_back(title);
@@ -361,7 +362,7 @@ class ChartBuilder {
             ys.push_back(y(*value(*it)) + 4);
             last.push_back(&*it);
         }
-        const auto placed = spread_apart(ys, 14, kTop + 4, kBottom);
+        const auto placed = spread_apart(ys, 16, kTop + 4, kBottom);
         for (std::size_t i = 0; i < last.size(); ++i) {
             canvas_.text({right_ + 8, placed[i]}, util::with_commas(*last[i]->cost),
                          "value " + branch_class(*last[i]), svg::Anchor::Start, 0,
@@ -402,6 +403,7 @@ class ChartBuilder {
     svg::Canvas canvas_;
     std::vector<std::size_t> runs_;  // History::runs indices, in x order
     std::vector<Segment> segments_;
+    std::map<std::string, Base, std::less<>> bases_;  // by fingerprint key
     AxisRange axis_;
     double left_ = 0;
     double right_ = 0;

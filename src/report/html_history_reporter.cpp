@@ -127,7 +127,7 @@ std::map<std::string, std::size_t> branch_colours(const HtmlHistory& in) {
 
 Page make_page(const HtmlHistory& in) {
     Page page{in, {}, {}, {}};
-    page.context = {in.history, &in.commits, branch_colours(in), in.commit_url, in.axis};
+    page.context = {in.history, &in.commits, branch_colours(in), in.commit_url, in.axis, {}};
     const auto classes = history::environment_classes(*in.history);
     std::map<std::string_view, std::vector<const history::BenchmarkStep*>> steps;
     for (const auto& b : in.steps) {
@@ -191,9 +191,9 @@ std::string header(const Page& page) {
         "starts a new epoch and the line breaks. Hover a chart for the commit and values (or a "
         "point, without script), or open the table under it.</p>\n",
         in.axis == Axis::Relative
-            ? "The charts show each result in % against the first result of its epoch, on an "
-              "axis at least ±1% wide, so a small change looks small (<code>--axis zero</code> "
-              "draws the cost from zero)."
+            ? "The charts show each result in % against the first result of its fingerprint, "
+              "on an axis at least ±1% wide, so a small change looks small (<code>--axis "
+              "zero</code> draws the cost from zero)."
             : "The charts draw the cost from zero, so every change appears at its true size "
               "against the whole (<code>--axis relative</code> shows small changes in %).");
     return out;
@@ -261,6 +261,7 @@ struct Latest {
     std::optional<double> vs_previous;
     std::optional<double> vs_epoch;
     const history::Result* epoch_first = nullptr;
+    bool epoch_start = false;  // the latest is the first ok result of its epoch, after another
     std::string branch;
 };
 
@@ -274,6 +275,10 @@ Latest latest_of(const Page& page, const Benchmark& b) {
     const auto changes = history::changes_of(*page.in.history, line.points);
     out.vs_previous = changes.back();
     const auto epochs = history::epochs_of(*page.in.history, line.points);
+    out.epoch_start = epochs.size() > 1 && out.latest->cost &&
+                      std::none_of(line.points.begin() + static_cast<std::ptrdiff_t>(epochs.back().first),
+                                   line.points.end() - 1,
+                                   [](const history::Result& r) { return r.cost.has_value(); });
     for (std::size_t i = epochs.back().first; i < line.points.size() && out.latest->cost; ++i) {
         const auto& p = line.points[i];
         if (!p.cost || &p == out.latest) continue;
@@ -300,7 +305,9 @@ std::string summary_table(const Page& page) {
             e(b.chart.name), b.anchor, e(b.chart.name), e(l.branch),
             l.latest ? html::cost_html(*l.latest) : "-",
             l.latest && l.latest->ir ? util::with_commas(*l.latest->ir) : "-",
-            html::change_html(l.vs_previous), html::change_html(l.vs_epoch), b.chart.steps.size(),
+            l.epoch_start ? "<span class=\"moved\">new fingerprint</span>"
+                          : html::change_html(l.vs_previous),
+            html::change_html(l.vs_epoch), b.chart.steps.size(),
             sparkline(b.chart, page.context), b.series->results.size());
     }
     return out + "</table>\n";
@@ -315,7 +322,11 @@ std::string stats_line(const Page& page, const Benchmark& b) {
         if (l.latest->ir) out += fmt::format(" (Ir {})", util::with_commas(*l.latest->ir));
         out += fmt::format(" · {}, commit <code>{}</code>", e(short_time(run.started)),
                            html::commit_link(page, run.git.commit, short_commit(run.git.commit)));
-        out += fmt::format(" · {} vs previous", html::change_html(l.vs_previous));
+        if (l.epoch_start) {
+            out += " · the first result of a new fingerprint: nothing before it compares";
+        } else {
+            out += fmt::format(" · {} vs previous", html::change_html(l.vs_previous));
+        }
         if (l.epoch_first) {
             const auto& first = page.in.history->run_of(*l.epoch_first);
             out += fmt::format(" · {} since the start of its epoch (<code>{}</code>)",

@@ -31,7 +31,7 @@ std::string step_item(const Page& page, const history::BenchmarkStep& s) {
     std::string out = fmt::format(
         "<span class=\"item\" data-name=\"{}\">{} {} <span class=\"badge {}\">{}{}</span>",
         e(s.benchmark), name, change_html(s.step.change), label, label,
-        s.step.pending ? "?" : "");
+        s.step.pending ? "*" : "");
     if (s.explanation) out += " <span class=\"moved\">" + e(history::summarize(*s.explanation));
     if (s.explanation && !s.explanation->functions.empty()) {
         const auto& f = s.explanation->functions.front();
@@ -62,7 +62,7 @@ std::string steps_table(const Page& page) {
     out += fmt::format(
         "<p class=\"note\">{} commit{} where benchmarks changed for good, newest first "
         "(<b>code</b>: same fingerprint, beyond the benchmark's wobble; <b>environment</b>: the "
-        "fingerprint changed; a <b>?</b> marks the newest result, whose lasting shows at the next "
+        "fingerprint changed; <b>*</b>: at the newest result, whether it lasts shows at the next "
         "commit).</p>\n<table class=\"steps\">\n<tr><th>commit</th><th>date</th><th>branch</th>"
         "<th>subject</th><th>what changed</th></tr>\n",
         events.size(), events.size() == 1 ? "" : "s");

@@ -28,7 +28,10 @@ Worktree::Worktree(const fs::path& dir, const exec::EnvMap& env, exec::ProcessRu
     : runner_(runner),
       env_(env),
       top_(top_level(dir, env, runner)),
-      root_(staging_.path() / "w"),
+      // Named as the repository's own directory: cgbench runs a program through a path that
+      // keeps its last two components, so a program at the top level runs the same path in
+      // the worktree as in the checkout.
+      root_(staging_.path() / (top_.filename().empty() ? fs::path("w") : top_.filename())),
       repo_(top_, env, runner) {
     repo_.run_or_throw({"worktree", "add", "--detach", "--quiet", root_.string(), "HEAD"},
                        "add a worktree for bisect");
@@ -54,6 +57,15 @@ fs::path Worktree::map(const fs::path& dir) const {
     const auto relative = fs::weakly_canonical(dir).lexically_relative(fs::weakly_canonical(top_));
     if (relative.empty() || *relative.begin() == "..") return root_;
     return relative == "." ? root_ : root_ / relative;
+}
+
+std::string Worktree::unmap(const std::string& path) const {
+    const auto root = root_.string();
+    if (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
+        path[root.size()] == '/') {
+        return top_.string() + path.substr(root.size());
+    }
+    return path;
 }
 
 BuildOutcome run_build(const std::string& command, const fs::path& dir, const exec::EnvMap& env,

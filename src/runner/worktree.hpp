@@ -30,6 +30,9 @@ class Worktree {
     // Where `dir` (given to the constructor, or any path in the repository) is in the worktree.
     std::filesystem::path map(const std::filesystem::path& dir) const;
     const std::filesystem::path& root() const { return root_; }
+    // `path` (as a compiler recorded it) with the worktree's root replaced by the
+    // repository's, so files read as in the checkout; other paths unchanged.
+    std::string unmap(const std::string& path) const;
 
   private:
     exec::ProcessRunner& runner_;
