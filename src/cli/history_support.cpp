@@ -17,11 +17,12 @@ std::vector<history::BranchSteps> explained_steps(store::HistoryStore& store,
                                                   const history::History& h,
                                                   const history::StepsOptions& options) {
     auto branches = history::find_all_steps(h, options);
+    store::StoredResultReader reader(store);
     for (auto& b : branches) {
         for (auto& e : b.events) {
             for (auto& s : e.steps) {
-                const auto before = store.stored_result(h.runs[s.before.run], s.before.position);
-                const auto after = store.stored_result(h.runs[s.after.run], s.after.position);
+                const auto before = reader.read(h.runs[s.before.run], s.before.position);
+                const auto after = reader.read(h.runs[s.after.run], s.after.position);
                 if (before && after) s.explanation = history::explain_step(*before, *after);
             }
         }

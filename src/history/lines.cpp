@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "history/environment.hpp"
@@ -20,17 +21,17 @@ bool clean(const Run& r) {
 // and how far the two were apart is kept as wobble evidence.
 struct LineBuilder {
     Line line;
-    // (commit, class) -> point; the commits are views into History::runs
-    std::map<std::pair<std::string_view, std::size_t>, std::size_t> at;
+    std::unordered_map<std::uint64_t, std::size_t> at;  // (commit, class) -> point
 
-    void add(const History& h, const std::vector<std::size_t>& classes, const Result& r) {
-        const auto& run = h.runs[r.run];
-        if (!run.git.commit) {
+    void add(const History& h, const RunKeys& keys, const Result& r) {
+        const auto commit = keys.commit[r.run];
+        if (commit == RunKeys::kNoCommit) {
             line.points.push_back(r);
             return;
         }
-        const auto [it, added] = at.emplace(
-            std::make_pair(std::string_view(*run.git.commit), classes[run.fingerprint]), line.points.size());
+        const auto key = (static_cast<std::uint64_t>(commit) << 32) |
+                         static_cast<std::uint64_t>(keys.classes[h.runs[r.run].fingerprint]);
+        const auto [it, added] = at.emplace(key, line.points.size());
         if (added) {
             line.points.push_back(r);
             return;
@@ -81,21 +82,38 @@ std::vector<std::size_t> environment_classes(const History& h) {
     return out;
 }
 
-std::vector<Line> lines_of(const History& h, const Series& series,
-                           const std::vector<std::size_t>& classes,
+RunKeys run_keys(const History& h) {
+    RunKeys k;
+    k.classes = environment_classes(h);
+    std::unordered_map<std::string_view, std::uint32_t> commits;
+    std::unordered_map<std::string, std::uint32_t> branches;
+    for (const auto& run : h.runs) {
+        if (run.git.commit) {
+            const auto [it, added] = commits.emplace(*run.git.commit, commits.size());
+            k.commit.push_back(it->second);
+        } else {
+            k.commit.push_back(RunKeys::kNoCommit);
+        }
+        auto name = branch_of(run);
+        const auto [it, added] = branches.emplace(name, k.branches.size());
+        if (added) k.branches.push_back(std::move(name));
+        k.branch.push_back(it->second);
+    }
+    return k;
+}
+
+std::vector<Line> lines_of(const History& h, const Series& series, const RunKeys& keys,
                            std::string_view default_branch) {
     std::vector<LineBuilder> builders;
-    std::map<std::string, std::size_t, std::less<>> index;  // branch -> builder
+    std::vector<std::size_t> index(keys.branches.size(), SIZE_MAX);  // branch -> builder
     for (const auto& r : series.results) {
-        const auto& run = h.runs[r.run];
-        if (!clean(run)) continue;
-        auto branch = branch_of(run);
-        auto it = index.find(branch);
-        if (it == index.end()) {
-            it = index.emplace(branch, builders.size()).first;
-            builders.push_back({Line{std::move(branch), {}, {}}, {}});
+        if (!clean(h.runs[r.run])) continue;
+        auto& b = index[keys.branch[r.run]];
+        if (b == SIZE_MAX) {
+            b = builders.size();
+            builders.push_back({Line{keys.branches[keys.branch[r.run]], {}, {}}, {}});
         }
-        builders[it->second].add(h, classes, r);
+        builders[b].add(h, keys, r);
     }
     std::vector<Line> lines;
     lines.reserve(builders.size());

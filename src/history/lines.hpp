@@ -5,6 +5,7 @@
 // are left out of lines.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,10 +37,19 @@ struct Line {
 // a class.
 std::vector<std::size_t> environment_classes(const History& h);
 
+// What building lines needs about each run, computed once per history.
+struct RunKeys {
+    std::vector<std::size_t> classes;   // per fingerprint: environment_classes(h)
+    std::vector<std::uint32_t> commit;  // per run: one number per distinct commit; kNoCommit
+    std::vector<std::uint32_t> branch;  // per run: index into `branches`
+    std::vector<std::string> branches;  // branch_of names
+    static constexpr std::uint32_t kNoCommit = UINT32_MAX;
+};
+RunKeys run_keys(const History& h);
+
 // The lines of `series`: `default_branch` first, then the other branches in the order they
-// were first measured. `classes` from environment_classes(h).
-std::vector<Line> lines_of(const History& h, const Series& series,
-                           const std::vector<std::size_t>& classes,
+// were first measured. `keys` from run_keys(h).
+std::vector<Line> lines_of(const History& h, const Series& series, const RunKeys& keys,
                            std::string_view default_branch);
 
 // The default branch: `preferred` when given, else "main" or "master" when recorded, else the

@@ -164,11 +164,12 @@ struct BranchCollector {
 }  // namespace
 
 std::vector<BranchSteps> find_all_steps(const History& h, const StepsOptions& options) {
-    const auto classes = environment_classes(h);
+    const auto keys = run_keys(h);
+    const auto& classes = keys.classes;
     std::vector<BranchCollector> collectors;
     std::map<std::string, std::size_t, std::less<>> index;
     for (const auto& series : h.series) {
-        const auto lines = lines_of(h, series, classes, options.default_branch);
+        const auto lines = lines_of(h, series, keys, options.default_branch);
         const auto wobble = wobble_bound(h, lines, classes);
         for (const auto& line : lines) {
             if (options.branch && line.branch != *options.branch) continue;

@@ -128,7 +128,7 @@ std::map<std::string, std::size_t> branch_colours(const HtmlHistory& in) {
 Page make_page(const HtmlHistory& in) {
     Page page{in, {}, {}, {}};
     page.context = {in.history, &in.commits, branch_colours(in), in.commit_url, in.axis, {}};
-    const auto classes = history::environment_classes(*in.history);
+    const auto keys = history::run_keys(*in.history);
     std::map<std::string_view, std::vector<const history::BenchmarkStep*>> steps;
     for (const auto& b : in.steps) {
         for (const auto& ev : b.events) {
@@ -143,7 +143,7 @@ Page make_page(const HtmlHistory& in) {
         b.series = &s;
         b.chart.name = s.name;
         b.chart.id = b.anchor;
-        b.chart.lines = history::lines_of(*in.history, s, classes, in.default_branch);
+        b.chart.lines = history::lines_of(*in.history, s, keys, in.default_branch);
         for (const auto& r : s.results) {
             if (in.history->run_of(r).git.dirty.value_or(false)) b.chart.dirty.push_back(r);
         }

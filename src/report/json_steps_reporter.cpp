@@ -105,12 +105,14 @@ class Writer {
             events.push_back(std::move(j));
         }
         ojson blips = ojson::array();
-        for (const auto& bl : b.blips) {
-            blips.push_back({{"benchmark", bl.benchmark},
-                             {"before", point(bl.before)},
-                             {"at", point(bl.at)},
-                             {"change", bl.blip.change},
-                             {"environment_changed", bl.blip.environment}});
+        if (r_.verbose) {
+            for (const auto& bl : b.blips) {
+                blips.push_back({{"benchmark", bl.benchmark},
+                                 {"before", point(bl.before)},
+                                 {"at", point(bl.at)},
+                                 {"change", bl.blip.change},
+                                 {"environment_changed", bl.blip.environment}});
+            }
         }
         return ojson{{"branch", b.branch},
                      {"default", b.is_default},
@@ -120,7 +122,8 @@ class Writer {
                      {"epochs", epochs(b)},
                      {"events", std::move(events)},
                      {"wobble_steps", b.wobble_steps},
-                     {"wobble_listed", r_.verbose},
+                     {"blip_count", b.blips.size()},
+                     {"listed", r_.verbose},  // wobble steps and blips are listed only with -v
                      {"blips", std::move(blips)}};
     }
 

@@ -21,7 +21,7 @@ struct StepsReport {
     const history::History* history = nullptr;  // the runs the steps refer to
     std::vector<history::BranchSteps> branches;
     history::Commits commits;  // subjects of the commits git knows
-    bool verbose = false;      // also wobble steps and blips (console; JSON always has blips)
+    bool verbose = false;      // also list wobble steps and blips (counted either way)
 };
 
 class StepsReporter {

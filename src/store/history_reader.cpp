@@ -29,17 +29,39 @@ constexpr std::string_view kOneResults =
     "SELECT name, run, position, status, cost, ir FROM results INDEXED BY results_by_name "
     "WHERE name = ?1 ORDER BY run";
 
-// The store's run seq -> index into History::runs.
+// The store's run seq -> index into History::runs: a table over the seqs in use (they are
+// dense: 1, 2, 3... with gaps only where runs were pruned), a hash beyond.
 class RunIndex {
   public:
-    void add(std::int64_t seq, std::size_t index) { at_.emplace(seq, index); }
+    void add(std::int64_t seq, std::size_t index) { pairs_.emplace_back(seq, index); }
+    void finish() {
+        std::int64_t top = 0;
+        for (const auto& [seq, index] : pairs_)
+            top = std::max(top, seq);
+        if (top >= 0 && static_cast<std::size_t>(top) <= 4 * pairs_.size() + 1024) {
+            dense_.assign(static_cast<std::size_t>(top) + 1, kNone);
+            for (const auto& [seq, index] : pairs_) {
+                if (seq >= 0) dense_[static_cast<std::size_t>(seq)] = index;
+            }
+        }
+        for (const auto& [seq, index] : pairs_) {
+            if (seq < 0 || static_cast<std::size_t>(seq) >= dense_.size()) sparse_.emplace(seq, index);
+        }
+    }
     std::optional<std::size_t> find(std::int64_t seq) const {
-        const auto it = at_.find(seq);
-        return it == at_.end() ? std::nullopt : std::optional(it->second);
+        if (seq >= 0 && static_cast<std::size_t>(seq) < dense_.size()) {
+            const auto i = dense_[static_cast<std::size_t>(seq)];
+            return i == kNone ? std::nullopt : std::optional(i);
+        }
+        const auto it = sparse_.find(seq);
+        return it == sparse_.end() ? std::nullopt : std::optional(it->second);
     }
 
   private:
-    std::unordered_map<std::int64_t, std::size_t> at_;
+    static constexpr std::size_t kNone = SIZE_MAX;
+    std::vector<std::pair<std::int64_t, std::size_t>> pairs_;
+    std::vector<std::size_t> dense_;
+    std::unordered_map<std::int64_t, std::size_t> sparse_;
 };
 
 // Reads every run, parsing each distinct fingerprint document once.
@@ -75,6 +97,7 @@ RunIndex read_runs(Database& db, history::History& h) {
         index.add(run.handle, h.runs.size());
         h.runs.push_back(std::move(run));
     }
+    index.finish();
     return index;
 }
 
@@ -115,7 +138,9 @@ void read_series(Statement& s, const RunIndex& index,
         history::Result r;
         r.run = *run;
         r.position = s.int64(2);
-        r.status = bench_status_from(s.text(3)).value_or(BenchStatus::Failed);
+        const auto status = s.text(3);
+        r.status = status == "ok" ? BenchStatus::Ok
+                                  : bench_status_from(status).value_or(BenchStatus::Failed);
         if (const auto c = s.optional_int64(4); c && r.status == BenchStatus::Ok) {
             r.cost = static_cast<std::uint64_t>(*c);
         }
@@ -155,9 +180,20 @@ std::vector<std::string> HistoryStore::benchmark_names() {
 
 std::optional<BenchmarkResult> HistoryStore::stored_result(const history::Run& run,
                                                            std::int64_t position) {
-    auto s = db_.prepare(
-        "SELECT name, tool, status, cost, ir, i1mr, ilmr, dr, d1mr, dlmr, dw, d1mw, dlmw, bc, bcm, "
-        "bi, bim, l1_hits, ll_hits, ram_hits FROM results WHERE run = ?1 AND position = ?2");
+    return StoredResultReader(*this).read(run, position);
+}
+
+StoredResultReader::StoredResultReader(HistoryStore& store)
+    : numbers_(store.db_.prepare(
+          "SELECT name, tool, status, cost, ir, i1mr, ilmr, dr, d1mr, dlmr, dw, d1mw, dlmw, bc, "
+          "bcm, bi, bim, l1_hits, ll_hits, ram_hits FROM results WHERE run = ?1 AND position = "
+          "?2")),
+      functions_(store.db_) {}
+
+std::optional<BenchmarkResult> StoredResultReader::read(const history::Run& run,
+                                                        std::int64_t position) {
+    auto& s = numbers_;
+    s.reset();
     s.bind(1, run.handle).bind(2, position);
     if (!s.step()) return std::nullopt;
     BenchmarkResult b;
@@ -181,7 +217,7 @@ std::optional<BenchmarkResult> HistoryStore::stored_result(const history::Run& r
                                      static_cast<std::uint64_t>(*ll),
                                      static_cast<std::uint64_t>(*ram)};
     }
-    b.functions = FunctionReader(db_).result(run.handle, position);
+    b.functions = functions_.result(run.handle, position);
     return b;
 }
 

@@ -88,7 +88,8 @@ class HistoryStore {
     // The same for the one benchmark `name` (no series when it has no results).
     history::History load_history(std::string_view name, std::size_t limit = SIZE_MAX);
     // The numbers and the stored functions of the result at `position` of `run` (what
-    // explains a step: events, derived hits, cost); nullopt when there is none.
+    // explains a step: events, derived hits, cost); nullopt when there is none. Many of
+    // them: StoredResultReader.
     std::optional<BenchmarkResult> stored_result(const history::Run& run, std::int64_t position);
 
     // Removes the runs `runs` (their results and functions) and the symbols no function uses
@@ -111,10 +112,23 @@ class HistoryStore {
     const std::filesystem::path& path() const { return db_.path(); }
 
   private:
+    friend class StoredResultReader;
     explicit HistoryStore(Database db) : db_(std::move(db)) {}
     std::optional<RunResult> load(std::optional<std::int64_t> seq);
 
     Database db_;
+};
+
+// Reads stored results one after another (HistoryStore::stored_result) with its statements
+// prepared once and each symbol read once. Use while `store` stays where it is.
+class StoredResultReader {
+  public:
+    explicit StoredResultReader(HistoryStore& store);
+    std::optional<BenchmarkResult> read(const history::Run& run, std::int64_t position);
+
+  private:
+    Statement numbers_;
+    FunctionReader functions_;
 };
 
 // For `cgbench run`: opens the database before anything is measured (nullptr when `path`

@@ -59,7 +59,7 @@ nlohmann::json history_json(const History& h) {
 TEST(StepsE2E, TheStepItsCommitAndWhatMoved) {
     const auto& h = measured_history();
     const auto& commits = h.repo->commits();
-    const auto r = cgbench({"steps", "--db", h.db.string(), "--format", "json"},
+    const auto r = cgbench({"steps", "-v", "--db", h.db.string(), "--format", "json"},
                            {.cwd = h.repo->dir().string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
@@ -94,7 +94,8 @@ TEST(StepsE2E, TheStepItsCommitAndWhatMoved) {
         EXPECT_NE(e["commit"], commits[4]);
         EXPECT_NE(e["commit"], commits[5]);
     }
-    ASSERT_EQ(main["blips"].size(), 1u);
+    EXPECT_EQ(main["blip_count"], 1);
+    ASSERT_EQ(main["blips"].size(), 1u) << "listed with -v";
     EXPECT_EQ(main["blips"][0]["at"]["commit"], commits[4]);
     // c7 was measured with another fingerprint: a new epoch, and never a code step.
     ASSERT_EQ(main["epochs"].size(), 2u);

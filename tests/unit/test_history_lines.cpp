@@ -64,7 +64,7 @@ TEST(HistoryLines, TheDefaultBranchComesFirstThenAsFirstMeasured) {
     const auto r3 = b.add_run("");  // recorded without a branch
     b.series("bench", {r0, r1, r2, r3}, flat(4, 5));
     const auto h = b.take();
-    const auto lines = lines_of(h, h.series[0], environment_classes(h), "main");
+    const auto lines = lines_of(h, h.series[0], run_keys(h), "main");
     ASSERT_EQ(lines.size(), 4u);
     EXPECT_EQ(lines[0].branch, "main");
     EXPECT_EQ(lines[1].branch, "zeta");

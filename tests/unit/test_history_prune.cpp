@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "history/lines.hpp"
 #include "history/prune.hpp"
 #include "history_fixtures.hpp"
 

@@ -209,8 +209,7 @@ TEST(HistorySteps, ACommitMeasuredTwiceIsOnePoint) {
     }
     b.series("bench", runs, costs);
     const auto h = b.take();
-    const auto classes = environment_classes(h);
-    const auto lines = lines_of(h, h.series[0], classes, "main");
+    const auto lines = lines_of(h, h.series[0], run_keys(h), "main");
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_EQ(lines[0].points.size(), 5u);
     EXPECT_EQ(lines[0].repeats.size(), 5u);
@@ -239,14 +238,25 @@ TEST(HistorySteps, OnlyTheBranchAsked) {
 }
 
 TEST(HistoryWobble, RobustBound) {
-    // Too few observations: no bound.
-    EXPECT_EQ(wobble_bound(HistoryBuilder::simple({1, 2, 1, 2, 1}), {}, {}).bound, 0);
-    const auto h = HistoryBuilder::simple(flat(30, 1000));
-    const auto classes = environment_classes(h);
-    const auto lines = lines_of(h, h.series[0], classes, "main");
-    const auto w = wobble_bound(h, lines, classes);
-    EXPECT_EQ(w.bound, 0);
-    EXPECT_EQ(w.samples, 28u) << "every interior point";
+    const auto bound_of = [](const History& h) {
+        const auto keys = run_keys(h);
+        return wobble_bound(h, lines_of(h, h.series[0], keys, "main"), keys.classes);
+    };
+    // Alternating, but too few observations to call it wobble.
+    const auto few = bound_of(HistoryBuilder::simple({1000, 1001, 1000, 1001, 1000}));
+    EXPECT_EQ(few.samples, 3u);
+    EXPECT_EQ(few.bound, 0);
+    // Enough: the bound covers the alternation.
+    const auto many = bound_of(HistoryBuilder::simple(flat(1, 1000) + flat(1, 1001) + flat(1, 1000) +
+                                                      flat(1, 1001) + flat(1, 1000) + flat(1, 1001) +
+                                                      flat(1, 1000) + flat(1, 1001) + flat(1, 1000) +
+                                                      flat(1, 1001) + flat(1, 1000)));
+    EXPECT_EQ(many.samples, 9u);
+    EXPECT_GT(many.bound, 0.0009);
+    // Exact counts: none.
+    const auto exact = bound_of(HistoryBuilder::simple(flat(30, 1000)));
+    EXPECT_EQ(exact.bound, 0);
+    EXPECT_EQ(exact.samples, 28u) << "every interior point";
 }
 
 }  // namespace cgbench::history

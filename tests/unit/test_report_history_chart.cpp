@@ -14,6 +14,7 @@ namespace cgbench::report {
 
 using testing_fixtures::flat;
 using testing_fixtures::HistoryBuilder;
+using testing_fixtures::occurrences;
 using testing_fixtures::operator+;
 using testing_markup::check_xml;
 
@@ -28,11 +29,10 @@ struct Fixture {
 
 Fixture chart_of(history::History h) {
     Fixture f{std::move(h), {}, {}, {}};
-    const auto classes = history::environment_classes(f.h);
     f.steps = history::find_all_steps(f.h, {"main", std::nullopt, false});
     f.input.name = f.h.series[0].name;
     f.input.id = "b0";
-    f.input.lines = history::lines_of(f.h, f.h.series[0], classes, "main");
+    f.input.lines = history::lines_of(f.h, f.h.series[0], history::run_keys(f.h), "main");
     for (const auto& b : f.steps) {
         for (const auto& e : b.events) {
             for (const auto& s : e.steps)
@@ -44,12 +44,6 @@ Fixture chart_of(history::History h) {
     return f;
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
-}
 
 }  // namespace
 
@@ -58,10 +52,10 @@ TEST(HistoryChart, StepsAreMarkedWithTheirChangeAndLabel) {
                                              flat(1, 30'000'000) + flat(8, 32'657'486)));
     const auto chart = history_chart(f.input, f.context);
     EXPECT_EQ(check_xml(chart.svg), "") << chart.svg;
-    EXPECT_EQ(count(chart.svg, "class=\"stepmark code\""), 1u) << "the blip is no step";
+    EXPECT_EQ(occurrences(chart.svg, "class=\"stepmark code\""), 1u) << "the blip is no step";
     EXPECT_NE(chart.svg.find(">+13.56% code</text>"), std::string::npos) << chart.svg;
     EXPECT_EQ(chart.step_labels, 1u);
-    EXPECT_EQ(count(chart.svg, "class=\"line br0\""), 1u);
+    EXPECT_EQ(occurrences(chart.svg, "class=\"line br0\""), 1u);
 }
 
 TEST(HistoryChart, LabelsOfManyStepsStayApart) {
@@ -72,7 +66,7 @@ TEST(HistoryChart, LabelsOfManyStepsStayApart) {
     auto f = chart_of(HistoryBuilder::simple(costs));
     const auto chart = history_chart(f.input, f.context);
     EXPECT_EQ(check_xml(chart.svg), "");
-    EXPECT_EQ(count(chart.svg, "class=\"stepmark code\""), 39u);
+    EXPECT_EQ(occurrences(chart.svg, "class=\"stepmark code\""), 39u);
     EXPECT_LT(chart.step_labels, 39u);
     EXPECT_GT(chart.step_labels, 5u);
     // Same row (same y), centred x: at least the two half widths apart.
@@ -105,11 +99,11 @@ TEST(HistoryChart, EpochsBreakTheLineAndAreLabelled) {
     auto f = chart_of(b.take());
     const auto chart = history_chart(f.input, f.context);
     EXPECT_EQ(check_xml(chart.svg), "");
-    EXPECT_EQ(count(chart.svg, "class=\"line br0\""), 2u) << "broken at the new epoch";
-    EXPECT_EQ(count(chart.svg, "class=\"break\""), 1u);
+    EXPECT_EQ(occurrences(chart.svg, "class=\"line br0\""), 2u) << "broken at the new epoch";
+    EXPECT_EQ(occurrences(chart.svg, "class=\"break\""), 1u);
     EXPECT_NE(chart.svg.find("valgrind: 3.19.0 vs 3.22.0"), std::string::npos);
     EXPECT_NE(chart.svg.find(">fingerprint 2</text>"), std::string::npos);
-    EXPECT_EQ(count(chart.svg, "class=\"stepmark environment\""), 1u);
+    EXPECT_EQ(occurrences(chart.svg, "class=\"stepmark environment\""), 1u);
     // Each epoch against its own first result: both flat at 0%.
     EXPECT_EQ(chart.svg.find(">+10%</text>"), std::string::npos) << "no tick beyond ±1%";
 }
@@ -125,9 +119,9 @@ TEST(HistoryChart, BranchesFailuresAndDirtyResults) {
     auto f = chart_of(b.take());
     const auto chart = history_chart(f.input, f.context);
     EXPECT_EQ(check_xml(chart.svg), "");
-    EXPECT_EQ(count(chart.svg, "class=\"failed\""), 1u);
-    EXPECT_EQ(count(chart.svg, "class=\"dot dirty br0\""), 1u);
-    EXPECT_EQ(count(chart.svg, "class=\"dot br1\""), 1u);
+    EXPECT_EQ(occurrences(chart.svg, "class=\"failed\""), 1u);
+    EXPECT_EQ(occurrences(chart.svg, "class=\"dot dirty br0\""), 1u);
+    EXPECT_EQ(occurrences(chart.svg, "class=\"dot br1\""), 1u);
     EXPECT_NE(chart.svg.find("class=\"value br1\""), std::string::npos) << "its latest value";
     EXPECT_NE(chart.data.find("\"runs\":[0,1,2,3,4]"), std::string::npos) << chart.data;
 }
@@ -137,7 +131,7 @@ TEST(HistoryChart, Sparkline) {
     const auto s = sparkline(f.input, f.context);
     EXPECT_EQ(check_xml(s), "");
     EXPECT_NE(s.find("class=\"spark\""), std::string::npos);
-    EXPECT_EQ(count(s, "class=\"failed\""), 1u);
+    EXPECT_EQ(occurrences(s, "class=\"failed\""), 1u);
 }
 
 }  // namespace cgbench::report

@@ -17,6 +17,7 @@ namespace cgbench::report {
 
 using testing_fixtures::flat;
 using testing_fixtures::HistoryBuilder;
+using testing_fixtures::occurrences;
 using testing_fixtures::kHostile;
 using testing_fixtures::operator+;
 using testing_markup::check_html;
@@ -40,12 +41,6 @@ HtmlHistory page_of(const history::History& h) {
     return p;
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
-}
 
 // The text of the page's inline script (the one without a type).
 std::string inline_script(const std::string& html) {
@@ -92,12 +87,12 @@ TEST(HtmlHistoryReporter, HostileStringsStayText) {
     for (const auto& raw : {kHostile, kScript, kBadUtf8, kTitle, std::string("<b>db")}) {
         EXPECT_EQ(html.find(raw), std::string::npos) << raw;
     }
-    EXPECT_EQ(count(html, "<script"), 2u) << "the data block and the page's own script";
+    EXPECT_EQ(occurrences(html, "<script"), 2u) << "the data block and the page's own script";
     EXPECT_EQ(html.find("<img"), std::string::npos);
     EXPECT_NO_THROW((void)nlohmann::json(html).dump()) << "the page is valid UTF-8";
-    EXPECT_GE(count(html, "&lt;img src=x onerror=alert(1)&gt;|**x**"), 3u);
-    EXPECT_GE(count(html, "&lt;/script&gt;&lt;script&gt;document.title=&#39;pwned&#39;"), 2u);
-    EXPECT_GE(count(html, "bad \xef\xbf\xbd\xef\xbf\xbd utf8 \xef\xbf\xbd"), 2u);
+    EXPECT_GE(occurrences(html, "&lt;img src=x onerror=alert(1)&gt;|**x**"), 3u);
+    EXPECT_GE(occurrences(html, "&lt;/script&gt;&lt;script&gt;document.title=&#39;pwned&#39;"), 2u);
+    EXPECT_GE(occurrences(html, "bad \xef\xbf\xbd\xef\xbf\xbd utf8 \xef\xbf\xbd"), 2u);
     const auto svgs = svg_fragments(html);
     EXPECT_EQ(svgs.size(), 6u) << "a sparkline and a chart per benchmark";
     for (const auto svg : svgs)
@@ -144,8 +139,8 @@ TEST(HtmlHistoryReporter, ALinePerBranchAndDirtyRunsOffTheLine) {
     EXPECT_NE(html.find("<span class=\"sw br0\"></span>main (default)"), std::string::npos);
     EXPECT_NE(html.find("<span class=\"sw br1\"></span>feature/x"), std::string::npos);
     const auto chart = svg_fragments(html).at(1);
-    EXPECT_EQ(count(std::string(chart), "class=\"line br0\""), 1u) << chart;
-    EXPECT_EQ(count(std::string(chart), "class=\"dot dirty br0\""), 1u);
+    EXPECT_EQ(occurrences(std::string(chart), "class=\"line br0\""), 1u) << chart;
+    EXPECT_EQ(occurrences(std::string(chart), "class=\"dot dirty br0\""), 1u);
     EXPECT_NE(chart.find("class=\"dot br1\""), std::string::npos) << "the feature branch's point";
     EXPECT_NE(html.find(".hide-br1 .br1{display:none}"), std::string::npos) << "switchable";
 }
@@ -169,7 +164,7 @@ TEST(HtmlHistoryReporter, StepsAreMarkedAndListed) {
               std::string::npos)
         << row;
     const auto chart = std::string(svg_fragments(html).at(1));
-    EXPECT_EQ(count(chart, "class=\"stepmark code\""), 1u);
+    EXPECT_EQ(occurrences(chart, "class=\"stepmark code\""), 1u);
     EXPECT_NE(chart.find(">+10.00% code</text>"), std::string::npos) << chart;
     EXPECT_NE(chart.find("<a href=\"https://github.com/o/r/commit/"), std::string::npos)
         << "commits under the axis link";
@@ -194,7 +189,7 @@ TEST(HtmlHistoryReporter, EpochsAreExplicitAndNeverCompared) {
     EXPECT_LT(row.find("<span class=\"up\">+2.00%</span>"), end) << "since the epoch's start";
     EXPECT_EQ(row.substr(0, end).find("+53.00%"), std::string::npos) << "never across epochs";
     const auto chart = std::string(svg_fragments(html).at(1));
-    EXPECT_EQ(count(chart, "class=\"break\""), 1u);
+    EXPECT_EQ(occurrences(chart, "class=\"break\""), 1u);
     EXPECT_NE(chart.find(">fingerprint 2</text>"), std::string::npos) << chart;
     EXPECT_NE(html.find("<span class=\"badge environment\">environment</span>"), std::string::npos);
 }
@@ -218,7 +213,7 @@ TEST(HtmlHistoryReporter, ManyResultsListOnlyWhatChanged) {
     EXPECT_NE(html.find("<summary>4 of 300 results, newest first: where something changed, and "
                         "the first and latest of each branch</summary>"),
               std::string::npos);
-    EXPECT_EQ(count(std::string(svg_fragments(html).at(1)), "<circle"), 1u)
+    EXPECT_EQ(occurrences(std::string(svg_fragments(html).at(1)), "<circle"), 1u)
         << "300 results: no dot each, the latest only";
 }
 

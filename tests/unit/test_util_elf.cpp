@@ -67,12 +67,12 @@ TEST(ElfComment, NotElfOrDamaged) {
     auto broken = bytes;
     for (int i = 0; i < 8; ++i)
         broken[0x28 + i] = '\xff';
-    EXPECT_TRUE(elf_comment_strings(broken).empty());
+    EXPECT_TRUE(elf_comment_strings(std::string_view(broken)).empty());
     // The name table index out of range.
     broken = bytes;
     broken[0x3e] = '\xff';
     broken[0x3f] = '\x7f';
-    EXPECT_TRUE(elf_comment_strings(broken).empty());
+    EXPECT_TRUE(elf_comment_strings(std::string_view(broken)).empty());
 }
 
 }  // namespace cgbench::util
