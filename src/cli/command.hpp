@@ -102,6 +102,9 @@ Subcommand register_merge(CLI::App& app, GlobalOptions& global);
 // Registers `cgbench annotate`.
 Subcommand register_annotate(CLI::App& app, GlobalOptions& global);
 
+// Registers `cgbench import`.
+Subcommand register_import(CLI::App& app, GlobalOptions& global);
+
 // Registers `cgbench report` (`report --html`).
 Subcommand register_report(CLI::App& app, GlobalOptions& global);
 
@@ -113,5 +116,8 @@ Subcommand register_prune(CLI::App& app, GlobalOptions& global);
 
 // Registers `cgbench bisect`.
 Subcommand register_bisect(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench calibrate`.
+Subcommand register_calibrate(CLI::App& app, GlobalOptions& global);
 
 }  // namespace cgbench::cli

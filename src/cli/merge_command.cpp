@@ -12,6 +12,7 @@
 #include "core/merge.hpp"
 #include "core/result_json.hpp"
 #include "store/history_store.hpp"
+#include "store/result_file.hpp"
 #include "util/time.hpp"
 
 namespace cgbench::cli {
@@ -37,7 +38,7 @@ int merge(const MergeInput& in, const GlobalOptions& global) {
 
     std::vector<SourcedRun> parts;
     for (const auto& f : in.files)
-        parts.push_back({f, load_result_file(f)});
+        parts.push_back({f, store::read_result_file(f)});
     auto merged = merge_runs(parts, util::new_run_id());
     for (const auto& w : merged.warnings)
         warn(w);

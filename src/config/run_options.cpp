@@ -6,6 +6,7 @@
 
 #include "config/benchmark_plan.hpp"
 #include "config/suite.hpp"
+#include "config/weights_file.hpp"
 #include "core/errors.hpp"
 #include "util/strings.hpp"
 
@@ -134,7 +135,8 @@ RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
     plan.settings = layer_run_settings(in, env, suite ? &*suite : nullptr);
     auto& ms = plan.request.settings;
     ms.geometry = parse_layered(plan.settings.geometry, valgrind::parse_geometry);
-    ms.weights = parse_layered(plan.settings.weights, metrics::parse_weights);
+    ms.weights = parse_layered(plan.settings.weights,
+                               [](const std::string& w) { return resolve_weights(w); });
     ms.cpu_baseline = parse_layered(plan.settings.cpu_baseline, valgrind::parse_cpu_baseline);
     ms.branch_sim = plan.settings.branch_sim.value == "on";
     ms.echo_output = in.show_output;

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "config/threshold_syntax.hpp"
+#include "config/weights_file.hpp"
 #include "core/errors.hpp"
 #include "metrics/score.hpp"
 #include "util/fs.hpp"
@@ -196,7 +197,11 @@ class Reader {
             d.geometry = checked(*n, "geometry", where, valgrind::parse_geometry);
         }
         if (const auto* n = t.get("weights")) {
-            d.weights = checked(*n, "weights", where, metrics::parse_weights);
+            // A weights file is relative to the suite, like every path in it.
+            d.weights = checked(*n, "weights", where, [&](const std::string& w) {
+                return resolve_weights(w, suite_.dir);
+            });
+            d.weights->text = anchor_weights(d.weights->text, suite_.dir);
         }
         if (const auto* n = t.get("cpu_baseline")) {
             d.cpu_baseline = checked(*n, "cpu_baseline", where, valgrind::parse_cpu_baseline);

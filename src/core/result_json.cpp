@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include <optional>
 
 #include "core/errors.hpp"
+#include "util/mapped_file.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench {
 
@@ -361,6 +363,7 @@ RunResult run_from_json(const json& doc, const std::string& source) {
     const json& run = r.at(doc, "run", "the document");
     RunResult out;
     out.id = r.str(run, "id", "run");
+    if (out.id.empty()) r.fail("run.id is empty");
     out.started = r.str(run, "started", "run");
     if (const auto it = run.find("git"); it != run.end() && it->is_object()) {
         out.git.commit = opt_str(*it, "commit");
@@ -385,20 +388,34 @@ Fingerprint fingerprint_from_json(const json& j, const std::string& source) {
     return read_fingerprint(Reader(source), j);
 }
 
-RunResult load_result_file(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) {
-        throw UsageError(fmt::format("cannot read result file {}", path.string()),
-                         "check the path");
-    }
-    json doc;
+json read_json_file(const std::filesystem::path& path) {
+    std::optional<util::FileBytes> bytes;
     try {
-        doc = json::parse(in);
+        bytes.emplace(path);
+    } catch (const EnvironmentError& e) {
+        throw UsageError(util::printable(e.what()), "check the path");
+    }
+    return parse_json_text(bytes->view(), path.string());
+}
+
+json parse_json_text(std::string_view text, const std::string& source) {
+    try {
+        return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        throw UsageError(fmt::format("{}: not valid JSON ({})", path.string(), e.what()),
+        throw UsageError(fmt::format("{}: not valid JSON ({})", source, util::printable(e.what())),
                          "pass a file written by `cgbench run --out`");
     }
-    return run_from_json(doc, path.string());
+}
+
+bool is_result_document(const json& doc) {
+    if (!doc.is_object()) return false;
+    const auto it = doc.find("schema");
+    return it != doc.end() && it->is_string() &&
+           util::starts_with(it->get_ref<const std::string&>(), "cgbench-result/");
+}
+
+RunResult load_result_file(const std::filesystem::path& path) {
+    return run_from_json(read_json_file(path), path.string());
 }
 
 std::string dump_json(const nlohmann::ordered_json& j, int indent) {

@@ -34,4 +34,16 @@ Fingerprint fingerprint_from_json(const nlohmann::json& j, const std::string& so
 // Reads and parses a result file; UsageError when unreadable or invalid.
 RunResult load_result_file(const std::filesystem::path& path);
 
+// Parses `text` as JSON; UsageError naming `source` when it is not JSON (the parser's message
+// made printable).
+nlohmann::json parse_json_text(std::string_view text, const std::string& source);
+
+// Reads a file as JSON (a regular file through a memory mapping); UsageError naming the file
+// when it cannot be read or is not JSON (the parser's message made printable).
+nlohmann::json read_json_file(const std::filesystem::path& path);
+
+// True when `doc` says it is a result document, of any version: an object whose "schema" is
+// "cgbench-result/..." (run_from_json then decides whether it is a valid one).
+bool is_result_document(const nlohmann::json& doc);
+
 }  // namespace cgbench

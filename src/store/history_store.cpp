@@ -14,6 +14,7 @@
 #include "store/function_store.hpp"
 #include "store/result_reader.hpp"
 #include "store/schema.hpp"
+#include "util/strings.hpp"
 #include "util/time.hpp"
 
 namespace cgbench::store {
@@ -154,35 +155,71 @@ std::optional<HistoryStore> HistoryStore::open_existing(const fs::path& path) {
 }
 
 void HistoryStore::record_run(const RunResult& run) {
-    Transaction tx(db_);
-    auto insert_run = db_.prepare(kInsertRun);
-    insert_run.bind(1, run.id).bind(2, run.started).bind(3, util::now_iso8601());
-    insert_run.bind(4, run.git.commit).bind(5, run.git.branch);
-    if (run.git.dirty) {
-        insert_run.bind(6, std::int64_t{*run.git.dirty ? 1 : 0});
-    } else {
-        insert_run.bind_null(6);
+    RunBatch batch(*this);
+    if (batch.add(run)) {
+        throw EnvironmentError(fmt::format("history database {} holds a run with id {} already",
+                                           path().string(), util::printable(run.id)),
+                               "pass --db with another path");
     }
-    insert_run.bind(7, run.fingerprint.comparison_key());
-    insert_run.bind(8, compact(to_json(run.fingerprint)));
-    insert_run.bind(9, compact(nlohmann::ordered_json(run.warnings)));
+    batch.commit();
+}
+
+RunBatch::RunBatch(HistoryStore& store)
+    : db_(store.db_),
+      tx_(db_),
+      find_run_(db_.prepare("SELECT started, (SELECT COUNT(*) FROM results WHERE run = seq) "
+                            "FROM runs WHERE id = ?1")),
+      insert_run_(db_.prepare(kInsertRun)),
+      insert_result_(db_.prepare(kInsertResult)),
+      functions_(db_) {}
+
+std::optional<StoredRunInfo> RunBatch::find(std::string_view id) {
+    find_run_.reset();
+    find_run_.bind(1, id);
+    if (!find_run_.step()) return std::nullopt;
+    return StoredRunInfo{std::string(find_run_.text(0)),
+                         static_cast<std::size_t>(find_run_.int64(1))};
+}
+
+std::optional<StoredRunInfo> RunBatch::add(const RunResult& run) {
+    if (auto stored = find(run.id)) return stored;
+    write(run);
+    ++runs_;
+    results_ += run.benchmarks.size();
+    return std::nullopt;
+}
+
+void RunBatch::write(const RunResult& run) {
+    auto& s = insert_run_;
+    s.reset();
+    s.bind(1, run.id).bind(2, run.started).bind(3, util::now_iso8601());
+    s.bind(4, run.git.commit).bind(5, run.git.branch);
+    if (run.git.dirty) {
+        s.bind(6, std::int64_t{*run.git.dirty ? 1 : 0});
+    } else {
+        s.bind_null(6);
+    }
+    s.bind(7, run.fingerprint.comparison_key());
+    s.bind(8, compact(to_json(run.fingerprint)));
+    s.bind(9, compact(nlohmann::ordered_json(run.warnings)));
     const auto optional = [](const std::string& v) {
         return v.empty() ? std::nullopt : std::optional<std::string>(v);
     };
-    insert_run.bind(10, optional(run.shard)).bind(11, optional(run.shard_balance));
-    insert_run.run();
+    s.bind(10, optional(run.shard)).bind(11, optional(run.shard_balance));
+    s.run();
     const std::int64_t seq = db_.last_insert_rowid();
-    auto insert_result = db_.prepare(kInsertResult);
-    FunctionWriter functions(db_);
     for (std::size_t i = 0; i < run.benchmarks.size(); ++i) {
         const auto& b = run.benchmarks[i];
-        bind_result(insert_result, seq, i, b);
-        insert_result.run();
-        insert_result.reset();
+        insert_result_.reset();
+        bind_result(insert_result_, seq, i, b);
+        insert_result_.run();
         // The functions that explain a change, not all of them.
-        functions.write(seq, i, fold_functions(b.functions, kStoredFunctions));
+        functions_.write(seq, i, fold_functions(b.functions, kStoredFunctions));
     }
-    tx.commit();
+}
+
+void RunBatch::commit() {
+    tx_.commit();
 }
 
 std::optional<RunResult> HistoryStore::load(std::optional<std::int64_t> seq) {

@@ -58,6 +58,7 @@ class HistoryStore {
     // of it is stored or nothing. Each result keeps its kStoredFunctions costliest functions
     // (cost and Ir; fold_functions), the rest summed as "(other)", in result_functions
     // (store/function_store.hpp); the per-benchmark document in `results` holds the rest.
+    // EnvironmentError when a run with its id is stored already.
     void record_run(const RunResult& run);
 
     // The run with this id.
@@ -113,10 +114,50 @@ class HistoryStore {
 
   private:
     friend class StoredResultReader;
+    friend class RunBatch;
     explicit HistoryStore(Database db) : db_(std::move(db)) {}
     std::optional<RunResult> load(std::optional<std::int64_t> seq);
 
     Database db_;
+};
+
+// What the history holds under a run id (RunBatch::add).
+struct StoredRunInfo {
+    std::string started;
+    std::size_t benchmarks = 0;
+};
+
+// Several runs recorded in one transaction, each one entirely or not at all: a batch that is
+// not committed (an error, Ctrl-C) stores none of its runs, and a run never spans two
+// batches. `record_run` is a batch of one; `cgbench import` fills batches of many, since a
+// transaction per run spends most of its time making the commit durable.
+class RunBatch {
+  public:
+    // Begins the transaction (waits while another process holds the write lock).
+    explicit RunBatch(HistoryStore& store);
+
+    // What is stored under run id `id` (committed, or added to this batch); nullopt if none.
+    std::optional<StoredRunInfo> find(std::string_view id);
+    // Stores `run` unless a run with its id is stored already (or added to this batch):
+    // then nothing is written and what is stored under that id is returned.
+    std::optional<StoredRunInfo> add(const RunResult& run);
+    // Commits every run added; EnvironmentError when that fails (then none is stored).
+    void commit();
+
+    std::size_t runs() const { return runs_; }
+    std::size_t results() const { return results_; }
+
+  private:
+    void write(const RunResult& run);
+
+    Database& db_;
+    Transaction tx_;
+    Statement find_run_;
+    Statement insert_run_;
+    Statement insert_result_;
+    FunctionWriter functions_;
+    std::size_t runs_ = 0;
+    std::size_t results_ = 0;
 };
 
 // Reads stored results one after another (HistoryStore::stored_result) with its statements

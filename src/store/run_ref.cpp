@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
+#include "store/result_file.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::store {
@@ -73,7 +74,7 @@ ResolvedRun RunResolver::at_commit(const std::string& commit, const std::string&
 
 ResolvedRun RunResolver::resolve(const std::string& ref, const std::vector<std::string>& exclude) {
     std::error_code ec;
-    if (fs::is_regular_file(ref, ec)) return ResolvedRun{load_result_file(ref), ref, {}, {}};
+    if (fs::is_regular_file(ref, ec)) return ResolvedRun{read_result_file(ref), ref, {}, {}};
     if (auto* h = history_if_present()) {
         if (auto run = h->run_by_id(ref)) {
             return ResolvedRun{std::move(*run), "run " + ref, {}, {ref}};

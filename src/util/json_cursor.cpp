@@ -35,6 +35,36 @@ bool JsonCursor::literal(std::string_view word) {
     return true;
 }
 
+bool JsonCursor::skip(std::string_view& raw) {
+    skip_whitespace();
+    const std::size_t start = i_;
+    std::size_t depth = 0;
+    do {
+        if (i_ >= s_.size()) return false;
+        const char c = s_[i_];
+        if (c == '"') {
+            for (++i_; i_ < s_.size() && s_[i_] != '"'; ++i_)
+                i_ += s_[i_] == '\\' ? 1 : 0;
+            if (i_++ >= s_.size()) return false;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+            ++i_;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0) return false;
+            --depth;
+            ++i_;
+        } else if (depth == 0) {  // a number or a literal: up to the next delimiter
+            while (i_ < s_.size() && std::string_view(",}] \n\t\r").find(s_[i_]) ==
+                                         std::string_view::npos)
+                ++i_;
+        } else {
+            ++i_;
+        }
+    } while (depth > 0);
+    raw = s_.substr(start, i_ - start);
+    return !raw.empty();
+}
+
 bool JsonCursor::string(std::string& out) {
     if (!eat('"')) return false;
     out.clear();

@@ -37,6 +37,10 @@ class JsonCursor {
     bool number(JsonNumber& out);
     // The literal `word` (true, false or null).
     bool literal(std::string_view word);
+    // Skips the next value (string, number, literal, or a whole object or array) into `raw`,
+    // its text as written. Checks only that strings end and brackets pair up: the caller
+    // reads `raw` with a real reader.
+    bool skip(std::string_view& raw);
 
   private:
     void skip_whitespace();

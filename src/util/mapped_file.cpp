@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/errors.hpp"
+#include "util/fs.hpp"
 
 namespace cgbench::util {
 
@@ -41,6 +42,15 @@ MappedFile::~MappedFile() {
 std::string_view MappedFile::view() const {
     return addr_ != nullptr ? std::string_view(static_cast<const char*>(addr_), size_)
                             : std::string_view();
+}
+
+FileBytes::FileBytes(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) {
+        mapped_.emplace(path);
+    } else {
+        read_ = read_file(path);
+    }
 }
 
 }  // namespace cgbench::util

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace cgbench::util {
@@ -24,6 +26,20 @@ class MappedFile {
   private:
     void* addr_ = nullptr;
     std::size_t size_ = 0;
+};
+
+// A whole file's bytes: mapped when it is a regular file, read whole otherwise (a pipe, a
+// device), so readers of user-named files take what a shell can give them.
+class FileBytes {
+  public:
+    // Throws EnvironmentError naming the path when the file cannot be read.
+    explicit FileBytes(const std::filesystem::path& path);
+
+    std::string_view view() const { return mapped_ ? mapped_->view() : std::string_view(read_); }
+
+  private:
+    std::optional<MappedFile> mapped_;
+    std::string read_;
 };
 
 }  // namespace cgbench::util

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the .deb with CPack from BUILD and checks its contents with dpkg-deb: the binary,
-# cgbench-pr, the man page, the header, the CMake and pkg-config files, and Valgrind among
+# cgbench-pr, the calibration kernels (libexec/cgbench/cgbench-kernels), the man page, the header, the CMake and pkg-config files, and Valgrind among
 # its dependencies.
 # Usage: check_deb.sh BUILD OUT
 set -euo pipefail
@@ -17,7 +17,8 @@ mkdir -p "$out"
 debs=("$out"/*.deb)
 [ -f "${debs[0]}" ] || { echo "FAIL: cpack wrote no .deb into $out" >&2; exit 1; }
 dpkg-deb -c "${debs[0]}" | awk '{print $6}' >"$out/contents.txt"
-for f in ./usr/bin/cgbench ./usr/bin/cgbench-pr ./usr/share/man/man1/cgbench.1 \
+for f in ./usr/bin/cgbench ./usr/bin/cgbench-pr ./usr/libexec/cgbench/cgbench-kernels \
+         ./usr/share/man/man1/cgbench.1 \
          ./usr/include/cgbench/cgbench.h ./usr/share/cmake/cgbench/cgbenchConfig.cmake \
          ./usr/share/pkgconfig/cgbench.pc; do
   grep -qx -- "$f" "$out/contents.txt" || { cat "$out/contents.txt" >&2; echo "FAIL: ${debs[0]} lacks $f" >&2; exit 1; }
@@ -29,7 +30,7 @@ case "$depends" in
 esac
 # The man page has a section per subcommand, generated from --help.
 dpkg-deb --fsys-tarfile "${debs[0]}" | tar -xO ./usr/share/man/man1/cgbench.1 >"$out/cgbench.1"
-for sub in run compare history export merge config annotate report; do
+for sub in run compare history export merge config annotate report import calibrate; do
   grep -q "^\.SH \"cgbench $sub\"" "$out/cgbench.1" || { echo "FAIL: the man page has no section for $sub" >&2; exit 1; }
 done
 echo "$(basename "${debs[0]}"): $(wc -l <"$out/contents.txt") entries, Depends: $depends"

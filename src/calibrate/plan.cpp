@@ -1,0 +1,279 @@
+#include "calibrate/plan.hpp"
+
+#include <fmt/format.h>
+#include <sched.h>
+
+#include <chrono>
+#include <set>
+
+#include "config/run_options.hpp"
+#include "core/errors.hpp"
+#include "core/version.hpp"
+#include "exec/process.hpp"
+#include "util/probe_cache.hpp"
+#include "util/strings.hpp"
+#include "util/time.hpp"
+#include "valgrind/installation.hpp"
+
+namespace cgbench::calibrate {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+ClockChoice parse_clock(const std::string& text) {
+    if (text == "auto") return ClockChoice::Auto;
+    if (text == "cycles") return ClockChoice::Cycles;
+    if (text == "cpu") return ClockChoice::Cpu;
+    if (text == "wall") return ClockChoice::Wall;
+    throw UsageError(fmt::format("invalid --clock '{}'", util::printable(text)),
+                     "use auto (cycles when the CPU's counter is available, else cpu), cycles, "
+                     "cpu or wall");
+}
+
+std::optional<int> parse_cpu(const std::optional<std::string>& text) {
+    if (!text) return default_cpu();
+    if (*text == "none") return std::nullopt;
+    const auto n = util::parse_u64(*text);
+    if (!n || *n >= CPU_SETSIZE) {
+        throw UsageError(fmt::format("invalid --cpu '{}'", util::printable(*text)),
+                         "give a CPU number (see nproc) or none");
+    }
+    return static_cast<int>(*n);
+}
+
+// The run-wide settings and the suite's benchmarks, planned exactly as `cgbench run` plans
+// them. Without a suite, `run` would plan one program: the kernels program stands in for
+// it (and is dropped), so no ./cgbench.toml is picked up by accident.
+config::RunPlan plan_settings(const CalibrateInput& in, const exec::EnvMap& env) {
+    config::RunInput r;
+    r.suite = in.suite;
+    r.filter = in.filter;
+    r.geometry = in.geometry;
+    r.cpu_baseline = in.cpu_baseline;
+    r.jobs = in.jobs;
+    r.timeout = in.timeout;
+    r.db.disabled = true;
+    if (!in.suite) {
+        if (in.filter) throw UsageError("--filter selects benchmarks of --suite", "add --suite FILE");
+        r.command = {"cgbench-kernels"};
+    }
+    auto plan = config::plan_run(r, env);
+    if (!in.suite) {
+        plan.request.settings.weights = metrics::parse_weights("pythonspeed");
+    }
+    return plan;
+}
+
+void add_suite_kernels(CalibrationPlan& p, const config::RunPlan& run) {
+    std::set<std::string> names;
+    for (const auto& k : p.kernels)
+        names.insert(k.name);
+    for (const auto& spec : run.request.benchmarks) {
+        if (spec.regions || spec.gbench) {
+            p.left_out.push_back(fmt::format(
+                "'{}' ({}): calibration times whole programs", util::printable(spec.name),
+                spec.regions ? "regions" : "Google Benchmark"));
+            continue;
+        }
+        if (!names.insert(spec.name).second) {
+            throw UsageError(fmt::format("suite benchmark '{}' has the name of a built-in kernel",
+                                         util::printable(spec.name)),
+                             "rename it in the suite file");
+        }
+        p.kernels.push_back({spec.name, "suite", std::nullopt, {}, spec});
+    }
+}
+
+}  // namespace
+
+double parse_percent(std::string_view text, std::string_view option) {
+    std::string_view digits = util::trim(text);
+    if (!digits.empty() && digits.back() == '%') digits.remove_suffix(1);
+    double v = -1;
+    try {
+        std::size_t used = 0;
+        v = std::stod(std::string(digits), &used);
+        if (used != digits.size()) v = -1;
+    } catch (const std::exception&) {
+        v = -1;
+    }
+    if (!(v > 0 && v <= 100)) {
+        throw UsageError(fmt::format("invalid {} '{}'", option, util::printable(text)),
+                         "give a percentage above 0 and at most 100, e.g. 2%");
+    }
+    return v / 100;
+}
+
+CalibrationPlan plan_calibration(const CalibrateInput& in, const exec::EnvMap& env) {
+    CalibrationPlan p;
+    if (in.steps < 1000 || in.steps > (1ULL << 32)) {
+        throw UsageError(fmt::format("invalid --steps {}", in.steps),
+                         "give between 1000 and 4294967296 steps per loop");
+    }
+    p.steps = in.steps;
+    p.native.rounds = in.rounds;
+    p.native.repeat = in.repeat;
+    p.clock = parse_clock(in.clock);
+    p.cpu = parse_cpu(in.cpu);
+    p.max_noise = parse_percent(in.max_noise, "--max-noise");
+    p.ir_term = in.ir_term;
+    if (in.objective != "relative" && in.objective != "absolute") {
+        throw UsageError(fmt::format("invalid --objective '{}'", util::printable(in.objective)),
+                         "use absolute (least squares on the times: the slowest kernels count "
+                         "most) or relative (on relative errors: every kernel counts alike)");
+    }
+    p.objective = in.objective == "absolute" ? Objective::Absolute : Objective::Relative;
+    if (in.format != "console" && in.format != "json") {
+        throw UsageError(fmt::format("invalid --format '{}'", util::printable(in.format)),
+                         "use console or json");
+    }
+    p.json = in.format == "json";
+    p.kernels = builtin_kernels(in.sizes ? parse_sizes(*in.sizes) : default_sizes());
+    auto run = plan_settings(in, env);
+    if (in.suite) add_suite_kernels(p, run);
+    p.simulated = std::move(run.request);
+    p.simulated.benchmarks.clear();
+    if (in.out) p.out = *in.out;
+    if (in.html) p.html = *in.html;
+    if (in.json) p.json_file = *in.json;
+    std::set<fs::path> outputs;
+    for (const auto& f : {p.out, p.html, p.json_file}) {
+        if (f && !outputs.insert(fs::absolute(*f).lexically_normal()).second) {
+            throw UsageError(fmt::format("--out, --html and --json name the same file {}",
+                                         f->string()),
+                             "give each output a file of its own");
+        }
+    }
+    return p;
+}
+
+namespace {
+
+Clock choose_clock(ClockChoice choice, const TimerProbe& probe) {
+    switch (choice) {
+        case ClockChoice::Cycles:
+            if (!probe.cycles) {
+                throw EnvironmentError(
+                    fmt::format("the CPU's cycle counter is not available here: {}",
+                                probe.cycles_unavailable),
+                    "use --clock cpu (what auto picks then); virtual machines often hide the "
+                    "counter, and kernel.perf_event_paranoid above 2 forbids it");
+            }
+            return Clock::Cycles;
+        case ClockChoice::Cpu:
+            return Clock::Cpu;
+        case ClockChoice::Wall:
+            return Clock::Wall;
+        case ClockChoice::Auto:
+            break;
+    }
+    return probe.cycles ? Clock::Cycles : Clock::Cpu;
+}
+
+std::unique_ptr<runner::ProgressSink> progress_for(const SessionHooks& hooks,
+                                                   std::string_view phase, std::size_t total) {
+    return hooks.progress ? hooks.progress(phase, total) : nullptr;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env,
+                            const SessionHooks& hooks) {
+    exec::PosixProcessRunner runner;
+    CalibrationContext x;
+    x.started = util::now_iso8601();
+    x.cpu_model = cpu_model();
+    x.steps = plan.steps;
+    const auto program = locate_kernel_program(env);
+    const auto probe = probe_timer(program, plan.cpu, runner);
+    x.native = plan.native;
+    x.native.clock = choose_clock(plan.clock, probe);
+    x.cycles_unavailable = probe.cycles_unavailable;
+    x.pinned_cpu = probe.pinned_cpu;
+    x.pin_failure = probe.pin_failure;
+    // Before any timing: a missing Valgrind fails in milliseconds, not after the native runs.
+    const auto inst = valgrind::locate_valgrind(
+        env, runner, util::ProbeCache(plan.simulated.probe_cache_dir));
+
+    const auto& settings = plan.simulated.settings;
+    KernelProgramTimer real({program, plan.steps, probe.pinned_cpu, settings.cpu_baseline,
+                             settings.geometry, std::nullopt},
+                            runner, env);
+    NativeTimer& timer = hooks.timer != nullptr ? *hooks.timer : real;
+    x.cpus = cpu_count();
+    x.load_before = load_average();
+    auto start = std::chrono::steady_clock::now();
+    std::vector<Timing> timings;
+    {
+        const auto progress =
+            progress_for(hooks, "native", plan.kernels.size() * plan.native.rounds);
+        timings = time_kernels(plan.kernels, x.native, timer, progress.get());
+    }
+    x.native_seconds = seconds_since(start);
+    x.load_after = load_average();
+    check_noise(plan.kernels, timings, plan.max_noise, load_conditions());
+
+    start = std::chrono::steady_clock::now();
+    std::size_t runs = 0;
+    for (const auto& k : plan.kernels)
+        runs += k.suite ? 1 : 2;
+    Simulated sim;
+    {
+        const auto progress = progress_for(hooks, "valgrind", runs);
+        sim = simulate_kernels(plan.kernels, program, plan.steps, x.native.warmups, plan.simulated,
+                               inst, runner, env, progress.get());
+    }
+    x.simulated_seconds = seconds_since(start);
+    x.fingerprint = sim.fingerprint;
+
+    std::vector<KernelResult> results;
+    for (std::size_t i = 0; i < plan.kernels.size(); ++i)
+        results.push_back({plan.kernels[i], timings[i], sim.hits[i], sim.ir[i]});
+    auto c = fit_calibration(std::move(results), plan.ir_term, plan.objective);
+    c.context = std::move(x);
+    return c;
+}
+
+config::WeightsFile weights_file(const Calibration& c) {
+    config::WeightsFile f;
+    f.weights = c.fitted;
+    const auto& x = c.context;
+    f.comments = {
+        fmt::format("Weights fitted by `cgbench calibrate` on {}, {}.",
+                    x.cpu_model.empty() ? std::string("this machine") : x.cpu_model, x.started),
+        fmt::format("cost = {}*L1 hits + {}*LL hits + {}*RAM hits.", c.fitted.l1, c.fitted.ll,
+                    c.fitted.ram),
+        "Use them with `cgbench run --weights THIS_FILE`, or weights = \"THIS_FILE\" in a "
+        "suite's [defaults].",
+        "[calibration] records how they were measured; cgbench does not read it."};
+    const auto* fitted = &c.sets.front();
+    for (const auto& s : c.sets) {
+        if (s.name == "fitted") fitted = &s;
+    }
+    f.calibration = {
+        {"cgbench", std::string(kVersion)},
+        {"started", x.started},
+        {"cpu_model", x.cpu_model},
+        {"cpus", static_cast<std::int64_t>(x.cpus)},
+        {"geometry", x.fingerprint.geometry.describe()},
+        {"cpu_baseline", x.fingerprint.cpu_baseline},
+        {"valgrind", x.fingerprint.valgrind_version},
+        {"clock", std::string(to_string(x.native.clock))},
+        {"objective", std::string(to_string(c.objective))},
+        {"load_average", x.load_before.value_or(-1)},
+        {"kernels", static_cast<std::int64_t>(c.kernels.size())},
+        {"exact", c.fitted_exact},
+        {"r", fitted->agreement.pearson_r},
+        {"r_squared", fitted->agreement.r_squared},
+        {"median_abs_error", fitted->agreement.median_abs_error},
+        {"r_pythonspeed", c.sets.front().agreement.pearson_r},
+    };
+    return f;
+}
+
+}  // namespace cgbench::calibrate

@@ -1,0 +1,149 @@
+// `cgbench calibrate`: how well does the cost track time on this machine? Times a sweep of
+// kernels natively and under Cachegrind, fits weights, compares them with the presets.
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "calibrate/plan.hpp"
+#include "cli/command.hpp"
+#include "cli/progress.hpp"
+#include "config/weights_file.hpp"
+#include "exec/interrupt.hpp"
+#include "report/calibration_report.hpp"
+#include "util/fs.hpp"
+
+namespace cgbench::cli {
+
+namespace {
+
+std::string calibrate_help_footer() {
+    return "The sweep: seed 002's memory-cache walk, linear and random, over working sets from\n"
+           "1K to 256M (--sizes), and compute- and branch-bound loops; each kernel's loop is\n"
+           "timed natively (pinned to one CPU, after a warm-up, median of --rounds x --repeat\n"
+           "runs) and counted under Cachegrind (one loop: a run with it minus a run without).\n"
+           "Weights L1/LL/RAM >= 0 are fitted by least squares on the times (--objective) and\n"
+           "compared with pythonspeed (1/5/35) and kcachegrind (1/10/100), each scaled the\n"
+           "same way: Pearson r, R², median absolute percentage error.\n"
+           "Timings whose median is uncertain by more than --max-noise are refused (exit 4):\n"
+           "calibrate on a quiet machine. `--out FILE` writes the fitted weights for\n"
+           "`cgbench run --weights FILE` or a suite's `weights = \"FILE\"`.\n\n"
+           "Environment: CGBENCH_GEOMETRY, CGBENCH_CPU_BASELINE, CGBENCH_JOBS, CGBENCH_TIMEOUT\n"
+           "as for run; CGBENCH_KERNELS names the cgbench-kernels program.\n\n" +
+           exit_code_help();
+}
+
+std::unique_ptr<runner::ProgressSink> progress_printer(const GlobalOptions& global,
+                                                       std::size_t total) {
+    return std::make_unique<ProgressPrinter>(progress_mode(global), total);
+}
+
+int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
+    const auto env = exec::current_environment();
+    const auto plan = calibrate::plan_calibration(in, env);
+    for (const auto& why : plan.left_out)
+        warn("left out " + why);
+    // Every output is proven writable before minutes of measuring.
+    std::unique_ptr<util::AtomicFile> out, html, json;
+    if (plan.out) out = std::make_unique<util::AtomicFile>(*plan.out);
+    if (plan.html) html = std::make_unique<util::AtomicFile>(*plan.html);
+    if (plan.json_file) json = std::make_unique<util::AtomicFile>(*plan.json_file);
+
+    calibrate::SessionHooks hooks;
+    hooks.progress = [&global](std::string_view, std::size_t total) {
+        return progress_printer(global, total);
+    };
+    calibrate::Calibration c;
+    try {
+        c = calibrate::run_calibration(plan, env, hooks);
+    } catch (const calibrate::TooNoisy& e) {
+        if (!global.quiet) {
+            fmt::print(stderr, "{}",
+                       report::render_timings_console(plan.kernels, e.timings(), plan.native.clock,
+                                                      plan.max_noise));
+        }
+        throw;
+    }
+    exec::throw_if_interrupted();
+
+    if (plan.json) {
+        fmt::print("{}", report::render_calibration_json(c));
+    } else if (!global.quiet) {
+        fmt::print("{}", report::render_calibration_console(c, color_on_stdout()));
+    }
+    if (html) html->commit(report::render_calibration_html(c));
+    if (json) json->commit(report::render_calibration_json(c));
+    if (out) out->commit(config::format_weights_file(calibrate::weights_file(c)));
+    if (!global.quiet && !plan.json) {
+        if (out) {
+            fmt::print("\nwrote {}: use `cgbench run --weights {}`, or weights = \"{}\" in a "
+                       "suite's [defaults]\n",
+                       out->target().string(), out->target().string(), out->target().string());
+        } else {
+            fmt::print("\n--out FILE writes the fitted weights for `cgbench run --weights FILE`\n");
+        }
+        for (const auto* f : {html.get(), json.get()}) {
+            if (f != nullptr) fmt::print("wrote {}\n", f->target().string());
+        }
+    }
+    return 0;
+}
+
+void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
+    cmd.add_option("-o,--out", in.out,
+                   "Write the fitted weights to this file (atomically), for --weights FILE");
+    cmd.add_option("--html", in.html,
+                   "Write a self-contained HTML page: predicted against measured time, charts "
+                   "and every kernel");
+    cmd.add_option("--json", in.json,
+                   "Also write the JSON document (every kernel's runs, hits and predictions) "
+                   "to this file");
+    cmd.add_option("--format", in.format, "Output on stdout: console or json [console]");
+    cmd.add_option("--suite", in.suite,
+                   "Also time the benchmarks of this suite file (whole programs; regions and "
+                   "Google Benchmark entries are left out)");
+    cmd.add_option("--filter", in.filter, "Only the suite benchmarks whose name matches (regex)");
+    cmd.add_option("--sizes", in.sizes,
+                   "Working sets of the memory walks, e.g. 1K,64K,4M [1K,2K,...,256M]");
+    cmd.add_option("--steps", in.steps, "Steps in each kernel's loop [2097152]");
+    cmd.add_option("--rounds", in.rounds, "Passes over all kernels, order alternating [3]")
+        ->check(CLI::Range(1, 100));
+    cmd.add_option("--repeat", in.repeat, "Timed loops per kernel in each round [5]")
+        ->check(CLI::Range(1, 1000));
+    cmd.add_option("--cpu", in.cpu,
+                   "Pin native runs to this CPU, or none [the last CPU cgbench may use]");
+    cmd.add_option("--clock", in.clock,
+                   "auto (cycles when the CPU counter is available, else cpu), cycles, cpu "
+                   "(CPU time) or wall [auto]");
+    cmd.add_option("--max-noise", in.max_noise,
+                   "Refuse (exit 4) when a kernel's median time is uncertain by more than "
+                   "this [2%]");
+    cmd.add_option("--objective", in.objective,
+                   "What the fit minimises: absolute (squared errors of the times, the slowest "
+                   "kernels count most) or relative (squared relative errors, every kernel "
+                   "alike) [absolute]");
+    cmd.add_flag("--ir-term", in.ir_term,
+                 "Also fit a weight per instruction, shown for comparison (cgbench's cost has "
+                 "no such term)");
+    cmd.add_option("--geometry", in.geometry, "Simulated caches, as for run [ci-default]");
+    cmd.add_option("--cpu-baseline", in.cpu_baseline, "portable or native, as for run [portable]");
+    cmd.add_option("-j,--jobs", in.jobs, "Valgrind runs at once [number of cores]");
+    cmd.add_option("--timeout", in.timeout, "Kill a suite benchmark's run after SEC seconds");
+}
+
+}  // namespace
+
+Subcommand register_calibrate(CLI::App& app, GlobalOptions& global) {
+    auto* cmd = app.add_subcommand(
+        "calibrate",
+        "Measure how well the cost tracks time on this machine, and fit weights:\n"
+        "  cgbench calibrate [--out weights.toml] [--html calibration.html] [--suite FILE]");
+    add_global_flags(*cmd, global);
+    cmd->footer(calibrate_help_footer());
+    auto input = std::make_shared<calibrate::CalibrateInput>();
+    add_options(*cmd, *input);
+    return {cmd, [input, &global] { return execute(*input, global); }};
+}
+
+}  // namespace cgbench::cli

@@ -1,0 +1,135 @@
+// `cgbench import FILE|DIR...`: result files into the history database, as if each run had
+// been recorded when it was measured: shards and offline machines, a run whose recording
+// failed, or a whole history rebuilt from kept result files. A run already stored (same run
+// id) is skipped, so importing twice stores once.
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "config/db_options.hpp"
+#include "core/errors.hpp"
+#include "exec/environment.hpp"
+#include "exec/interrupt.hpp"
+#include "store/history_store.hpp"
+#include "store/run_import.hpp"
+#include "util/strings.hpp"
+
+namespace cgbench::cli {
+
+namespace {
+
+struct ImportInput {
+    std::vector<std::string> paths;
+    config::DbInput db;
+};
+
+struct Tally {
+    std::size_t files = 0;
+    std::size_t present = 0;
+    std::size_t other_json = 0;
+    std::size_t invalid = 0;
+};
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+    return fmt::format("{} {}", util::with_commas(n), n == 1 ? one : many);
+}
+
+// Says what happened to a file whose run was stored already: always when the stored run
+// differs (another file holds the same id), with -v or for a file named itself otherwise.
+void note_present(const store::ImportSource& source, const store::ImportedFile& file,
+                  const std::string& db, const GlobalOptions& global) {
+    const auto& stored = *file.stored;
+    const std::string what = fmt::format("{}: run {} is already in {}", source.path.string(),
+                                         util::printable(file.run_id), db);
+    if (stored.benchmarks != file.benchmarks) {
+        warn(fmt::format("{} with {} (this file has {}); the stored run was kept", what,
+                         plural(stored.benchmarks, "result", "results"), file.benchmarks));
+    } else if (!global.quiet && (global.verbose > 0 || !source.found_in_directory)) {
+        fmt::print("{}; not imported again\n", what);
+    }
+}
+
+std::string summary(const store::RunImporter& importer, const Tally& t, const std::string& db) {
+    std::string out =
+        fmt::format("imported {} ({}) into {}", plural(importer.committed_runs(), "run", "runs"),
+                    plural(importer.committed_results(), "result", "results"), db);
+    if (importer.transactions() > 1) {
+        out += fmt::format(" in {} transactions", importer.transactions());
+    }
+    if (t.present > 0) {
+        out += fmt::format("; {} already there", plural(t.present, "run was", "runs were"));
+    }
+    if (t.other_json > 0) {
+        out += fmt::format("; {} skipped",
+                           plural(t.other_json, "JSON file that is no result file",
+                                  "JSON files that are no result files"));
+    }
+    return out + "\n";
+}
+
+int execute(const ImportInput& in, const GlobalOptions& global) {
+    const auto path = config::resolve_db(in.db, exec::current_environment());
+    if (!path) {
+        throw UsageError("import writes into the history database, and --no-db was given",
+                         "drop --no-db; --db PATH chooses the database");
+    }
+    const auto sources = store::import_sources(in.paths);
+    exec::install_interrupt_handlers();
+    auto store = store::HistoryStore::open_for_recording(*path);
+    store::RunImporter importer(store);
+    Tally tally;
+    for (const auto& source : sources) {
+        exec::throw_if_interrupted();  // batches committed so far stay; the open one is undone
+        ++tally.files;
+        try {
+            const auto file = importer.import(source);
+            using Status = store::ImportedFile::Status;
+            if (file.status == Status::NotAResult) {
+                ++tally.other_json;
+                spdlog::debug("{}: not a result file, skipped", source.path.string());
+            } else if (file.status == Status::AlreadyStored) {
+                ++tally.present;
+                note_present(source, file, path->string(), global);
+            }
+        } catch (const UsageError& e) {
+            ++tally.invalid;
+            spdlog::error("{}", e.what());
+        }
+    }
+    importer.finish();
+    if (!global.quiet) fmt::print("{}", summary(importer, tally, path->string()));
+    if (tally.invalid > 0) {
+        throw UsageError(
+            fmt::format("{} of {} not imported: not a valid result file (named above)",
+                        tally.invalid, plural(tally.files, "file", "files")),
+            "fix or remove them and import again; runs imported already are skipped");
+    }
+    return 0;
+}
+
+}  // namespace
+
+Subcommand register_import(CLI::App& app, GlobalOptions& global) {
+    auto* cmd = app.add_subcommand(
+        "import",
+        "Store result files in the history database:\n"
+        "  cgbench import FILE|DIR... [--db PATH]\n"
+        "FILE is a result file written by `cgbench run --out` or `cgbench merge --out`; a DIR\n"
+        "stands for every *.json file below it (other JSON documents there are skipped).\n"
+        "A run whose id is stored already is skipped, so importing a file twice stores it\n"
+        "once. Each run is stored entirely or not at all; files are read as `compare` reads\n"
+        "them, and an invalid one is named and not imported (exit 2) while the others are.");
+    add_global_flags(*cmd, global);
+    cmd->footer(exit_code_help());
+    auto input = std::make_shared<ImportInput>();
+    cmd->add_option("paths", input->paths, "Result files, or directories holding them")
+        ->required();
+    add_db_options(*cmd, input->db);
+    return {cmd, [input, &global] { return execute(*input, global); }};
+}
+
+}  // namespace cgbench::cli
