@@ -140,4 +140,5 @@ for i in "${!cmds[@]}"; do
 done
 echo
 "$CGBENCH" steps --db "$db" --format json >"$TMP/steps.json"
-echo "steps found over all benchmarks: $(grep -o '"label":"code"' "$TMP/steps.json" | wc -l) code, $(grep -o '"label":"environment"' "$TMP/steps.json" | wc -l) environment"
+labels() { grep -oE "\"label\": *\"$1\"" "$TMP/steps.json" | wc -l; }
+echo "steps found over all benchmarks: $(labels code) code, $(labels environment) environment (generated: one lasting step per benchmark)"

@@ -48,6 +48,17 @@ const History& measured_history() {
     return h;
 }
 
+// A copy of the measured history's database, for a test that changes it.
+fs::path copy_of(const History& h, const std::string& name) {
+    const auto db = scratch(name) / "history.db";
+    fs::create_directories(db.parent_path());
+    fs::copy_file(h.db, db);
+    for (const auto& side : {"-wal", "-shm"}) {
+        if (fs::exists(h.db.string() + side)) fs::copy_file(h.db.string() + side, db.string() + side);
+    }
+    return db;
+}
+
 nlohmann::json history_json(const History& h) {
     const auto r = cgbench({"history", "work", "--db", h.db.string(), "--format", "json"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -132,12 +143,7 @@ TEST(StepsE2E, BisectFindsTheStepReusingTheHistory) {
     const auto& h = measured_history();
     const auto& commits = h.repo->commits();
     // A history holding only GOOD and BAD (as CI that measures releases would have).
-    const auto db = scratch("bisect-db") / "history.db";
-    fs::create_directories(db.parent_path());
-    fs::copy_file(h.db, db);
-    for (const auto& side : {"-wal", "-shm"}) {
-        if (fs::exists(h.db.string() + side)) fs::copy_file(h.db.string() + side, db.string() + side);
-    }
+    const auto db = copy_of(h, "bisect-db");
     {
         store::Database copy(db, store::Database::Mode::Existing);
         const auto others = fmt::format("(SELECT seq FROM runs WHERE git_commit NOT IN ('{}', '{}'))",
@@ -179,6 +185,59 @@ TEST(StepsE2E, BisectFindsTheStepReusingTheHistory) {
     EXPECT_EQ(cgbench({"bisect", "nope", "HEAD", "--build", "true"}, {.cwd = h.repo->dir().string()})
                   .exit_code,
               2);
+}
+
+TEST(StepsE2E, PruneKeepsTheDefaultBranchsNewestAndGivesTheSpaceBack) {
+    const auto& h = measured_history();
+    const auto db = copy_of(h, "prune-db");
+    const auto runs = [&] {
+        store::Database d(db, store::Database::Mode::Existing);
+        return d.query_int("SELECT COUNT(*) FROM runs");
+    };
+    const auto prune = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), {"prune", "--db", db.string()});
+        return cgbench(args);
+    };
+    const auto none = prune({});
+    EXPECT_EQ(none.exit_code, 2);
+    EXPECT_NE(none.err.find("--older-than AGE, --branch B, --keep-last N or --dirty"),
+              std::string::npos)
+        << none.err;
+    EXPECT_EQ(prune({"--older-than", "soon"}).exit_code, 2);
+    // Every run is older than 2999, but the default branch's newest (100) are never dropped.
+    const auto old = prune({"--older-than", "2999-01-01"});
+    ASSERT_EQ(old.exit_code, 0) << old.err;
+    EXPECT_NE(old.out.find("nothing to remove: 0 of 8 runs; 8 runs of the default branch main kept"),
+              std::string::npos)
+        << old.out;
+    const auto dry = prune({"--older-than", "2999-01-01", "--keep-last", "3", "--dry-run"});
+    ASSERT_EQ(dry.exit_code, 0) << dry.err;
+    EXPECT_NE(dry.out.find("would remove 5 of 8 runs"), std::string::npos) << dry.out;
+    EXPECT_EQ(runs(), 8) << "a dry run changes nothing";
+    const auto pruned = prune({"--older-than", "2999-01-01", "--keep-last", "3"});
+    ASSERT_EQ(pruned.exit_code, 0) << pruned.err;
+    EXPECT_NE(pruned.out.find("removed 5 of 8 runs (5 results"), std::string::npos) << pruned.out;
+    EXPECT_EQ(runs(), 3);
+    {
+        store::Database d(db, store::Database::Mode::Existing);
+        EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM results WHERE run NOT IN (SELECT seq FROM runs)"), 0);
+        EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM result_functions WHERE run NOT IN "
+                              "(SELECT seq FROM runs)"),
+                  0);
+        EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM symbols WHERE id NOT IN "
+                              "(SELECT symbol FROM result_functions)"),
+                  0);
+    }
+    // What is left is the newest three commits, still a history that reads.
+    const auto history = cgbench({"history", "work", "--db", db.string(), "--format", "json"});
+    ASSERT_EQ(history.exit_code, 0) << history.err;
+    const auto left = nlohmann::json::parse(history.out);
+    ASSERT_EQ(left.size(), 3u);
+    EXPECT_EQ(left[0]["commit"], h.repo->commits()[5]);
+    // Nothing matches any more: nothing to remove.
+    const auto again = prune({"--keep-last", "3"});
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_NE(again.out.find("nothing to remove"), std::string::npos) << again.out;
 }
 
 }  // namespace cgbench::e2e
