@@ -19,7 +19,9 @@
 #      history NAME --format json
 #      steps NAME               one benchmark's steps (console)
 #      steps                    every benchmark's steps (console, and --format json)
-#    Goal: each <= 50 ms, `steps` of every benchmark <= 1 s. Also prints the database size.
+#    Goal: each <= 50 ms, `steps` of every benchmark <= 1 s. Also prints the database size,
+#    the CPU time of each command (user + system: what a loaded machine inflates least) and
+#    how many steps `steps` found.
 #
 # Usage: bench/history_scale.sh
 # Env:   BENCHES=N COMMITS=N (default 1000 each), RUNS=N (default 11), SKIP_BUILD=1,
@@ -129,16 +131,18 @@ bench_machine
 echo "history:  $results results ($BENCHES benchmarks x $COMMITS commits), generated in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 echo "functions: $functions rows ($(awk -v f="$functions" -v n="$results" 'BEGIN { printf "%.0f", f / n }') per result), $symbols symbols"
 echo "database: $bytes bytes ($(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }'), $(awk -v b="$bytes" -v n="$results" 'BEGIN { printf "%.0f", b / n }') bytes per result)"
+echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (load average at the end; CPU ms is user + system)"
 echo
-printf '%-34s %10s  %s\n' "command" "median ms" "goal"
+printf '%-34s %10s %8s  %s\n' "command" "median ms" "CPU ms" "goal"
 for i in "${!cmds[@]}"; do
     ms="$(awk -v s="$(median "$TMP/t$i")" 'BEGIN { printf "%.1f", s * 1000 }')"
+    cpu="$(awk -v s="$(median "$TMP/t$i.cpu")" 'BEGIN { printf "%.1f", s * 1000 }')"
     label="${cmds[$i]%%|*}"
     goal="$GOAL_MS"
     case "$label" in "steps"|"steps --format json") goal="$STEPS_GOAL_MS" ;; esac
-    printf '%-34s %10s  <= %s ms %s\n' "$label" "$ms" "$goal" "$(verdict "$ms" "$goal")"
+    printf '%-34s %10s %8s  <= %s ms %s\n' "$label" "$ms" "$cpu" "$goal" "$(verdict "$ms" "$goal")"
 done
 echo
 "$CGBENCH" steps --db "$db" --format json >"$TMP/steps.json"
 labels() { grep -oE "\"label\": *\"$1\"" "$TMP/steps.json" | wc -l; }
-echo "steps found over all benchmarks: $(labels code) code, $(labels environment) environment (generated: one lasting step per benchmark)"
+echo "steps found over all benchmarks: $(labels code) code, $(labels environment) environment (generated: one lasting step per benchmark; a blip at the commit of a step or just before it makes two)"

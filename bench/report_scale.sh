@@ -5,7 +5,7 @@
 #   - wall time of `cgbench report --html` (median of $RUNS, interleaved),
 #   - the file's size,
 #   - the time headless chromium takes to load it: navigation to the load event, the page's
-#     own script included (tests/browser/cdp.mjs, median of $RUNS).
+#     own script included (tests/browser/cdp.mjs without its screenshot, median of $RUNS).
 #
 # Usage: bench/report_scale.sh
 # Env:   BENCHES=N COMMITS=N (default 100, 1000), RUNS=N (default 5), SKIP_BUILD=1,
@@ -36,7 +36,7 @@ for _ in $(seq 1 "$RUNS"); do
     for last in "${lasts[@]}"; do
         time_cmd "$TMP/gen-$last" "$CGBENCH" report -q --db "$db" --last "$last" \
             --html "$TMP/report-$last.html"
-        node "$ROOT/tests/browser/cdp.mjs" "$browser" "file://$TMP/report-$last.html" \
+        CDP_SCREENSHOT=0 CDP_TIMEOUT_MS=600000 node "$ROOT/tests/browser/cdp.mjs" "$browser" "file://$TMP/report-$last.html" \
             "$TMP/page-$last" 1400x1000 >/dev/null
         grep -o '"loadMs": *[0-9]*' "$TMP/page-$last.json" | grep -o '[0-9]*$' >>"$TMP/load-$last"
     done

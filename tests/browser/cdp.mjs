@@ -4,7 +4,8 @@
 // Usage: node cdp.mjs CHROMIUM URL OUT_PREFIX [WIDTHxHEIGHT]
 // Evaluates the measuring script below in the loaded page (after its own script ran), writes
 // OUT_PREFIX.json with the result and OUT_PREFIX.png (a full-page screenshot), and prints the
-// JSON. Exits 1 when the page cannot be loaded.
+// JSON. Exits 1 when the page cannot be loaded. Env: CDP_TIMEOUT_MS (default 60000) for the
+// whole session; CDP_SCREENSHOT=0 skips the screenshot (bench/report_scale.sh).
 import { spawn } from "node:child_process";
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,7 +86,7 @@ const measure = `(() => {
   });
 })()`;
 
-const timer = setTimeout(() => { console.error("timed out\n" + stderr); child.kill("SIGKILL"); process.exit(1); }, 60000);
+const timer = setTimeout(() => { console.error("timed out\n" + stderr); child.kill("SIGKILL"); process.exit(1); }, Number(process.env.CDP_TIMEOUT_MS || 60000));
 try {
   const { targetId } = await send("Target.createTarget", { url: "about:blank" });
   const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
@@ -102,8 +103,10 @@ try {
   if (exceptionDetails) throw new Error(JSON.stringify(exceptionDetails));
   const report = JSON.parse(result.value);
   report.loadMs = loadMs;
-  const shot = await send("Page.captureScreenshot", { format: "png", captureBeyondViewport: true }, sessionId);
-  writeFileSync(prefix + ".png", Buffer.from(shot.data, "base64"));
+  if (process.env.CDP_SCREENSHOT !== "0") {
+    const shot = await send("Page.captureScreenshot", { format: "png", captureBeyondViewport: true }, sessionId);
+    writeFileSync(prefix + ".png", Buffer.from(shot.data, "base64"));
+  }
   writeFileSync(prefix + ".json", JSON.stringify(report, null, 1));
   console.log(JSON.stringify(report));
   await send("Browser.close").catch(() => {});
