@@ -115,6 +115,14 @@ try {
   process.exitCode = 1;
 } finally {
   clearTimeout(timer);
+  const exited = child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve() : new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGKILL");
-  rmSync(profile, { recursive: true, force: true });
+  await exited;
+  // Its helper processes may still be writing into the profile for a moment.
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (e) {
+    console.error(`could not remove ${profile}: ${e.message}`);
+  }
 }
