@@ -145,4 +145,4 @@ done
 echo
 "$CGBENCH" steps --db "$db" --format json >"$TMP/steps.json"
 labels() { grep -oE "\"label\": *\"$1\"" "$TMP/steps.json" | wc -l; }
-echo "steps found over all benchmarks: $(labels code) code, $(labels environment) environment (generated: one lasting step per benchmark; a blip at the commit of a step or just before it makes two)"
+echo "steps found over all benchmarks: $(labels code) code, $(labels environment) environment (generated: one lasting step per benchmark; more where a blip meets a step or falls on the newest commit)"
