@@ -30,6 +30,9 @@ std::vector<const BenchmarkStep*> all_steps(const std::vector<BranchSteps>& bran
     return out;
 }
 
+// Pointers into `branches`: keep them alive.
+std::vector<const BenchmarkStep*> all_steps(std::vector<BranchSteps>&&) = delete;
+
 }  // namespace
 
 TEST(HistorySteps, ATinyLastingStepIsFound) {
@@ -59,7 +62,8 @@ TEST(HistorySteps, AOneCommitBlipIsNotAStep) {
 
 TEST(HistorySteps, ATwoCommitExcursionIsTwoSteps) {
     const auto h = HistoryBuilder::simple(flat(4, 1000) + flat(2, 1100) + flat(4, 1000));
-    const auto steps = all_steps(steps_of(h));
+    const auto branches = steps_of(h);
+    const auto steps = all_steps(branches);
     ASSERT_EQ(steps.size(), 2u);
     EXPECT_GT(steps[0]->step.change, 0);
     EXPECT_LT(steps[1]->step.change, 0);
@@ -75,7 +79,8 @@ TEST(HistorySteps, AFingerprintChangeIsNeverACodeStep) {
         runs.push_back(b.add_run());
     b.series("bench", runs, flat(5, 1000) + flat(5, 1500));  // +50%, as big as code gets
     const auto h = b.take();
-    const auto steps = all_steps(steps_of(h));
+    const auto branches = steps_of(h);
+    const auto steps = all_steps(branches);
     ASSERT_EQ(steps.size(), 1u);
     EXPECT_EQ(steps[0]->step.label, Label::Environment);
     ASSERT_FALSE(steps[0]->step.environment.empty());
@@ -100,7 +105,8 @@ TEST(HistorySteps, ALoaderCacheOrCompilerChangeIsEnvironmentToo) {
             runs.push_back(b.add_run());
         b.series("bench", runs, flat(4, 100'000) + flat(4, 100'214));
         const auto h = b.take();
-        const auto steps = all_steps(steps_of(h));
+        const auto branches = steps_of(h);
+        const auto steps = all_steps(branches);
         ASSERT_EQ(steps.size(), 1u) << what;
         EXPECT_EQ(steps[0]->step.label, Label::Environment) << what;
         ASSERT_EQ(steps[0]->step.environment.size(), 1u) << what;
@@ -142,7 +148,8 @@ TEST(HistorySteps, WobbleComesFromTheBenchmarksOwnHistory) {
 
 TEST(HistorySteps, TheNewestStepIsPending) {
     const auto h = HistoryBuilder::simple(flat(5, 1000) + flat(1, 1013));
-    const auto steps = all_steps(steps_of(h));
+    const auto branches = steps_of(h);
+    const auto steps = all_steps(branches);
     ASSERT_EQ(steps.size(), 1u);
     EXPECT_TRUE(steps[0]->step.pending);
 }
@@ -213,14 +220,16 @@ TEST(HistorySteps, ACommitMeasuredTwiceIsOnePoint) {
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_EQ(lines[0].points.size(), 5u);
     EXPECT_EQ(lines[0].repeats.size(), 5u);
-    EXPECT_TRUE(all_steps(steps_of(h)).empty());
+    const auto branches = steps_of(h);
+    EXPECT_TRUE(all_steps(branches).empty());
 }
 
 TEST(HistorySteps, AFailedResultInBetweenDoesNotHideAStep) {
     const auto h = HistoryBuilder::simple(flat(4, 1000) + std::vector<std::optional<std::uint64_t>>{
                                                               std::nullopt} +
                                           flat(4, 1073));
-    const auto steps = all_steps(steps_of(h));
+    const auto branches = steps_of(h);
+    const auto steps = all_steps(branches);
     ASSERT_EQ(steps.size(), 1u);
     EXPECT_EQ(h.runs[steps[0]->after.run].git.commit, HistoryBuilder::commit_of(5));
     EXPECT_EQ(h.runs[steps[0]->before.run].git.commit, HistoryBuilder::commit_of(3));
