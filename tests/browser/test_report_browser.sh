@@ -68,6 +68,7 @@ check "the page's script ran: the filter exists" grep -q 'id="filter"' "$work/do
 # 2. A history of measured commits.
 repo="$work/repo"
 git init -q -b main "$repo"
+printf '.cgbench/\n' >"$repo/.gitignore"  # the history is not part of the commits
 db="$repo/.cgbench/history.db"
 commit() {  # commit SUBJECT ALPHA_N BETA_N: the suite's arguments are the code that changes
   cat >"$repo/cgbench.toml" <<TOML
@@ -83,6 +84,7 @@ command = ["$programs/workload", "$3"]
 name = "gamma"
 command = ["$programs/workload", "1500"]
 TOML
+  printf '%s\n' "$1" >"$repo/CHANGES"  # every commit changes a file, even when the code does not
   git -C "$repo" add -A
   git -C "$repo" -c user.name=t -c user.email=t@example.com commit -q -m "$1"
   (cd "$repo" && "$cgbench" run -q -j 2 --db "$db")
