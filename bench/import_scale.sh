@@ -32,22 +32,8 @@ command -v sqlite3 >/dev/null || { echo "bench: needs the sqlite3 CLI (apt-get i
 "$CGBENCH" run -q --no-db --name template --out "$TMP/template.json" -- \
     "$ROOT/build/tests/programs/workload" 2000
 files="$TMP/results"
-mkdir -p "$files"
 t0="$(date +%s.%N)"
-sqlite3 -bail :memory: >/dev/null <<SQL
-CREATE TABLE tpl AS SELECT CAST(readfile('$TMP/template.json') AS TEXT) AS doc;
-WITH RECURSIVE f(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM f WHERE n < $FILES),
-b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $BENCHES - 1)
-SELECT writefile(printf('$files/%05d.json', f.n),
-    json_set(t.doc,
-        '\$.run.id', strftime('%Y%m%dT%H%M%SZ', 1767225600 + f.n * 60, 'unixepoch') || printf('-%08x', f.n),
-        '\$.run.started', strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + f.n * 60, 'unixepoch'),
-        '\$.run.git.commit', printf('%08x%032x', f.n, f.n),
-        '\$.benchmarks', (SELECT json_group_array(
-            json_set(json_extract(t.doc, '\$.benchmarks[0]'), '\$.name', printf('bench/%04d', b.j),
-                     '\$.position', b.j)) FROM b)))
-FROM f, tpl t;
-SQL
+result_files "$TMP/template.json" "$files" "$FILES" "$BENCHES"
 t1="$(date +%s.%N)"
 bytes="$(du -sb "$files" | cut -f1)"
 

@@ -12,6 +12,10 @@
 #                         its children) to OUT.cpu; aborts with the stderr if CMD exits with more
 #                         than $TIME_MAX_STATUS (default 0; 1 for a gate that may fail)
 #   median FILE           median of the numbers in FILE (one per line)
+#   result_files TEMPLATE DIR FILES BENCHES
+#                         writes FILES result files into DIR, each a run of its own (id,
+#                         start time, commit) with BENCHES benchmarks bench/0000... copied
+#                         from the first benchmark of the result file TEMPLATE (sqlite3)
 #   ratio A B             A/B with 3 decimals
 
 bench_init() {
@@ -73,4 +77,23 @@ ratio() {
 # verdict VALUE GOAL: "ok" when VALUE <= GOAL, else "OVER GOAL"
 verdict() {
     awk -v v="$1" -v g="$2" 'BEGIN { print (v <= g) ? "ok" : "OVER GOAL" }'
+}
+
+result_files() {
+    local template="$1" dir="$2" files="$3" benches="$4"
+    mkdir -p "$dir"
+    sqlite3 -bail :memory: >/dev/null <<SQL
+CREATE TABLE tpl AS SELECT CAST(readfile('$template') AS TEXT) AS doc;
+WITH RECURSIVE f(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM f WHERE n < $files),
+b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $benches - 1)
+SELECT writefile(printf('$dir/%05d.json', f.n),
+    json_set(t.doc,
+        '\$.run.id', strftime('%Y%m%dT%H%M%SZ', 1767225600 + f.n * 60, 'unixepoch') || printf('-%08x', f.n),
+        '\$.run.started', strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + f.n * 60, 'unixepoch'),
+        '\$.run.git.commit', printf('%08x%032x', f.n, f.n),
+        '\$.benchmarks', (SELECT json_group_array(
+            json_set(json_extract(t.doc, '\$.benchmarks[0]'), '\$.name', printf('bench/%04d', b.j),
+                     '\$.position', b.j)) FROM b)))
+FROM f, tpl t;
+SQL
 }

@@ -6,7 +6,38 @@ find_package(spdlog REQUIRED CONFIG)
 find_package(Threads REQUIRED)
 find_package(SQLite3 REQUIRED)
 find_package(tomlplusplus REQUIRED CONFIG)
-find_package(benchmark REQUIRED CONFIG)  # Google Benchmark: examples and microbenchmarks
+if(CGBENCH_BUILD_EXAMPLES)
+  find_package(benchmark REQUIRED CONFIG)  # Google Benchmark: examples and microbenchmarks
+endif()
+
+# cgbench_deps: the libraries cgbench_lib links. Debian ships fmt, spdlog and toml++ as
+# shared libraries only, so the static build compiles fmt's core once (fmt 9.1, the version
+# of Debian 12 and Ubuntu 24.04: cmake/fmt_compiled.cpp; other versions header-only) and uses
+# spdlog and toml++ header-only (SPDLOG_FMT_EXTERNAL, TOML_HEADER_ONLY), with SQLite's
+# libsqlite3.a and glibc, libstdc++ and libgcc linked in (-static).
+add_library(cgbench_deps INTERFACE)
+target_link_libraries(cgbench_deps INTERFACE CLI11::CLI11 nlohmann_json::nlohmann_json
+                                             Threads::Threads)
+if(CGBENCH_STATIC)
+  get_target_property(_fmt_include fmt::fmt-header-only INTERFACE_INCLUDE_DIRECTORIES)
+  get_target_property(_spdlog_include spdlog::spdlog_header_only INTERFACE_INCLUDE_DIRECTORIES)
+  get_target_property(_toml_include tomlplusplus::tomlplusplus INTERFACE_INCLUDE_DIRECTORIES)
+  find_library(CGBENCH_SQLITE3_STATIC NAMES libsqlite3.a REQUIRED)
+  if(fmt_VERSION VERSION_GREATER_EQUAL 9.1 AND fmt_VERSION VERSION_LESS 9.2)
+    add_library(cgbench_fmt STATIC "${CMAKE_CURRENT_LIST_DIR}/fmt_compiled.cpp")
+    target_include_directories(cgbench_fmt SYSTEM PUBLIC ${_fmt_include})
+    target_link_libraries(cgbench_deps INTERFACE cgbench_fmt)
+  else()
+    target_link_libraries(cgbench_deps INTERFACE fmt::fmt-header-only)
+  endif()
+  target_include_directories(cgbench_deps SYSTEM INTERFACE ${_spdlog_include} ${_toml_include})
+  target_compile_definitions(cgbench_deps INTERFACE SPDLOG_FMT_EXTERNAL TOML_HEADER_ONLY=1)
+  target_link_libraries(cgbench_deps INTERFACE "${CGBENCH_SQLITE3_STATIC}" m)
+  target_link_options(cgbench_deps INTERFACE -static)
+else()
+  target_link_libraries(cgbench_deps INTERFACE fmt::fmt spdlog::spdlog SQLite::SQLite3
+                                               tomlplusplus::tomlplusplus)
+endif()
 
 find_program(VALGRIND_EXECUTABLE NAMES valgrind)
 if(NOT VALGRIND_EXECUTABLE)

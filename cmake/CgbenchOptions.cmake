@@ -1,6 +1,15 @@
 # User-facing build switches. Strict warnings are for development and CI; users building a
 # release get warnings without -Werror.
 option(CGBENCH_BUILD_TESTS "Build the test suite" ON)
+option(CGBENCH_BUILD_EXAMPLES "Build the examples and bench/ (need Google Benchmark)" ON)
+# One executable that needs nothing at run time but Valgrind and git: glibc, libstdc++,
+# SQLite, fmt, spdlog and toml++ linked in. What CI installs and caches
+# (scripts/ci-install-cgbench.sh), so a cache restored on a fresh runner starts.
+option(CGBENCH_STATIC "Link cgbench statically (self-contained, for CI caches)" OFF)
+if(CGBENCH_BUILD_TESTS AND NOT CGBENCH_BUILD_EXAMPLES)
+  message(STATUS "CGBENCH_BUILD_TESTS measures the examples: building them too")
+  set(CGBENCH_BUILD_EXAMPLES ON CACHE BOOL "" FORCE)
+endif()
 option(CGBENCH_WERROR "Treat compiler warnings as errors" OFF)
 option(CGBENCH_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(CGBENCH_TSAN "Build with ThreadSanitizer (-j runs benchmarks from worker threads)" OFF)

@@ -1,38 +1,126 @@
 #!/usr/bin/env bash
-# Installs cgbench for a CI job: builds it from the source tree SRC (no tests) and installs it
-# into PREFIX (bin/cgbench, bin/cgbench-pr, the header, the man page). When PREFIX/bin/cgbench
-# already exists (a restored CI cache), only makes sure Valgrind is there.
-# Usage: ci-install-cgbench.sh SRC PREFIX
+# Installs cgbench for a CI job into PREFIX, as the GitHub action and the GitLab template do.
+#
+#   ci-install-cgbench.sh SRC PREFIX      use PREFIX when a CI cache restored a usable one,
+#                                         else build cgbench from the source tree SRC
+#   ci-install-cgbench.sh --cached PREFIX use PREFIX if usable (exit 0), else exit 75: the
+#                                         caller fetches the source and runs the first form
+#   ci-install-cgbench.sh --key SRC       print the cache key of SRC on this machine
+#
+# What is cached is one static executable (CGBENCH_STATIC): it needs nothing at run time but
+# Valgrind and git, so a PREFIX restored on a fresh runner starts. PREFIX/.cgbench-install
+# records what it was built from and for (operating system release, architecture, source);
+# a restored PREFIX is used only when that matches this machine and the binary starts, and
+# then only the run-time packages are installed (Valgrind, git). Otherwise cgbench is built:
+# the build packages only (no test tools), a Release build whose progress is printed, then
+# `cmake --install`.
 set -euo pipefail
-if [ $# -ne 2 ]; then
-  echo "usage: ci-install-cgbench.sh SRC PREFIX" >&2
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+usage() {
+  echo "usage: ci-install-cgbench.sh SRC PREFIX | --cached PREFIX | --key SRC" >&2
   exit 2
-fi
-src="$1"
-prefix="$2"
+}
 
-if [ -x "$prefix/bin/cgbench" ] && [ -x "$prefix/bin/cgbench-pr" ]; then
-  echo "ci-install-cgbench: using the cached $prefix/bin/cgbench" >&2
-  if ! command -v valgrind >/dev/null; then
-    sudo=()
-    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get update -qq
-    "${sudo[@]}" apt-get install -y -qq --no-install-recommends valgrind >/dev/null
+say() { echo "ci-install-cgbench: $*" >&2; }
+
+# "debian-12-x86_64": the release the binary was built on (a GitHub image or a GitLab job's
+# image); part of every cache key and of the stamp.
+platform() {
+  local id="unknown" version=""
+  if [ -f /etc/os-release ]; then
+    id="$(. /etc/os-release && echo "${ID:-unknown}")"
+    version="$(. /etc/os-release && echo "${VERSION_ID:-${VERSION_CODENAME:-}}")"
   fi
-  exit 0
-fi
+  echo "$id-${version:-rolling}-$(uname -m)"
+}
 
-"$src/scripts/install-deps.sh"
-build="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/cgbench-build.XXXXXX")"
-echo "ci-install-cgbench: building cgbench from $src" >&2
-log="$build/build.log"
-if ! { cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCGBENCH_BUILD_TESTS=OFF &&
-       cmake --build "$build" -j "$(nproc)" --target cgbench cgbench_man &&
-       cmake --install "$build" --prefix "$prefix"; } >"$log" 2>&1; then
-  cat "$log" >&2
-  echo "ci-install-cgbench: error: building cgbench from $src failed (the log is above)" >&2
-  exit 1
-fi
-rm -rf "$build"
-"$prefix/bin/cgbench" --version
+# A hash of everything that goes into the installed files.
+source_hash() { # SRC
+  (cd "$1" && find CMakeLists.txt LICENSE cmake configs include src scripts -type f -print0 |
+    LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-20)
+}
+
+stamp_of() { # SRC
+  echo "cgbench-$(platform)-$(source_hash "$1")"
+}
+
+# 0 when PREFIX holds a cgbench built for this platform (from SRC when given) that starts.
+usable() { # PREFIX [SRC]
+  local prefix="$1" stamp="$1/.cgbench-install" have
+  [ -x "$prefix/bin/cgbench" ] && [ -x "$prefix/bin/cgbench-pr" ] && [ -f "$stamp" ] ||
+    return 1
+  have="$(cat "$stamp")"
+  if [ -n "${2:-}" ]; then
+    [ "$have" = "$(stamp_of "$2")" ] || { say "the cached cgbench ($have) is not $(stamp_of "$2")"; return 1; }
+  else
+    case "$have" in
+      "cgbench-$(platform)-"*) ;;
+      *) say "the cached cgbench was built for ${have#cgbench-}, this is $(platform)"; return 1 ;;
+    esac
+  fi
+  "$prefix/bin/cgbench" --version >/dev/null 2>&1 ||
+    { say "the cached $prefix/bin/cgbench does not start here"; return 1; }
+}
+
+# Valgrind and git, from the distribution, when missing.
+install_runtime() {
+  command -v valgrind >/dev/null && command -v git >/dev/null && return 0
+  "$here/install-deps.sh" --runtime
+}
+
+build() { # SRC PREFIX
+  local src="$1" prefix="$2" start=$SECONDS dir log
+  say "building cgbench from $src for $(platform): once per machine image and cgbench" \
+      "version, about 3 CPU-minutes; later jobs restore it from the cache"
+  say "[1/4] installing the build packages"
+  "$src/scripts/install-deps.sh" --build
+  install_runtime
+  dir="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/cgbench-build.XXXXXX")"
+  log="$dir/build.log"
+  say "[2/4] configuring (Release, static)"
+  # -O2: what cgbench itself spends is nothing next to Valgrind; -O3 only costs build time.
+  cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
+    -DCGBENCH_STATIC=ON \
+    -DCGBENCH_BUILD_TESTS=OFF -DCGBENCH_BUILD_EXAMPLES=OFF >"$log" 2>&1 ||
+    { cat "$log" >&2; say "error: configuring cgbench failed (the log is above)"; exit 1; }
+  say "[3/4] compiling with $(nproc) jobs"
+  # The compiler's progress lines as they come; the whole log when something fails.
+  if ! cmake --build "$dir" -j "$(nproc)" --target cgbench cgbench_man 2>&1 | tee -a "$log" |
+      grep --line-buffered -E '^\[ *[0-9]+%\]' | sed -u 's/^/  /' >&2; then
+    cat "$log" >&2
+    say "error: building cgbench from $src failed (the log is above)"
+    exit 1
+  fi
+  say "[4/4] installing into $prefix"
+  # Only an installation this script made is replaced as a whole.
+  [ -f "$prefix/.cgbench-install" ] && rm -rf "$prefix"
+  cmake --install "$dir" --prefix "$prefix" >>"$log" 2>&1 ||
+    { cat "$log" >&2; say "error: installing cgbench into $prefix failed"; exit 1; }
+  # This script and the package lists, so that a job restoring PREFIX without the source
+  # can check it (--cached) and install what it needs.
+  cp "$src/scripts/ci-install-cgbench.sh" "$src/scripts/install-deps.sh" "$prefix/share/cgbench/"
+  stamp_of "$src" >"$prefix/.cgbench-install"
+  rm -rf "$dir"
+  say "built and installed in $((SECONDS - start)) s: $("$prefix/bin/cgbench" --version)"
+}
+
+[ $# -eq 2 ] || usage
+case "$1" in
+  --key) stamp_of "$2" ;;
+  --cached)
+    if usable "$2"; then
+      install_runtime
+      say "using the cached $2/bin/cgbench ($(cat "$2/.cgbench-install"))"
+    else
+      exit 75
+    fi ;;
+  -*) usage ;;
+  *)
+    if usable "$2" "$1"; then
+      install_runtime
+      say "using the cached $2/bin/cgbench ($(cat "$2/.cgbench-install"))"
+    else
+      build "$1" "$2"
+    fi ;;
+esac

@@ -1,29 +1,42 @@
 #!/usr/bin/env bash
-# Installs cgbench's build and test dependencies from Debian packages. Idempotent: asks apt
-# only for what is missing, and does nothing when everything is present.
-#   --tests  also what only the test suite needs: chromium, which loads the HTML report in
-#            tests/browser/, and debootstrap, which makes the clean Debian roots of
-#            tests/roots/ (scripts/test.sh passes it)
+# Installs cgbench's dependencies from Debian (or Ubuntu) packages. Idempotent: asks apt only
+# for what is missing, and does nothing when everything is present.
+#   (no option)  build cgbench with its tests and examples (scripts/build.sh)
+#   --build      only what building cgbench itself needs, no tests or examples: what a CI job
+#                installs on a cache miss (scripts/ci-install-cgbench.sh)
+#   --runtime    only what running cgbench needs: Valgrind, and git for cgbench-pr
+#   --tests      also what only the test suite needs: chromium, which loads the HTML report
+#                in tests/browser/, and debootstrap, which makes the clean Debian roots of
+#                tests/roots/ (scripts/test.sh passes it)
 set -euo pipefail
 
-packages=(
+runtime=(valgrind git)
+build=(
   build-essential cmake pkg-config git
   libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
-  libsqlite3-dev sqlite3 libtomlplusplus-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libsqlite3-dev libtomlplusplus-dev
+)
+development=(
+  "${build[@]}" "${runtime[@]}"
+  sqlite3 libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
-  valgrind
   rsync
-  curl
+  curl jq
 )
 # The CI tests install their clients with npm (tests/ci/install.sh). Debian's nodejs and npm,
 # unless a Node.js with npm is already installed (another distribution's packages conflict).
 if ! command -v npm >/dev/null; then
-  packages+=(nodejs npm)
+  development+=(nodejs npm)
 fi
-if [ "${1:-}" = --tests ]; then
-  packages+=(chromium debootstrap)
-fi
+
+packages=()
+case "${1:-}" in
+  "") packages=("${development[@]}") ;;
+  --build) packages=("${build[@]}") ;;
+  --runtime) packages=("${runtime[@]}") ;;
+  --tests) packages=("${development[@]}" chromium debootstrap) ;;
+  *) echo "usage: install-deps.sh [--build | --runtime | --tests]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli/command.hpp"
+#include "compare/threshold.hpp"
 #include "config/suite.hpp"
 #include "report/text_table.hpp"
 #include "util/strings.hpp"
@@ -96,6 +97,32 @@ int show(const config::RunInput& in) {
     return 0;
 }
 
+// `cgbench config threshold SPEC...`: checks thresholds as every command reads them and
+// prints the rules they make, lowest layer first (cgbench-pr checks its --threshold so).
+int threshold(const std::vector<std::string>& specs) {
+    report::TextTable t({{"benchmarks", report::Align::Left},
+                         {"metric", report::Align::Left},
+                         {"gate", report::Align::Left},
+                         {"source", report::Align::Left}});
+    const auto add_rules = [&t](std::string_view spec, const std::string& source) {
+        for (const auto& r : compare::parse_threshold(spec)) {
+            t.add_row({r.pattern.empty() ? "all" : util::printable(r.pattern), r.metric,
+                       r.threshold.describe(), source});
+        }
+    };
+    const compare::ThresholdSet defaults;
+    for (const auto& r : defaults.rules())
+        t.add_row({"all", r.metric, r.threshold.describe(), "built-in"});
+    const auto env = exec::current_environment();
+    if (const auto it = env.find("CGBENCH_THRESHOLD"); it != env.end() && !it->second.empty()) {
+        add_rules(it->second, "environment (CGBENCH_THRESHOLD)");
+    }
+    for (const auto& spec : specs)
+        add_rules(spec, "argument '" + util::printable(spec) + "'");
+    fmt::print("{}", t.render(0));
+    return 0;
+}
+
 }  // namespace
 
 Subcommand register_config(CLI::App& app, GlobalOptions& global) {
@@ -113,7 +140,19 @@ Subcommand register_config(CLI::App& app, GlobalOptions& global) {
     show_cmd->footer(exit_code_help());
     auto input = std::make_shared<config::RunInput>();
     add_run_options(*show_cmd, *input);
-    return {config, [input, show_cmd, &global] {
+
+    auto* threshold_cmd = config->add_subcommand(
+        "threshold",
+        "Check thresholds and print the rules they make:\n"
+        "  cgbench config threshold [SPEC...]\n"
+        "The grammar every command and the suite file read: [GLOB:][METRIC=]REL%[|ABS] or\n"
+        "[GLOB:]METRIC=off, several separated by commas (METRIC defaults to cost).\n"
+        "CGBENCH_THRESHOLD is shown when set. Exit 2 names the first bad part.");
+    add_global_flags(*threshold_cmd, global);
+    auto specs = std::make_shared<std::vector<std::string>>();
+    threshold_cmd->add_option("SPEC", *specs, "A threshold, e.g. 2% or 'parse/*:Ir=0.5%|1000'");
+    return {config, [input, show_cmd, threshold_cmd, specs, &global] {
+                if (threshold_cmd->parsed()) return threshold(*specs);
                 input->command = program_arguments(*show_cmd, global);
                 return show(*input);
             }};

@@ -99,8 +99,8 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
     run.add_option("--shard", in.shard,
                    "Run shard K of N of the suite (K/N, 1-based), e.g. one job of a CI matrix");
     run.add_option("--threshold", in.threshold,
-                   "Threshold recorded for `compare`: [METRIC=]P%[|FLOOR], e.g. 1% or "
-                   "cost=2%|100000");
+                   "The gate `compare` applies, recorded in the result: [GLOB:][METRIC=]REL%"
+                   "[|ABS], e.g. 1% or cost=2%|100000 (cgbench config threshold)");
     run.add_option("--name", in.name, "Benchmark name (default: program and arguments)");
     run.add_option("--geometry", in.geometry,
                    "Simulated caches: ci-default (I1=32768,8,64 D1=32768,8,64 LL=8388608,16,64) "

@@ -36,7 +36,7 @@ std::vector<MetricChange> metric_changes(const BenchmarkResult& base, const Benc
                                          const ThresholdSet& thresholds,
                                          std::set<std::string>& unmeasured) {
     std::vector<std::pair<std::string, std::optional<Threshold>>> wanted;
-    for (const auto& [metric, t] : thresholds.for_benchmark(head.name))
+    for (const auto& [metric, t] : thresholds.for_benchmark(head.name, head.threshold))
         wanted.emplace_back(metric, t);
     for (const char* shown : {"cost", "Ir"}) {
         const bool listed = std::any_of(wanted.begin(), wanted.end(),
@@ -143,6 +143,31 @@ std::vector<std::pair<Index, Index>> pair_up(const RunResult& base, const RunRes
         if (bases.at(b.name) == &b && !heads.contains(b.name)) pairs.emplace_back(i, Index());
     }
     return pairs;
+}
+
+// The thresholds HEAD's results carry, each with how many benchmarks carry it; checked here
+// so that a hand-edited result file fails with its benchmark named.
+std::vector<std::pair<std::string, std::size_t>> recorded_thresholds(const RunResult& head) {
+    std::vector<std::pair<std::string, std::size_t>> out;
+    for (const auto& b : head.benchmarks) {
+        const std::string text(util::trim(b.threshold));
+        if (text.empty()) continue;
+        const auto it = std::find_if(out.begin(), out.end(),
+                                     [&text](const auto& r) { return r.first == text; });
+        if (it != out.end()) {
+            ++it->second;
+            continue;
+        }
+        try {
+            parse_threshold(text);
+        } catch (const UsageError& e) {
+            throw UsageError(fmt::format("HEAD's benchmark '{}' records a bad threshold: {}",
+                                         util::printable(b.name), e.what()),
+                             e.hint());
+        }
+        out.emplace_back(text, 1);
+    }
+    return out;
 }
 
 }  // namespace
@@ -292,6 +317,36 @@ Side side_of(const RunResult& run, std::string label) {
     return Side{std::move(label), run.id, run.started, run.git};
 }
 
+namespace {
+
+// Pairs the benchmarks of both runs and judges each: the part of a comparison after the
+// runs were found comparable.
+void judge_all(Comparison& out, RunResult& base, RunResult& head, const CompareOptions& options) {
+    out.fail_on_missing = options.fail_on_missing;
+    out.thresholds = options.thresholds.rules();
+    out.recorded_thresholds = recorded_thresholds(head);
+    const auto bases = index_by_name(base, "BASE", out.warnings);
+    const auto heads = index_by_name(head, "HEAD", out.warnings);
+    const auto pairs = pair_up(base, head, bases, heads);
+    const auto take = [](RunResult& run, Index i) {
+        return i ? std::optional(std::move(run.benchmarks[*i])) : std::nullopt;
+    };
+    std::set<std::string> unmeasured;
+    out.benchmarks.reserve(pairs.size());
+    for (const auto& [b, h] : pairs) {
+        out.benchmarks.push_back(
+            compare_pair(take(base, b), take(head, h), options.thresholds, unmeasured));
+    }
+    for (const auto& m : unmeasured) {
+        out.warnings.push_back(
+            fmt::format("a threshold names {}, which was not measured on "
+                        "both sides; it was not checked",
+                        m));
+    }
+}
+
+}  // namespace
+
 Comparison compare_runs(RunResult base, Side base_side, RunResult head, Side head_side,
                         const CompareOptions& options) {
     Comparison out;
@@ -313,26 +368,21 @@ Comparison compare_runs(RunResult base, Side base_side, RunResult head, Side hea
             "machines' installed libraries differ): whole-program counts can differ by a few "
             "hundred instructions at start-up; measure both on one machine to compare exactly");
     }
-    out.fail_on_missing = options.fail_on_missing;
-    out.thresholds = options.thresholds.rules();
-    const auto bases = index_by_name(base, "BASE", out.warnings);
-    const auto heads = index_by_name(head, "HEAD", out.warnings);
-    const auto pairs = pair_up(base, head, bases, heads);
-    const auto take = [](RunResult& run, Index i) {
-        return i ? std::optional(std::move(run.benchmarks[*i])) : std::nullopt;
-    };
-    std::set<std::string> unmeasured;
-    out.benchmarks.reserve(pairs.size());
-    for (const auto& [b, h] : pairs) {
-        out.benchmarks.push_back(
-            compare_pair(take(base, b), take(head, h), options.thresholds, unmeasured));
-    }
-    for (const auto& m : unmeasured) {
-        out.warnings.push_back(
-            fmt::format("a threshold names {}, which was not measured on "
-                        "both sides; it was not checked",
-                        m));
-    }
+    judge_all(out, base, head, options);
+    return out;
+}
+
+Comparison compare_to_nothing(RunResult head, Side head_side, const CompareOptions& options,
+                              std::string why) {
+    Comparison out;
+    out.base = Side{"none", "", "", {}};
+    out.head = std::move(head_side);
+    out.fingerprint = head.fingerprint;
+    out.has_baseline = false;
+    out.notes.push_back(fmt::format("No baseline: {}; every benchmark is reported as added",
+                                    std::move(why)));
+    RunResult nothing;
+    judge_all(out, nothing, head, options);
     return out;
 }
 

@@ -96,8 +96,14 @@ struct Comparison {
     bool forced = false;
     bool fail_on_missing = false;
     std::vector<ThresholdRule> thresholds;        // the rules in effect, defaults first
+    // The thresholds HEAD's results recorded (suite `threshold`, `run --threshold`), each
+    // with how many benchmarks carry it: a layer between the default and `thresholds`.
+    std::vector<std::pair<std::string, std::size_t>> recorded_thresholds;
     std::vector<BenchmarkComparison> benchmarks;  // HEAD's order, then removed ones
     std::vector<std::string> warnings;
+    // What a reader must know to read the verdict right, e.g. why there is no baseline.
+    std::vector<std::string> notes;
+    bool has_baseline = true;  // false: every benchmark of HEAD is new (compare_to_nothing)
 
     Counts counts() const;
     // True when the benchmark's verdict fails the gate.
@@ -123,6 +129,11 @@ std::vector<std::string> incompatibilities(const RunResult& base, const RunResul
 
 // Side information of a run named `label`.
 Side side_of(const RunResult& run, std::string label);
+
+// HEAD with no baseline (a first pull request, a branch's first run): every benchmark is
+// added, a failed one still fails the gate, and `why` becomes a note in every format.
+Comparison compare_to_nothing(RunResult head, Side head_side, const CompareOptions& options,
+                              std::string why);
 
 // Compares `head` against `base`. Throws UsageError listing the differences when the runs
 // are incomparable, unless options.force. The results move into the comparison: pass the

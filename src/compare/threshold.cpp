@@ -23,9 +23,8 @@ bool iequals(std::string_view a, std::string_view b) {
 }
 
 [[noreturn]] void bad_spec(std::string_view spec, const std::string& why) {
-    throw UsageError(fmt::format("invalid --threshold '{}': {}", util::printable(spec), why),
-                     "use [GLOB:]METRIC=REL%[|ABS],..., e.g. cost=1%,Ir=0.5%|10000 or "
-                     "'parse/*:cost=2%'");
+    throw UsageError(fmt::format("invalid threshold '{}': {}", util::printable(spec), why),
+                     std::string(kThresholdHint));
 }
 
 Threshold parse_value(std::string_view spec, std::string_view value) {
@@ -35,16 +34,16 @@ Threshold parse_value(std::string_view spec, std::string_view value) {
         return t;
     }
     const auto bar = value.find('|');
-    const std::string_view rel = value.substr(0, bar);
+    const std::string_view rel = util::trim(value.substr(0, bar));
     if (rel.empty() || rel.back() != '%') {
         bad_spec(spec, fmt::format("'{}' needs a percentage such as 1% (or off)",
                                    util::printable(value)));
     }
-    const auto pct = util::parse_seconds(rel.substr(0, rel.size() - 1));
+    const auto pct = util::parse_seconds(util::trim(rel.substr(0, rel.size() - 1)));
     if (!pct) bad_spec(spec, fmt::format("'{}' is not a percentage", util::printable(rel)));
     t.relative = *pct / 100.0;
     if (bar != std::string_view::npos) {
-        const auto abs = util::parse_u64(value.substr(bar + 1));
+        const auto abs = util::parse_u64(util::trim(value.substr(bar + 1)));
         if (!abs) {
             bad_spec(spec, fmt::format("the floor after | in '{}' is not a whole number",
                                        util::printable(value)));
@@ -52,6 +51,27 @@ Threshold parse_value(std::string_view spec, std::string_view value) {
         t.absolute = *abs;
     }
     return t;
+}
+
+// One [METRIC=]VALUE of a spec; the metric defaults to cost.
+ThresholdRule parse_item(std::string_view spec, const std::string& pattern,
+                         std::string_view item) {
+    item = util::trim(item);
+    if (item.empty()) bad_spec(spec, "an empty rule (a comma too many?)");
+    const auto eq = item.find('=');
+    std::string metric = "cost";
+    std::string_view value = item;
+    if (eq != std::string_view::npos) {
+        const auto known = canonical_metric(util::trim(item.substr(0, eq)));
+        if (!known) {
+            bad_spec(spec, fmt::format("unknown metric '{}' (known: {})",
+                                       util::printable(util::trim(item.substr(0, eq))),
+                                       metric_names()));
+        }
+        metric = *known;
+        value = util::trim(item.substr(eq + 1));
+    }
+    return ThresholdRule{pattern, metric, parse_value(spec, value)};
 }
 
 }  // namespace
@@ -74,6 +94,34 @@ std::string metric_names() {
     for (const auto d : kDerivedNames)
         out += fmt::format(", {}", d);
     return out;
+}
+
+std::vector<ThresholdRule> parse_threshold(std::string_view text) {
+    const std::string_view spec = util::trim(text);
+    // Values never hold ':', so the last ':' ends the pattern (which may itself hold ':').
+    const auto colon = spec.rfind(':');
+    std::string pattern;
+    std::string_view items = spec;
+    if (colon != std::string_view::npos) {
+        pattern = std::string(util::trim(spec.substr(0, colon)));
+        items = util::trim(spec.substr(colon + 1));
+        if (pattern.empty()) bad_spec(spec, "the benchmark pattern before ':' is empty");
+    }
+    if (items.empty()) bad_spec(spec, "no limit given");
+    std::vector<ThresholdRule> rules;
+    for (const auto item : util::split(items, ',')) {
+        auto rule = parse_item(spec, pattern, item);
+        const bool twice = std::any_of(rules.begin(), rules.end(),
+                                       [&rule](const auto& r) { return r.metric == rule.metric; });
+        if (twice) bad_spec(spec, fmt::format("{} is limited twice", rule.metric));
+        rules.push_back(std::move(rule));
+    }
+    return rules;
+}
+
+std::string validate_threshold(std::string_view spec) {
+    parse_threshold(spec);
+    return std::string(util::trim(spec));
 }
 
 std::optional<std::uint64_t> metric_value(const BenchmarkResult& b, std::string_view metric) {
@@ -105,34 +153,17 @@ void ThresholdSet::add(ThresholdRule rule) {
 }
 
 void ThresholdSet::add(std::string_view spec) {
-    // Values never hold ':', so the last ':' ends the pattern (which may itself hold ':').
-    const auto colon = spec.rfind(':');
-    std::string pattern;
-    std::string_view items = spec;
-    if (colon != std::string_view::npos) {
-        pattern = std::string(spec.substr(0, colon));
-        items = spec.substr(colon + 1);
-        if (pattern.empty()) bad_spec(spec, "the benchmark pattern before ':' is empty");
-    }
-    if (items.empty()) bad_spec(spec, "no METRIC=VALUE given");
-    for (const auto item : util::split(items, ',')) {
-        const auto eq = item.find('=');
-        if (eq == std::string_view::npos) {
-            bad_spec(spec, fmt::format("'{}' is not METRIC=VALUE", util::printable(item)));
-        }
-        const auto metric = canonical_metric(item.substr(0, eq));
-        if (!metric) {
-            bad_spec(spec, fmt::format("unknown metric '{}' (known: {})",
-                                       util::printable(item.substr(0, eq)), metric_names()));
-        }
-        add(ThresholdRule{pattern, *metric, parse_value(spec, item.substr(eq + 1))});
-    }
+    for (auto& rule : parse_threshold(spec))
+        add(std::move(rule));
 }
 
 std::vector<std::pair<std::string, Threshold>> ThresholdSet::for_benchmark(
-    std::string_view name) const {
+    std::string_view name, std::string_view recorded) const {
     std::vector<std::pair<std::string, Threshold>> chosen;
-    const auto set = [&chosen](const ThresholdRule& r) {
+    const std::string subject(name);
+    const auto set = [&chosen, &subject](const ThresholdRule& r, bool globs) {
+        if (r.pattern.empty() == globs) return;
+        if (globs && ::fnmatch(r.pattern.c_str(), subject.c_str(), 0) != 0) return;
         const auto it = std::find_if(chosen.begin(), chosen.end(),
                                      [&r](const auto& c) { return c.first == r.metric; });
         if (it != chosen.end()) {
@@ -141,12 +172,17 @@ std::vector<std::pair<std::string, Threshold>> ThresholdSet::for_benchmark(
             chosen.emplace_back(r.metric, r.threshold);
         }
     };
-    const std::string subject(name);
-    for (const auto& r : rules_) {
-        if (r.pattern.empty()) set(r);
+    const std::vector<ThresholdRule> from_result =
+        util::trim(recorded).empty() ? std::vector<ThresholdRule>() : parse_threshold(recorded);
+    // Layers, lowest first: the default, the result's own threshold, the rules added.
+    set(rules_.front(), false);
+    for (const bool globs : {false, true}) {
+        for (const auto& r : from_result)
+            set(r, globs);
     }
-    for (const auto& r : rules_) {
-        if (!r.pattern.empty() && ::fnmatch(r.pattern.c_str(), subject.c_str(), 0) == 0) set(r);
+    for (const bool globs : {false, true}) {
+        for (std::size_t i = 1; i < rules_.size(); ++i)
+            set(rules_[i], globs);
     }
     std::erase_if(chosen, [](const auto& c) { return c.second.off; });
     std::stable_partition(chosen.begin(), chosen.end(),

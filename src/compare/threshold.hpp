@@ -3,11 +3,15 @@
 // protection: it says how much change is acceptable. A metric regresses when it grows by
 // more than its relative threshold AND by more than its absolute floor.
 //
-//   --threshold SPEC        SPEC = [GLOB:]METRIC=VALUE[,METRIC=VALUE...]
-//   VALUE = REL%[|ABS] | off      e.g. cost=1%,Ir=0.5%|10000   'parse/*:cost=2%'   D1mr=off
+// The one grammar of every threshold cgbench reads (`run --threshold`, the suite's
+// `threshold`, `compare --threshold`, CGBENCH_THRESHOLD, `cgbench-pr --threshold`):
 //
-// For each benchmark and metric the last matching rule wins, rules with a GLOB counting
-// after rules without one. Without rules only cost is gated, at +1% and 1,000 units.
+//   SPEC  = [GLOB:]RULE[,RULE...]      RULE = [METRIC=]VALUE (METRIC defaults to cost)
+//   VALUE = REL%[|ABS] | off           e.g. 2%   cost=1%,Ir=0.5%|10000   'parse/*:5%'   D1mr=off
+//
+// For each benchmark and metric the last matching rule wins: the built-in default, then
+// what the benchmark's result recorded, then the rules added here (rules with a GLOB after
+// those without). Without rules only cost is gated, at +1% and 1,000 units.
 
 #include <cstdint>
 #include <optional>
@@ -27,6 +31,11 @@ inline constexpr double kDefaultCostRelative = 0.01;
 inline constexpr std::uint64_t kDefaultCostFloor = 1000;
 // Changes smaller than 0.1% are reported as unchanged.
 inline constexpr double kReportedChange = 0.001;
+
+// The grammar in one line, for error messages and help.
+inline constexpr std::string_view kThresholdHint =
+    "write [GLOB:][METRIC=]REL%[|ABS] or METRIC=off, several separated by commas, e.g. 2%, "
+    "cost=1%|1000, cost=1%,Ir=0.5%|10000 or 'parse/*:5%' (METRIC defaults to cost)";
 
 // The canonical name of a metric a threshold can name: "cost", an event ("Ir", "D1mr"...;
 // any case) or "l1_hits", "ll_hits", "ram_hits". nullopt for anything else.
@@ -56,6 +65,14 @@ struct ThresholdRule {
     Threshold threshold;
 };
 
+// Parses one threshold SPEC into its rules (in order). Throws UsageError naming the first
+// bad part, with kThresholdHint as the remedy. A metric named twice in one SPEC is an error.
+std::vector<ThresholdRule> parse_threshold(std::string_view spec);
+
+// `spec` trimmed when parse_threshold accepts it (what a suite or `run` records); throws
+// UsageError otherwise.
+std::string validate_threshold(std::string_view spec);
+
 // The rules in effect, in the order given, starting with the default on cost.
 class ThresholdSet {
   public:
@@ -68,7 +85,11 @@ class ThresholdSet {
 
     // The metrics gated for benchmark `name`, with their thresholds: cost first (when
     // gated), then in the order rules first named them. Metrics set to `off` are left out.
-    std::vector<std::pair<std::string, Threshold>> for_benchmark(std::string_view name) const;
+    // `recorded`: the threshold the benchmark's result carries (suite `threshold`, `run
+    // --threshold`), a layer above the default and below the added rules; UsageError when
+    // it does not parse.
+    std::vector<std::pair<std::string, Threshold>> for_benchmark(
+        std::string_view name, std::string_view recorded = {}) const;
 
     const std::vector<ThresholdRule>& rules() const { return rules_; }
 

@@ -5,7 +5,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "config/threshold_syntax.hpp"
+#include "compare/threshold.hpp"
 #include "core/errors.hpp"
 #include "util/regex.hpp"
 #include "util/strings.hpp"
@@ -27,10 +27,10 @@ std::optional<double> parse_timeout(const Layered& t) {
     return v;
 }
 
-std::string parse_threshold(const Layered& t) {
+std::string checked_threshold(const Layered& t) {
     if (t.value.empty()) return {};
     try {
-        return validate_threshold(t.value);
+        return compare::validate_threshold(t.value);
     } catch (const UsageError& e) {
         throw UsageError(fmt::format("{} (from {})", e.what(), t.origin), e.hint());
     }
@@ -54,7 +54,7 @@ void layer_overrides(BenchmarkSettings& b, const RunInput& in, const exec::EnvMa
 // Parses the layered values into `spec`.
 void finish(runner::BenchmarkSpec& spec, const BenchmarkSettings& b, RunPlan& plan) {
     spec.timeout_seconds = parse_timeout(b.timeout);
-    spec.threshold = parse_threshold(b.threshold);
+    spec.threshold = checked_threshold(b.threshold);
     spec.regions = b.regions.value == "on";
     for (const auto& e : b.env)
         spec.env.push_back(exec::parse_env_request(e.value));

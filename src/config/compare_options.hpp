@@ -25,11 +25,27 @@ struct CompareInput {
     bool fail_on_missing = false;
     std::optional<std::string> format;
     std::optional<std::string> out;
+    std::optional<std::string> base_label;
+    std::optional<std::string> head_label;
+    std::optional<std::string> no_baseline;
+    bool previous = false;
+};
+
+// Where BASE comes from.
+enum class BaseChoice {
+    Named,        // a result file, run id or git ref
+    MergeBase,    // the latest run at the merge base of HEAD with the base branch
+    Previous,     // the previous run of HEAD's branch (--previous)
+    NoBaseline,   // none (--no-baseline WHY): every benchmark is added
 };
 
 struct ComparePlan {
-    std::optional<std::string> base;  // absent: the latest run at the merge base
+    BaseChoice base_choice = BaseChoice::MergeBase;
+    std::optional<std::string> base;  // with BaseChoice::Named
     std::optional<std::string> head;  // absent: the latest run
+    std::optional<std::string> base_label;  // shown instead of how BASE was named
+    std::optional<std::string> head_label;
+    std::string no_baseline;                // why there is none (BaseChoice::NoBaseline)
     std::optional<std::filesystem::path> db;
     std::optional<std::string> base_branch;  // --base-branch or CGBENCH_BASE_BRANCH
     compare::CompareOptions options;
@@ -38,7 +54,8 @@ struct ComparePlan {
 };
 
 // Validates the input: thresholds (CGBENCH_THRESHOLD first, then each --threshold, later
-// rules winning), format, database. Throws UsageError naming the option and the fix.
+// rules winning), format, database, where BASE comes from (with --previous or --no-baseline
+// the one positional argument is HEAD). Throws UsageError naming the option and the fix.
 ComparePlan plan_compare(const CompareInput& input, const exec::EnvMap& env);
 
 }  // namespace cgbench::config

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-#include "config/threshold_syntax.hpp"
+#include "compare/threshold.hpp"
 #include "config/weights_file.hpp"
 #include "core/errors.hpp"
 #include "metrics/score.hpp"
@@ -208,7 +208,7 @@ class Reader {
         }
         if (const auto* n = t.get("branch_sim")) d.branch_sim = boolean(*n, "branch_sim", where);
         if (const auto* n = t.get("threshold")) {
-            d.threshold = checked(*n, "threshold", where, validate_threshold);
+            d.threshold = checked(*n, "threshold", where, compare::validate_threshold);
         }
         if (const auto* n = t.get("timeout")) d.timeout = timeout(*n, where);
         if (const auto* n = t.get("env")) d.env = env(*n, where);
@@ -220,7 +220,7 @@ class Reader {
         if (const auto* n = t.get("cwd"))
             e.cwd = SuiteValue{string(*n, "cwd", where), line_of(n->source())};
         if (const auto* n = t.get("threshold")) {
-            e.threshold = checked(*n, "threshold", where, validate_threshold);
+            e.threshold = checked(*n, "threshold", where, compare::validate_threshold);
         }
         if (const auto* n = t.get("timeout")) e.timeout = timeout(*n, where);
         if (const auto* n = t.get("env")) e.env = env(*n, where);

@@ -181,6 +181,9 @@ std::string thresholds_description(const Comparison& c) {
     std::vector<std::string> parts;
     for (const auto& [metric, text] : global)
         parts.push_back(text);
+    for (const auto& [text, count] : c.recorded_thresholds) {
+        parts.push_back(fmt::format("{} recorded for {} in HEAD", text, plural(count, "benchmark")));
+    }
     parts.insert(parts.end(), scoped.begin(), scoped.end());
     return util::join(parts, "; ");
 }

@@ -44,7 +44,8 @@ std::string side_description(const compare::Side& side);
 // The loud warning of a forced comparison; empty when the fingerprints matched.
 std::string forced_warning(const compare::Comparison& c);
 
-// The gate rules in effect: "cost +1.00% and 1,000; parse/*: cost +2.00%".
+// The gate rules in effect: "cost +1.00% and 1,000; 1% recorded for 3 benchmarks in HEAD;
+// parse/*: cost +2.00%" (the rules given to compare win over recorded ones).
 std::string thresholds_description(const compare::Comparison& c);
 
 // The benchmarks worth listing in a short report: all but unchanged ones, those failing

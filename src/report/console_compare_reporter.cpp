@@ -80,6 +80,8 @@ class ConsoleCompareReporter final : public CompareReporter {
         for (const auto& w : c.warnings) {
             out += fmt::format("{} {}\n", ansi(o.color, "33", "warning:"), util::printable(w));
         }
+        for (const auto& n : c.notes)
+            out += fmt::format("note: {}\n", util::printable(n));
         const std::string word = gate_word(c);
         out += fmt::format("\n{}  {}\n", ansi(o.color, c.passed() ? "32;1" : "31;1", word),
                            summary_line(c, printable));

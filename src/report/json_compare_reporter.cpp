@@ -114,6 +114,12 @@ class JsonCompareReporter final : public CompareReporter {
                              {"threshold", threshold_json(r.threshold)}});
         }
         j["thresholds"] = std::move(rules);
+        ojson recorded = ojson::object();
+        for (const auto& [text, count] : c.recorded_thresholds)
+            recorded[text] = count;
+        j["recorded_thresholds"] = std::move(recorded);
+        j["has_baseline"] = c.has_baseline;
+        j["notes"] = c.notes;
         j["fail_on_missing"] = c.fail_on_missing;
         j["summary"] = summary_json(c);
         j["warnings"] = c.warnings;

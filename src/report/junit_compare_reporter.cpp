@@ -85,6 +85,8 @@ class JunitCompareReporter final : public CompareReporter {
             out += fmt::format("      <property name=\"fingerprint_mismatch\" value=\"{}\"/>\n",
                                x(forced_warning(c)));
         }
+        for (const auto& n : c.notes)
+            out += fmt::format("      <property name=\"note\" value=\"{}\"/>\n", x(n));
         out += "    </properties>\n";
         for (const auto& b : c.benchmarks)
             out += testcase(c, b);

@@ -102,6 +102,8 @@ class MarkdownCompareReporter final : public CompareReporter {
         std::string out = fmt::format("### cgbench {}: {}\n\n", c.passed() ? "✅" : "❌",
                                       summary_line(c, [](std::string_view s) { return md(s); }));
         if (c.forced) out += "> [!WARNING]\n> " + md(forced_warning(c)) + "\n\n";
+        for (const auto& n : c.notes)
+            out += "> [!NOTE]\n> " + md(n) + "\n\n";
         out += changed_table(c);
         out += moved_functions(c);
         for (const auto& w : c.warnings)

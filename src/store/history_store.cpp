@@ -321,6 +321,21 @@ std::optional<RunResult> HistoryStore::clean_run_at_commit(std::string_view comm
     return complete_from_commit(std::move(*anchor), {}, used);
 }
 
+std::optional<RunResult> HistoryStore::latest_run_on_branch(
+    std::string_view branch, std::string_view fingerprint_key,
+    const std::vector<std::string>& exclude) {
+    auto s = db_.prepare(
+        "SELECT seq, id FROM runs WHERE git_branch = ?1 AND fingerprint_key = ?2 "
+        "AND git_dirty IS NOT 1 ORDER BY started DESC, seq DESC");
+    s.bind(1, branch).bind(2, fingerprint_key);
+    while (s.step()) {
+        if (std::find(exclude.begin(), exclude.end(), s.text(1)) == exclude.end()) {
+            return load(s.int64(0));
+        }
+    }
+    return std::nullopt;
+}
+
 RunResult HistoryStore::complete_from_commit(RunResult anchor,
                                              const std::vector<std::string>& exclude,
                                              std::vector<std::string>& used) {

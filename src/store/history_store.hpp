@@ -69,6 +69,11 @@ class HistoryStore {
     // clean work tree over dirty ones.
     std::optional<RunResult> latest_run_at_commit(std::string_view commit,
                                                   const std::vector<std::string>& exclude = {});
+    // The most recently started run of a clean work tree on `branch` whose fingerprint key is
+    // `fingerprint_key`, not in `exclude`: the previous run of a branch CI watches.
+    std::optional<RunResult> latest_run_on_branch(std::string_view branch,
+                                                  std::string_view fingerprint_key,
+                                                  const std::vector<std::string>& exclude = {});
     // `anchor` completed with what else was recorded at its commit: for each benchmark it
     // lacks, the latest result from other runs at that commit with the same fingerprint and
     // work-tree state (clean or dirty), skipping runs in `exclude`. One `cgbench run` per

@@ -125,4 +125,29 @@ ResolvedRun RunResolver::at_merge_base(const ResolvedRun& head,
         "pass --base-branch NAME, or name BASE explicitly");
 }
 
+std::optional<ResolvedRun> RunResolver::previous_on_branch(const ResolvedRun& head) {
+    const auto& branch = head.run.git.branch;
+    if (!branch || branch->empty()) {
+        throw UsageError(
+            fmt::format("{} names no git branch, so it has no previous run",
+                        util::printable(head.label)),
+            "measure on a branch, or set CGBENCH_BRANCH to the branch name in a detached "
+            "checkout");
+    }
+    if (!db_path_) {
+        throw UsageError("--previous needs the history database, and --no-db was given",
+                         "pass --db PATH");
+    }
+    auto* h = history_if_present();
+    if (h == nullptr) return std::nullopt;
+    auto run = h->latest_run_on_branch(*branch, head.run.fingerprint.comparison_key(),
+                                       head.run_ids.empty() ? std::vector{head.run.id}
+                                                            : head.run_ids);
+    if (!run) return std::nullopt;
+    const std::string label = fmt::format("previous run of {}", util::printable(*branch));
+    std::vector<std::string> notes;
+    if (run->git.commit) notes.push_back(short_commit(*run->git.commit));
+    return completed(std::move(*run), label, std::move(notes), head.run_ids);
+}
+
 }  // namespace cgbench::store

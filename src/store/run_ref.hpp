@@ -44,6 +44,12 @@ class RunResolver {
     ResolvedRun at_merge_base(const ResolvedRun& head,
                               const std::optional<std::string>& base_branch);
 
+    // The previous run of `head`'s branch: the latest run of a clean work tree recorded on
+    // that branch with the same fingerprint key, apart from `head`'s own runs, completed
+    // from its commit. nullopt when the database (or the file) holds none: the first run
+    // of a branch has no baseline. UsageError when `head` names no branch.
+    std::optional<ResolvedRun> previous_on_branch(const ResolvedRun& head);
+
   private:
     // The database, opened on first use; UsageError when disabled or missing.
     HistoryStore& history(std::string_view wanted_for);

@@ -22,15 +22,19 @@ ci_scratch() { # BUILD NAME
   echo "$dir"
 }
 
-# Installs the build (cgbench, cgbench-pr, ...) into PREFIX, as a CI cache would restore it.
+# Installs the build (cgbench, cgbench-pr, ...) into PREFIX as scripts/ci-install-cgbench.sh
+# leaves it (its scripts and the stamp naming this machine and source): what a CI cache
+# restores on the machine that built it.
 ci_install_build() { # BUILD PREFIX
   cmake --install "$1" --prefix "$2" >/dev/null
+  cp "$ci_root/scripts/ci-install-cgbench.sh" "$ci_root/scripts/install-deps.sh" "$2/share/cgbench/"
+  "$ci_root/scripts/ci-install-cgbench.sh" --key "$ci_root" >"$2/.cgbench-install"
 }
 
 # The throw-away repository (tests/ci/make-repo.sh) with a bare "origin" holding main.
 ci_make_repo() { # DIR regress|same
   "$ci_root/tests/ci/make-repo.sh" "$1/work" "$2" >/dev/null
-  git init -q --bare "$1/origin.git"
+  git init -q --bare -b main "$1/origin.git"
   git -C "$1/work" remote add origin "$1/origin.git"
   git -C "$1/work" push -q origin main
   git -C "$1/work" fetch -q origin
@@ -50,5 +54,16 @@ expect_not_contains() { # FILE TEXT
     echo "--- $1:" >&2
     cat "$1" >&2
     fail "$1 contains '$2'"
+  fi
+}
+
+# Benchmark NAME is listed as unchanged in the Markdown report FILE, in no other way.
+expect_unchanged() { # FILE NAME
+  local rows
+  rows="$(grep -F "| $2 |" "$1" || true)"
+  [ -n "$rows" ] || { cat "$1" >&2; fail "$1 does not list $2"; }
+  if grep -qvE '\| unchanged \|$' <<<"$rows"; then
+    cat "$1" >&2
+    fail "$1 lists $2 as changed: $rows"
   fi
 }

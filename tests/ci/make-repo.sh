@@ -4,10 +4,14 @@
 #   commit 1 on main:       the baseline
 #   commit 2 on branch pr:  CHANGE = regress: `sum` does 7% more steps (cost +5%)
 #                           CHANGE = same: a comment changes, nothing measurable
-# Usage: make-repo.sh DIR regress|same
+#                           CHANGE = first: main has no cgbench.toml yet; pr adds it
+#                           CHANGE = moved: as regress, and after the branch point main
+#                                    gets commit 3, which makes `copy` do 20% more work
+#                                    (main moved on: pr's merge base is commit 1)
+# Usage: make-repo.sh DIR regress|same|first|moved
 set -euo pipefail
-if [ $# -ne 2 ] || { [ "$2" != regress ] && [ "$2" != same ]; }; then
-  echo "usage: make-repo.sh DIR regress|same" >&2
+if [ $# -ne 2 ] || ! [[ "$2" =~ ^(regress|same|first|moved)$ ]]; then
+  echo "usage: make-repo.sh DIR regress|same|first|moved" >&2
   exit 2
 fi
 dir="$1"
@@ -19,7 +23,13 @@ git config user.email ci-test@example.invalid
 git config user.name "cgbench CI test"
 git config commit.gpgsign false
 
-write_prog() { # EXTRA_WORK_PERCENT
+# A second copy loop over EXTRA_COPY_PERCENT of the array; none at 0 (the program text of
+# the baseline is the same in every variant).
+extra_copy() { # PERCENT
+  [ "$1" -eq 0 ] || printf '\n        for (long i = 0; i < n * %s / 100; ++i) b[i] = a[i] + (int)i + 1;' "$1"
+}
+
+write_prog() { # EXTRA_SUM_PERCENT [EXTRA_COPY_PERCENT]
   cat >prog.c <<C
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +46,7 @@ int main(int argc, char** argv) {
         int* a = calloc((size_t)n, sizeof *a);
         int* b = calloc((size_t)n, sizeof *b);
         if (!a || !b) return 1;
-        for (long i = 0; i < n; ++i) b[i] = a[i] + (int)i;
+        for (long i = 0; i < n; ++i) b[i] = a[i] + (int)i;$(extra_copy "${2:-0}")
         acc = b[n - 1];
         free(a);
         free(b);
@@ -68,12 +78,19 @@ name = "copy/20000"
 command = ["out/prog", "copy", "20000"]
 TOML
 printf 'out/\ncgbench-pr/\n.cgbench/\n' >.gitignore
+[ "$change" = first ] && mv cgbench.toml ../cgbench.toml.later
 git add -A
 git commit -q -m "baseline"
 git checkout -q -b pr
-if [ "$change" = regress ]; then
-  write_prog 7
-else
-  sed -i 's|/\* sum N|/* sum N (unchanged)|' prog.c
-fi
+case "$change" in
+  regress|moved) write_prog 7 ;;
+  same) sed -i 's|/\* sum N|/* sum N (unchanged)|' prog.c ;;
+  first) mv ../cgbench.toml.later cgbench.toml && git add cgbench.toml ;;
+esac
 git commit -q -am "change: $change"
+if [ "$change" = moved ]; then
+  git checkout -q main
+  write_prog 0 20
+  git commit -q -am "main: copy does 20% more work"
+  git checkout -q pr
+fi

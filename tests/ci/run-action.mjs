@@ -1,12 +1,20 @@
-// Runs the steps of a composite GitHub action (action.yml) here, as the runner would: each
-// `run:` step with `bash --noprofile --norc -eo pipefail`, its `if:`, `env:` and
-// `working-directory:` evaluated with the `${{ }}` expressions the action uses, and
-// GITHUB_OUTPUT, GITHUB_PATH, GITHUB_STEP_SUMMARY and GITHUB_ACTION_PATH set. `uses:` steps
-// are not run (they need GitHub's services), with one exception: with --restore-cache DIR,
-// an actions/cache step is emulated as a cache hit by copying DIR to its `path`.
+// Runs the steps of a composite GitHub action (action.yml), or of one job of a workflow, here,
+// as the runner would: each `run:` step with `bash --noprofile --norc -eo pipefail`, its
+// `if:`, `env:` and `working-directory:` evaluated with the `${{ }}` expressions the action
+// uses, and GITHUB_OUTPUT, GITHUB_PATH, GITHUB_STEP_SUMMARY and GITHUB_ACTION_PATH set.
+// `uses:` steps are not run (they need GitHub's services), with these emulations:
+//   --restore-cache DIR   an actions/cache step is a hit: DIR is copied to its `path`
+//   --cache-store DIR     an actions/cache step looks its `key` up in DIR: DIR/KEY is copied
+//                         to `path` when it exists (a hit), else `path` is saved to DIR/KEY
+//                         when the job succeeded (a miss), as the cache's post step does
+//   --artifact DIR        an actions/download-artifact step copies DIR to its `path`
+// --in-root ROOT runs each step chrooted in ROOT with tests/roots/in-root.sh (a fresh
+// machine): --bind HOST:DIR is passed on, and the step gets only the variables a runner
+// sets (GITHUB_*, RUNNER_*, HOME, the step's `env:`), not this process's environment.
 //
-// Usage: node run-action.mjs ACTION_DIR [--input NAME=VALUE]... [--restore-cache DIR]
-//                            [--outputs FILE]
+// Usage: node run-action.mjs ACTION_DIR [--input NAME=VALUE]... [--restore-cache DIR |
+//                            --cache-store DIR] [--outputs FILE] [--in-root ROOT [--bind H:D]...]
+//        node run-action.mjs --workflow FILE --job JOB [--secret NAME=VALUE]... [--artifact DIR]
 // The caller's environment supplies GITHUB_WORKSPACE (the starting directory),
 // GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH, GITHUB_BASE_REF, RUNNER_TEMP, HOME...
 // Exit code: 0 when every step succeeded, 1 when a step failed, 2 on bad usage.
@@ -24,30 +32,55 @@ function usage(message) {
 }
 
 const args = process.argv.slice(2);
-const actionDir = args.shift();
-if (!actionDir) usage("no ACTION_DIR");
+const actionDir = args[0]?.startsWith("--") ? null : args.shift();
 const givenInputs = {};
+const secrets = {};
+const binds = [];
 let restoreCache = null;
+let cacheStore = null;
+let artifactDir = null;
 let outputsFile = null;
+let inRoot = null;
+let workflowFile = null;
+let jobName = null;
+function keyValue(option, into) {
+  const kv = args.shift() ?? usage(`${option} needs NAME=VALUE`);
+  const eq = kv.indexOf("=");
+  if (eq < 0) usage(`${option} '${kv}' is not NAME=VALUE`);
+  into[kv.slice(0, eq)] = kv.slice(eq + 1);
+}
 while (args.length > 0) {
   const a = args.shift();
-  if (a === "--input") {
-    const kv = args.shift() ?? usage("--input needs NAME=VALUE");
-    const eq = kv.indexOf("=");
-    if (eq < 0) usage(`--input '${kv}' is not NAME=VALUE`);
-    givenInputs[kv.slice(0, eq)] = kv.slice(eq + 1);
-  } else if (a === "--restore-cache") {
-    restoreCache = args.shift() ?? usage("--restore-cache needs a directory");
-  } else if (a === "--outputs") {
-    outputsFile = args.shift() ?? usage("--outputs needs a file");
-  } else {
-    usage(`unknown argument '${a}'`);
-  }
+  const value = () => args.shift() ?? usage(`${a} needs a value`);
+  if (a === "--input") keyValue(a, givenInputs);
+  else if (a === "--secret") keyValue(a, secrets);
+  else if (a === "--restore-cache") restoreCache = value();
+  else if (a === "--cache-store") cacheStore = value();
+  else if (a === "--artifact") artifactDir = value();
+  else if (a === "--outputs") outputsFile = value();
+  else if (a === "--in-root") inRoot = value();
+  else if (a === "--bind") binds.push(value());
+  else if (a === "--workflow") workflowFile = value();
+  else if (a === "--job") jobName = value();
+  else usage(`unknown argument '${a}'`);
 }
+if (!actionDir === !workflowFile) usage("give either ACTION_DIR or --workflow FILE --job JOB");
 
-const actionPath = path.resolve(actionDir);
-const action = yaml.load(fs.readFileSync(path.join(actionPath, "action.yml"), "utf8"));
-if (action?.runs?.using !== "composite") usage(`${actionDir}/action.yml is not a composite action`);
+// The steps to run: the composite action's, or the job's of the workflow.
+let action;
+let actionPath;
+let jobEnv = {};
+if (actionDir) {
+  actionPath = path.resolve(actionDir);
+  action = yaml.load(fs.readFileSync(path.join(actionPath, "action.yml"), "utf8"));
+  if (action?.runs?.using !== "composite") usage(`${actionDir}/action.yml is not a composite action`);
+} else {
+  const workflow = yaml.load(fs.readFileSync(workflowFile, "utf8"));
+  const job = workflow?.jobs?.[jobName] ?? usage(`${workflowFile} has no job '${jobName}'`);
+  actionPath = path.dirname(path.resolve(workflowFile));
+  action = { inputs: {}, outputs: {}, runs: { steps: job.steps ?? [] } };
+  jobEnv = { ...(workflow.env ?? {}), ...(job.env ?? {}) };
+}
 
 const inputs = {};
 for (const [name, spec] of Object.entries(action.inputs ?? {})) {
@@ -77,6 +110,7 @@ const context = {
   },
   runner: { os: "Linux", temp: runnerTemp },
   env: { ...env },
+  secrets,
 };
 
 function lookup(dotted) {
@@ -97,7 +131,7 @@ function evaluate(expression) {
     .map((part, i) => {
       if (i % 2 === 1) return JSON.stringify(part.slice(1, -1).replaceAll("''", "'"));
       return part.replace(
-        /\b(inputs|steps|github|runner|env)((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)/g,
+        /\b(inputs|steps|github|runner|env|secrets)((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)/g,
         (_, root, rest) => `lookup(${JSON.stringify(root + rest)})`,
       );
     })
@@ -145,6 +179,48 @@ function copyInto(from, to) {
   return target;
 }
 
+// The variables a runner gives a step inside a fresh root: none of this process's own.
+function rootEnv(stepEnv, declared) {
+  const keep = Object.entries(stepEnv).filter(
+    ([name]) => /^(GITHUB_|RUNNER_|INPUT_|CI$)/.test(name) || name === "HOME" || declared.has(name),
+  );
+  const rootPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+  return [...keep, ["PATH", [...extraPath, rootPath].join(":")]];
+}
+
+function spawnStep(script, cwd, stepEnv, declared) {
+  const bashArgs = ["bash", "--noprofile", "--norc", "-eo", "pipefail", script];
+  if (!inRoot) {
+    return spawnSync(bashArgs[0], bashArgs.slice(1), { cwd, env: stepEnv, stdio: ["ignore", "inherit", "inherit"] });
+  }
+  const inRootScript = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../roots/in-root.sh");
+  const rootArgs = [inRoot];
+  for (const b of binds) rootArgs.push("--bind", b);
+  for (const [name, value] of rootEnv(stepEnv, declared)) rootArgs.push("--env", `${name}=${value}`);
+  rootArgs.push("--", "/usr/bin/env", "-C", cwd, ...bashArgs);
+  return spawnSync(inRootScript, rootArgs, { stdio: ["ignore", "inherit", "inherit"] });
+}
+
+// actions/cache with a store: a hit restores STORE/KEY; a miss is saved after the job.
+const pendingSaves = [];
+function emulateCache(step, index, title) {
+  const target = substitute(step.with?.path ?? "").replace(/^~(?=\/|$)/, env.HOME ?? os.homedir());
+  if (restoreCache) {
+    copyInto(restoreCache, target);
+    console.error(`run-action: [${index}] ${title}: cache hit emulated (${restoreCache} -> ${target})`);
+    return;
+  }
+  const key = substitute(step.with?.key ?? "");
+  const entry = path.join(cacheStore, key);
+  if (fs.existsSync(entry)) {
+    copyInto(entry, target);
+    console.error(`run-action: [${index}] ${title}: cache hit for key ${key}`);
+  } else {
+    console.error(`run-action: [${index}] ${title}: cache miss for key ${key}`);
+    pendingSaves.push({ key, target, entry });
+  }
+}
+
 const extraPath = [];
 const scratch = fs.mkdtempSync(path.join(runnerTemp, "run-action-"));
 let index = 0;
@@ -156,18 +232,22 @@ for (const step of action.runs.steps) {
     continue;
   }
   if (step.uses) {
-    if (restoreCache && step.uses.startsWith("actions/cache@")) {
-      const target = copyInto(restoreCache, substitute(step.with?.path ?? ""));
-      console.error(`run-action: [${index}] ${title}: cache hit emulated (${restoreCache} -> ${target})`);
+    if ((restoreCache || cacheStore) && step.uses.startsWith("actions/cache@")) {
+      emulateCache(step, index, title);
+    } else if (artifactDir && step.uses.startsWith("actions/download-artifact@")) {
+      const target = copyInto(artifactDir, path.resolve(workspace, substitute(step.with?.path ?? ".")));
+      console.error(`run-action: [${index}] ${title}: artifact emulated (${artifactDir} -> ${target})`);
     } else {
       console.error(`run-action: [${index}] ${title}: not run locally (uses: ${step.uses})`);
     }
     continue;
   }
-  if (step.shell !== "bash") usage(`step ${title} has shell '${step.shell}'; composite run steps here must use bash`);
+  const shell = step.shell ?? (workflowFile ? "bash" : undefined);
+  if (shell !== "bash") usage(`step ${title} has shell '${step.shell}'; composite run steps here must use bash`);
   const stepEnv = { ...env, GITHUB_ACTION_PATH: actionPath, RUNNER_TEMP: runnerTemp };
   stepEnv.PATH = [...extraPath, env.PATH].join(":");
-  for (const [name, value] of Object.entries(step.env ?? {})) stepEnv[name] = substitute(value);
+  const declared = new Set([...Object.keys(jobEnv), ...Object.keys(step.env ?? {})]);
+  for (const [name, value] of Object.entries({ ...jobEnv, ...(step.env ?? {}) })) stepEnv[name] = substitute(value);
   const outputFile = path.join(scratch, `output-${index}`);
   const pathFile = path.join(scratch, `path-${index}`);
   fs.writeFileSync(outputFile, "");
@@ -178,17 +258,22 @@ for (const step of action.runs.steps) {
   fs.writeFileSync(script, substitute(step.run));
   const cwd = path.resolve(workspace, substitute(step["working-directory"] ?? "."));
   console.error(`run-action: [${index}] ${title}`);
-  const result = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
-    cwd,
-    env: stepEnv,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const started = process.hrtime.bigint();
+  const result = spawnStep(script, cwd, stepEnv, declared);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (step.id) context.steps[step.id] = { outputs: readOutputs(outputFile) };
   for (const dir of fs.readFileSync(pathFile, "utf8").split("\n").filter(Boolean)) extraPath.unshift(dir);
   const code = result.status ?? 128;
-  if (code !== 0) {
-    failed = true;
-    console.error(`run-action: [${index}] ${title}: failed with exit code ${code}`);
+  console.error(`run-action: [${index}] ${title}: ${code === 0 ? "done" : `failed with exit code ${code}`} in ${seconds.toFixed(1)} s`);
+  if (code !== 0) failed = true;
+}
+
+for (const save of pendingSaves) {
+  if (failed) {
+    console.error(`run-action: post: cache not saved for key ${save.key} (the job failed)`);
+  } else if (fs.existsSync(save.target)) {
+    copyInto(save.target, save.entry);
+    console.error(`run-action: post: cache saved for key ${save.key}`);
   }
 }
 

@@ -21,7 +21,7 @@ done
 
 files=("$ci_root/ci/github/action.yml" "$ci_root"/ci/github/examples/*.yml
        "$ci_root"/.github/workflows/*.yml)
-[ "${#files[@]}" -ge 5 ] || fail "expected the action, 2 examples and 2 workflows, found ${files[*]}"
+[ "${#files[@]}" -ge 6 ] || fail "expected the action, 3 examples and 2 workflows, found ${files[*]}"
 for f in "${files[@]}"; do
   "$ci_bin/action-validator" "$f" || fail "action-validator rejects ${f#"$ci_root/"}"
   echo "valid: ${f#"$ci_root/"}"

@@ -43,6 +43,89 @@ std::vector<std::string> run_ids(const fs::path& db) {
 
 }  // namespace
 
+// A branch watched in CI: each run compared with the previous one of its branch in the
+// history; the first one, and one on a new branch, have no baseline and pass.
+TEST(CompareE2E, PreviousRunOfTheBranchAndNoBaseline) {
+    const auto dir = scratch("compare-previous");
+    const auto db = dir / "history.db";
+    // Outside any git checkout: the branch is CGBENCH_BRANCH's, the runs are clean.
+    const Options on_main{.env = {{"CGBENCH_BRANCH", "main"}}, .cwd = dir.string()};
+    record(db, "w", false, {}, on_main);
+    const auto slow = cgbench({"run", "-q", "--no-db", "--name", "w", "--out",
+                               (dir / "head.json").string(), "--", program("workload"), "2000",
+                               "slow"},
+                              on_main);
+    ASSERT_EQ(slow.exit_code, 0) << slow.err;
+    const auto head = (dir / "head.json").string();
+    const auto watched = cgbench({"compare", "--db", db.string(), "--previous", head});
+    EXPECT_EQ(watched.exit_code, 1) << watched.out << watched.err;
+    EXPECT_NE(watched.out.find("base  previous run of main · run " + run_ids(db).at(0)),
+              std::string::npos)
+        << watched.out;
+    EXPECT_NE(watched.out.find("REGRESSION"), std::string::npos);
+
+    const auto fresh = cgbench({"compare", "--db", (dir / "none.db").string(), "--previous", head});
+    EXPECT_EQ(fresh.exit_code, 0) << fresh.out << fresh.err;
+    EXPECT_NE(fresh.out.find("note: No baseline: no earlier run of branch main measured the "
+                             "same way is stored; every benchmark is reported as added"),
+              std::string::npos)
+        << fresh.out;
+    EXPECT_NE(fresh.out.find("PASS  No benchmark got more expensive; 1 added"), std::string::npos);
+
+    const auto first = cgbench({"compare", "--no-baseline", "the merge base has no cgbench.toml",
+                                "--format", "markdown", head});
+    EXPECT_EQ(first.exit_code, 0) << first.err;
+    EXPECT_NE(first.out.find("> [!NOTE]\n> No baseline: the merge base has no cgbench.toml"),
+              std::string::npos)
+        << first.out;
+    EXPECT_EQ(cgbench({"compare", "--previous", "--no-db", head}).exit_code, 2);
+    EXPECT_EQ(cgbench({"compare", "--previous", head, head}).exit_code, 2);
+
+}
+
+// One threshold grammar: what a suite and `run --threshold` accept, compare accepts, and
+// `config threshold` checks it alone.
+TEST(CompareE2E, OneThresholdGrammar) {
+    const auto dir = scratch("compare-grammar");
+    const auto db = dir / "history.db";
+    record(db, "w", false, dir / "base.json");
+    record(db, "w", true, dir / "head.json");
+    const auto base = (dir / "base.json").string();
+    const auto head = (dir / "head.json").string();
+    EXPECT_EQ(cgbench({"compare", "--threshold", "1.5%", base, head}).exit_code, 1);
+    EXPECT_EQ(cgbench({"compare", "--threshold", "50%", base, head}).exit_code, 0);
+    EXPECT_EQ(cgbench({"compare", "--threshold", "w:50%|1000", base, head}).exit_code, 0);
+    const auto bad = cgbench({"compare", "--threshold", "2", base, head});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("invalid threshold '2'"), std::string::npos) << bad.err;
+
+    // The threshold a run recorded is the gate, unless compare is given one.
+    const auto loose = cgbench({"run", "-q", "--no-db", "--name", "w", "--threshold", "50%",
+                                "--out", (dir / "loose.json").string(), "--",
+                                program("workload"), "2000", "slow"});
+    ASSERT_EQ(loose.exit_code, 0) << loose.err;
+    const auto recorded = cgbench({"compare", base, (dir / "loose.json").string()});
+    EXPECT_EQ(recorded.exit_code, 0) << recorded.out;
+    EXPECT_NE(recorded.out.find("gate  cost +1.00% and 1,000; 50% recorded for 1 benchmark in HEAD"),
+              std::string::npos)
+        << recorded.out;
+    EXPECT_EQ(cgbench({"compare", "--threshold", "1%", base, (dir / "loose.json").string()}).exit_code,
+              1);
+
+    const auto rules = cgbench({"config", "threshold", "2%", "parse/*:Ir=0.5%|1000"});
+    EXPECT_EQ(rules.exit_code, 0) << rules.err;
+    EXPECT_NE(rules.out.find("all         cost    +1.00% and 1,000  built-in"), std::string::npos)
+        << rules.out;
+    EXPECT_NE(rules.out.find("parse/*     Ir      +0.50% and 1,000  argument 'parse/*:Ir=0.5%|1000'"),
+              std::string::npos)
+        << rules.out;
+    const auto fast = cgbench({"config", "threshold", "cost=fast"});
+    EXPECT_EQ(fast.exit_code, 2);
+    EXPECT_NE(fast.err.find("invalid threshold 'cost=fast'"), std::string::npos) << fast.err;
+    EXPECT_EQ(cgbench({"config", "threshold"}, {.env = {{"CGBENCH_THRESHOLD", "nope"}}}).exit_code,
+              2);
+}
+
 TEST(CompareE2E, ARegressionExitsOneAndNoChangeZero) {
     const auto dir = scratch("compare-basic");
     const auto db = dir / "history.db";

@@ -3,10 +3,11 @@
 #
 # Runs COMMAND inside the root file system ROOT (made by debian-root.sh) with chroot, in a
 # private mount and pid namespace: the root gets its own /proc, a private /dev holding only
-# the usual character devices (never the host's), a fresh /tmp, and the host's resolver
-# configuration for apt. --bind mounts a host directory into the root (read-write; created
-# in the root when missing). Every process COMMAND leaves behind dies with the namespace.
-# The environment inside is fixed: PATH, HOME=/root, LANG=C.UTF-8, plus each --env.
+# the usual character devices (never the host's) and its own pseudo-terminal instance, a
+# fresh /tmp, and the host's resolver configuration for apt. --bind mounts a host directory
+# into the root (read-write; created in the root when missing). Every process COMMAND leaves
+# behind dies with the namespace. The environment inside is fixed: PATH, HOME=/root,
+# LANG=C.UTF-8, plus each --env.
 set -euo pipefail
 root="${1:?usage: in-root.sh ROOT [--bind HOST:DIR]... [--env K=V]... -- COMMAND...}"
 shift
@@ -38,6 +39,10 @@ for d in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
 done
 mkdir -p "$root/dev/pts" "$root/dev/shm"
 mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
+# A private pseudo-terminal instance (apt and dpkg open one for their logs).
+if mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts "$root/dev/pts" 2>/dev/null; then
+  ln -s pts/ptmx "$root/dev/ptmx"
+fi
 ln -s /proc/self/fd "$root/dev/fd"
 ln -s /proc/self/fd/0 "$root/dev/stdin"
 ln -s /proc/self/fd/1 "$root/dev/stdout"

@@ -93,6 +93,65 @@ TEST(Comparison, AddedRemovedFailedFixed) {
     EXPECT_EQ(s.counts().removed, 4u);
 }
 
+// The first pull request of a suite, or a branch's first run: nothing to compare with.
+TEST(Comparison, WithoutABaselineEveryBenchmarkIsAddedAndAFailureStillFails) {
+    auto c = compare_to_nothing(run("h", {bench("a", 1000), bench("b", 2000)}),
+                                side_of(run("h", {}), "HEAD"), {}, "the merge base has no suite");
+    EXPECT_FALSE(c.has_baseline);
+    EXPECT_EQ(c.base.label, "none");
+    ASSERT_EQ(c.benchmarks.size(), 2u);
+    EXPECT_EQ(c.benchmarks[0].verdict, Verdict::Added);
+    EXPECT_EQ(c.benchmarks[1].verdict, Verdict::Added);
+    EXPECT_TRUE(c.passed());
+    ASSERT_EQ(c.notes.size(), 1u);
+    EXPECT_EQ(c.notes[0],
+              "No baseline: the merge base has no suite; every benchmark is reported as added");
+    EXPECT_TRUE(c.differences.empty()) << "no fingerprint to differ from";
+
+    const auto broken =
+        compare_to_nothing(run("h", {bench("a", 1000), failed_bench("b")}), side_of(run("h", {}), "HEAD"),
+                           {}, "first run");
+    EXPECT_EQ(broken.benchmarks[1].verdict, Verdict::Failed);
+    EXPECT_FALSE(broken.passed()) << "a broken benchmark fails the gate without a baseline too";
+}
+
+// What the suite's `threshold` (or `run --threshold`) recorded in a result is the gate for
+// that benchmark, unless compare is given rules.
+TEST(Comparison, TheThresholdARunRecordedIsApplied) {
+    auto head_bench = [](std::string name, std::uint64_t cost, std::string threshold) {
+        auto b = bench(std::move(name), 1000, cost);
+        b.threshold = std::move(threshold);
+        return b;
+    };
+    const auto base = run("b", {bench("loose", 1000, 100'000), bench("tight", 1000, 100'000),
+                                bench("plain", 1000, 100'000)});
+    const auto head = run("h", {head_bench("loose", 105'000, "10%"),
+                                head_bench("tight", 100'600, "ir=5%,cost=0.5%"),
+                                head_bench("plain", 105'000, "")});
+    auto c = cmp(base, head);
+    EXPECT_EQ(c.benchmarks[0].verdict, Verdict::Changed) << "+5% is within its 10%";
+    EXPECT_EQ(c.benchmarks[1].verdict, Verdict::Regression) << "+0.6% is beyond its 0.5%";
+    EXPECT_EQ(c.benchmarks[2].verdict, Verdict::Regression) << "the default 1% and 1,000";
+    ASSERT_EQ(c.recorded_thresholds.size(), 2u);
+    EXPECT_EQ(c.recorded_thresholds[0], (std::pair<std::string, std::size_t>{"10%", 1}));
+
+    CompareOptions given;
+    given.thresholds.add("20%");
+    c = cmp(base, head, given);
+    EXPECT_EQ(c.benchmarks[1].verdict, Verdict::Changed) << "the rules given to compare win";
+    EXPECT_EQ(c.benchmarks[2].verdict, Verdict::Changed);
+
+    const auto bad = run("h", {head_bench("loose", 105'000, "lots")});
+    try {
+        cmp(base, bad);
+        FAIL() << "a bad recorded threshold was accepted";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("HEAD's benchmark 'loose' records a bad threshold"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(Comparison, DifferentFingerprintsAreRefusedUnlessForced) {
     const auto base = run("b", {bench("x", 1000)});
     auto head = run("h", {bench("x", 1000)});

@@ -32,6 +32,39 @@ TEST(CompareOptions, ThresholdsFromTheEnvironmentComeFirst) {
     EXPECT_EQ(plan.format, report::Format::Console);
 }
 
+// --previous and --no-baseline take BASE from elsewhere: the one positional is HEAD.
+TEST(CompareOptions, WhereBaseComesFrom) {
+    CompareInput in;
+    EXPECT_EQ(plan_compare(in, {}).base_choice, BaseChoice::MergeBase);
+    in.base = "a.json";
+    EXPECT_EQ(plan_compare(in, {}).base_choice, BaseChoice::Named);
+    in.previous = true;
+    auto plan = plan_compare(in, {});
+    EXPECT_EQ(plan.base_choice, BaseChoice::Previous);
+    EXPECT_EQ(plan.head, "a.json");
+    EXPECT_FALSE(plan.base);
+    in.head = "b.json";
+    EXPECT_THROW(plan_compare(in, {}), UsageError) << "--previous takes no BASE";
+    in.head.reset();
+    in.no_baseline = "first pull request";
+    EXPECT_THROW(plan_compare(in, {}), UsageError) << "both";
+    in.previous = false;
+    plan = plan_compare(in, {});
+    EXPECT_EQ(plan.base_choice, BaseChoice::NoBaseline);
+    EXPECT_EQ(plan.no_baseline, "first pull request");
+    in.no_baseline = "";
+    EXPECT_THROW(plan_compare(in, {}), UsageError) << "a reason is needed";
+    CompareInput labels;
+    labels.base_label = "merge base with main";
+    EXPECT_EQ(plan_compare(labels, {}).base_label, "merge base with main");
+    labels.head_label = "";
+    EXPECT_THROW(plan_compare(labels, {}), UsageError);
+    CompareInput two_percent;
+    two_percent.thresholds = {"2%"};
+    EXPECT_DOUBLE_EQ(plan_compare(two_percent, {}).options.thresholds.for_benchmark("x")[0].second.relative,
+                     0.02);
+}
+
 TEST(CompareOptions, BaseBranchFormatAndErrors) {
     CompareInput in;
     in.format = "junit";

@@ -127,6 +127,35 @@ TEST(CompareReporters, AForcedComparisonWarnsInEveryFormat) {
     EXPECT_NE(render(Format::Junit, c).find("<system-err>WARNING"), std::string::npos);
 }
 
+TEST(CompareReporters, NoBaselineIsANoteInEveryFormat) {
+    const auto head = run("head-id", {bench(kHostile, 1000, 1'050'000), bench("calm", 10, 5000)});
+    const auto c = compare::compare_to_nothing(head, compare::side_of(head, "HEAD"), {},
+                                               "the merge base abc has no cgbench.toml");
+    const std::string note =
+        "No baseline: the merge base abc has no cgbench.toml; every benchmark is reported as added";
+    EXPECT_NE(render(Format::Console, c).find("note: " + note), std::string::npos);
+    EXPECT_NE(render(Format::Markdown, c).find("> [!NOTE]\n> " + note), std::string::npos)
+        << render(Format::Markdown, c);
+    EXPECT_NE(render(Format::Junit, c).find("<property name=\"note\" value=\"" + note + "\"/>"),
+              std::string::npos);
+    const auto j = nlohmann::json::parse(render(Format::Json, c));
+    EXPECT_EQ(j["has_baseline"], false);
+    EXPECT_EQ(j["notes"][0], note);
+    EXPECT_EQ(j["base"]["label"], "none");
+    EXPECT_EQ(summary_line(c, [](std::string_view s) { return std::string(s); }),
+              "No benchmark got more expensive; 2 added");
+}
+
+TEST(CompareReporters, RecordedThresholdsAreNamedWithTheGate) {
+    const auto base = run("b", {bench("a", 1000, 100'000)});
+    auto head = run("h", {bench("a", 1000, 100'000)});
+    head.benchmarks[0].threshold = "5%";
+    const auto c = compare::compare_runs(base, compare::side_of(base, "b"), head,
+                                         compare::side_of(head, "h"), {});
+    EXPECT_EQ(thresholds_description(c), "cost +1.00% and 1,000; 5% recorded for 1 benchmark in HEAD");
+    EXPECT_EQ(nlohmann::json::parse(render(Format::Json, c))["recorded_thresholds"]["5%"], 1);
+}
+
 TEST(CompareReporters, NothingChanged) {
     const auto r = run("b", {bench("a", 1000)});
     const auto c =

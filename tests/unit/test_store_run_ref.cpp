@@ -77,6 +77,52 @@ TEST(RunResolver, FilesRunIdsAndGitRefs) {
     EXPECT_THROW(resolver.resolve("HEAD~1^{tree}"), UsageError);
 }
 
+// The default branch watched: the previous run is the latest clean one recorded on the same
+// branch and measured the same way, never HEAD's own.
+TEST(RunResolver, ThePreviousRunOfABranch) {
+    const auto repo = make_repo("cgbench-ref-previous");
+    const auto db = repo.dir / ".cgbench" / "history.db";
+    auto on = [&repo](std::string id, std::string branch, std::string started, bool dirty) {
+        auto r = at(std::move(id), repo.a, std::move(started));
+        r.git.branch = std::move(branch);
+        r.git.dirty = dirty;
+        return r;
+    };
+    exec::PosixProcessRunner runner;
+    auto head = on("head", "main", "2026-11-22T09:00:00Z", false);
+    {
+        RunResolver empty(db, repo.dir, exec::current_environment(), runner);
+        EXPECT_FALSE(empty.previous_on_branch({head, "HEAD", {}, {}}))
+            << "no database yet: no baseline, no error";
+    }
+    {
+        auto store = HistoryStore::open_for_recording(db);
+        store.record_run(on("old-main", "main", "2026-11-22T01:00:00Z", false));
+        store.record_run(on("new-main", "main", "2026-11-22T03:00:00Z", false));
+        store.record_run(on("dirty-main", "main", "2026-11-22T04:00:00Z", true));
+        store.record_run(on("feature", "feature", "2026-11-22T05:00:00Z", false));
+        auto other = on("other-valgrind", "main", "2026-11-22T06:00:00Z", false);
+        other.fingerprint.valgrind_version = "3.22.0";
+        store.record_run(other);
+        store.record_run(head);
+    }
+    RunResolver resolver(db, repo.dir, exec::current_environment(), runner);
+    const auto previous = resolver.previous_on_branch({head, "HEAD", {}, {"head"}});
+    ASSERT_TRUE(previous);
+    EXPECT_EQ(previous->run.id, "new-main");
+    EXPECT_EQ(previous->label, "previous run of main (" + repo.a.substr(0, 10) + ")");
+    auto feature = head;
+    feature.git.branch = "feature";
+    feature.id = "feature-head";
+    EXPECT_EQ(resolver.previous_on_branch({feature, "HEAD", {}, {}})->run.id, "feature");
+    feature.git.branch = "nobody";
+    EXPECT_FALSE(resolver.previous_on_branch({feature, "HEAD", {}, {}}));
+    feature.git.branch.reset();
+    EXPECT_THROW(resolver.previous_on_branch({feature, "HEAD", {}, {}}), UsageError);
+    RunResolver no_db(std::nullopt, repo.dir, exec::current_environment(), runner);
+    EXPECT_THROW(no_db.previous_on_branch({head, "HEAD", {}, {}}), UsageError);
+}
+
 TEST(RunResolver, ACommitWithoutRunsOrWithoutDatabase) {
     const auto repo = make_repo("cgbench-ref-empty");
     exec::PosixProcessRunner runner;
