@@ -102,6 +102,14 @@ RunKeys run_keys(const History& h) {
     return k;
 }
 
+std::vector<Result> dirty_results(const History& h, const Series& series) {
+    std::vector<Result> out;
+    for (const auto& r : series.results) {
+        if (!clean(h.run_of(r))) out.push_back(r);
+    }
+    return out;
+}
+
 std::vector<Line> lines_of(const History& h, const Series& series, const RunKeys& keys,
                            std::string_view default_branch) {
     std::vector<LineBuilder> builders;

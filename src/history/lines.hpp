@@ -52,6 +52,9 @@ RunKeys run_keys(const History& h);
 std::vector<Line> lines_of(const History& h, const Series& series, const RunKeys& keys,
                            std::string_view default_branch);
 
+// The results of `series` measured with uncommitted changes: on no line, shown apart.
+std::vector<Result> dirty_results(const History& h, const Series& series);
+
 // The default branch: `preferred` when given, else "main" or "master" when recorded, else the
 // branch with the most clean runs; "" when no run has a branch.
 std::string default_branch(const History& h, const std::optional<std::string>& preferred);

@@ -144,9 +144,7 @@ Page make_page(const HtmlHistory& in) {
         b.chart.name = s.name;
         b.chart.id = b.anchor;
         b.chart.lines = history::lines_of(*in.history, s, keys, in.default_branch);
-        for (const auto& r : s.results) {
-            if (in.history->run_of(r).git.dirty.value_or(false)) b.chart.dirty.push_back(r);
-        }
+        b.chart.dirty = history::dirty_results(*in.history, s);
         if (const auto it = steps.find(s.name); it != steps.end()) b.chart.steps = it->second;
         page.anchors.emplace(s.name, b.anchor);
         page.benchmarks.push_back(std::move(b));

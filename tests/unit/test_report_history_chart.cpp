@@ -33,6 +33,7 @@ Fixture chart_of(history::History h) {
     f.input.name = f.h.series[0].name;
     f.input.id = "b0";
     f.input.lines = history::lines_of(f.h, f.h.series[0], history::run_keys(f.h), "main");
+    f.input.dirty = history::dirty_results(f.h, f.h.series[0]);
     for (const auto& b : f.steps) {
         for (const auto& e : b.events) {
             for (const auto& s : e.steps)
