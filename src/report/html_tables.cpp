@@ -108,12 +108,17 @@ std::string results_table(const Page& page, const Benchmark& b) {
     std::vector<Row> rows;
     for (const auto& line : b.chart.lines) {
         const auto changes = history::changes_of(h, line.points);
-        for (std::size_t i = 0; i < line.points.size(); ++i) {
-            const auto& p = line.points[i];
-            const bool moved = i == 0 || i + 1 == line.points.size() || !p.cost ||
-                               !line.points[i - 1].cost || *p.cost != *line.points[i - 1].cost ||
-                               h.key_of(p.run) != h.key_of(line.points[i - 1].run);
-            rows.push_back({&p, line.branch, changes[i], moved});
+        const auto& pts = line.points;
+        // Something changed from i - 1 to i: the cost, a failure, or the fingerprint.
+        const auto changed = [&](std::size_t i) {
+            return i > 0 && i < pts.size() &&
+                   (!pts[i].cost || !pts[i - 1].cost || *pts[i].cost != *pts[i - 1].cost ||
+                    h.key_of(pts[i].run) != h.key_of(pts[i - 1].run));
+        };
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+            // Each change is listed with the result before it: what it changed from.
+            const bool shown = i == 0 || i + 1 == pts.size() || changed(i) || changed(i + 1);
+            rows.push_back({&pts[i], line.branch, changes[i], shown});
         }
     }
     for (const auto& p : b.chart.dirty)
