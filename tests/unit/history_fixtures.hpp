@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ class HistoryBuilder {
     // failed).
     void series(std::string name, const std::vector<std::size_t>& runs,
                 const std::vector<std::optional<std::uint64_t>>& costs) {
+        if (costs.size() != runs.size())
+            throw std::logic_error("series: one cost per run, " + std::to_string(costs.size()) +
+                                   " costs for " + std::to_string(runs.size()) + " runs");
         history::Series s{std::move(name), {}};
         for (std::size_t i = 0; i < runs.size(); ++i) {
             history::Result r;
