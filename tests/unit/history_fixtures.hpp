@@ -52,7 +52,8 @@ class HistoryBuilder {
         return i;
     }
 
-    static std::string commit_of(std::size_t i) { return fmt::format("c{:039}", i); }
+    // Distinct in their first 10 characters, as real commit ids are.
+    static std::string commit_of(std::size_t i) { return fmt::format("c{:09}{:030}", i, 0); }
 
     // Adds benchmark `name` with one result per run in `runs` (costs parallel; nullopt:
     // failed).
