@@ -124,6 +124,13 @@ struct GitInfo {
     std::optional<bool> dirty;
 };
 
+// What git says about a commit, for people reading history (never stored).
+struct CommitInfo {
+    std::string subject;
+    std::string author;
+    std::string date;  // committer date, ISO-8601
+};
+
 // Everything that decides whether two results can be compared. Fields that change the
 // numbers go into comparison_key(); the rest is for the record.
 struct Fingerprint {
@@ -147,6 +154,11 @@ struct Fingerprint {
     // Not part of the key: installing packages changes it, and with it start-up counts by up
     // to a few hundred instructions; compare warns when BASE and HEAD saw different caches.
     std::string loader_cache;
+    // What built the measured programs: the distinct strings of their ELF `.comment`
+    // sections ("GCC: (Debian 12.2.0-14) 12.2.0"), sorted; empty when none has one. Not part
+    // of the key (a pull request may change the compiler on purpose); history names a change
+    // as an environment change rather than a code one.
+    std::vector<std::string> compilers;
     std::vector<std::string> valgrind_options;  // tool options other than geometry/output
     // Loader and glibc variables a benchmark set with --env (LD_PRELOAD=..., GLIBC_TUNABLES=
     // ...), sorted: they change what runs, so they are part of the key.

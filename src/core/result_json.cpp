@@ -148,6 +148,7 @@ Fingerprint read_fingerprint(const Reader& r, const json& j) {
     f.aslr = j.value("aslr", "");
     f.env_block_bytes = j.value("env_block_bytes", std::size_t{0});
     f.loader_cache = j.value("loader_cache", "");
+    f.compilers = read_strings(j, "compilers");
     f.valgrind_options = read_strings(j, "valgrind_options");
     f.loader_env = read_strings(j, "loader_env");
     return f;
@@ -307,6 +308,7 @@ ojson to_json(const Fingerprint& f) {
     j["aslr"] = f.aslr;
     j["env_block_bytes"] = f.env_block_bytes;
     if (!f.loader_cache.empty()) j["loader_cache"] = f.loader_cache;
+    if (!f.compilers.empty()) j["compilers"] = f.compilers;
     j["valgrind_options"] = f.valgrind_options;
     if (!f.loader_env.empty()) j["loader_env"] = f.loader_env;
     j["key"] = f.comparison_key();
@@ -433,6 +435,10 @@ RunResult run_from_json(const json& doc, const std::string& source) {
         out.benchmarks.push_back(read_benchmark(r, benches[i], i));
     }
     return out;
+}
+
+Fingerprint fingerprint_from_json(const json& j, const std::string& source) {
+    return read_fingerprint(Reader(source), j);
 }
 
 json read_json_file(const std::filesystem::path& path) {

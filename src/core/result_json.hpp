@@ -30,6 +30,9 @@ nlohmann::ordered_json to_json(const ProcessResult& process);
 // key, wrong type); `source` names the file in messages.
 RunResult run_from_json(const nlohmann::json& doc, const std::string& source);
 
+// Reads the fingerprint of a run document (`run.fingerprint`); UsageError as above.
+Fingerprint fingerprint_from_json(const nlohmann::json& j, const std::string& source);
+
 // Reads and parses a result file; UsageError when unreadable or invalid.
 RunResult load_result_file(const std::filesystem::path& path);
 

@@ -2,6 +2,9 @@
 // Git metadata for a run: commit, branch and whether the work tree has uncommitted changes.
 
 #include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "core/result.hpp"
 #include "exec/environment.hpp"
@@ -14,5 +17,12 @@ namespace cgbench::runner {
 // comes from GITHUB_HEAD_REF / GITHUB_REF_NAME / CI_COMMIT_REF_NAME in `caller`.
 GitInfo read_git_info(const std::filesystem::path& dir, const exec::EnvMap& caller,
                       exec::ProcessRunner& runner);
+
+// Subject, author and date of each of `commits` that git knows in `dir`, by full commit id;
+// unknown commits (and everything, outside a repository or without git) are left out.
+std::map<std::string, CommitInfo, std::less<>> read_commits(const std::filesystem::path& dir,
+                                                           const std::vector<std::string>& commits,
+                                                           const exec::EnvMap& caller,
+                                                           exec::ProcessRunner& runner);
 
 }  // namespace cgbench::runner

@@ -91,6 +91,10 @@ std::pair<fs::path, exec::ResolvedProgram> Measurer::locate(const BenchmarkSpec&
     return {cwd, exec::resolve_program(spec.command.front(), base, caller_)};
 }
 
+fs::path Measurer::program_path(const BenchmarkSpec& spec) const {
+    return locate(spec).second.path;
+}
+
 void Measurer::check(const BenchmarkSpec& spec) const {
     locate(spec);
     std::error_code ec;

@@ -77,6 +77,9 @@ class Measurer {
     // stdin file exist and its program resolves to an executable. Throws UsageError otherwise.
     void check(const BenchmarkSpec& spec) const;
 
+    // The program `spec` runs, resolved as check() resolves it (absolute path).
+    std::filesystem::path program_path(const BenchmarkSpec& spec) const;
+
     // The environment the program would get, for the glibc probe.
     std::vector<std::string> probe_environment(const BenchmarkSpec& spec) const;
 

@@ -97,8 +97,11 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
     run.id = util::new_run_id();
     run.started = util::now_iso8601();
     Measurer measurer(inst, request.settings, runner, caller);
-    for (const auto& spec : request.benchmarks)
+    std::vector<std::filesystem::path> programs;
+    for (const auto& spec : request.benchmarks) {
         measurer.check(spec);  // fail before any run
+        programs.push_back(measurer.program_path(spec));
+    }
     // Git facts are read while the benchmarks run (their own runner: `runner` may be a fake
     // that is not thread-safe).
     auto git = std::async(std::launch::async, [&request, &caller] {
@@ -118,6 +121,7 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
                                      inst, measurer.probe_environment(request.benchmarks.front()),
                                      util::ProbeCache(request.probe_cache_dir), runner);
     run.fingerprint = build_fingerprint(measurer, selection, tools_of(request));
+    run.fingerprint.compilers = compilers_of(programs);
     run.git = git.get();
     if (inst.is_wrapper) {
         run.warnings.push_back(fmt::format(
