@@ -95,6 +95,9 @@ BuildOutcome run_build(const std::string& command, const fs::path& dir, const ex
         case exec::Termination::TimedOut:
             b.what = "timed out";
             break;
+        case exec::Termination::Limited:
+            b.what = "stopped: too many processes";
+            break;
         case exec::Termination::SpawnFailed:
             b.what = fmt::format("could not start {} ({})", shell.string(), out.spawn_step);
             break;
