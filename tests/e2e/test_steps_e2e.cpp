@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "e2e/harness.hpp"
 #include "e2e/measured_repo.hpp"
@@ -24,7 +25,9 @@ struct History {
 const History& measured_history() {
     static const History h = [] {
         History out;
-        out.repo = std::make_unique<MeasuredRepo>(scratch("steps-repo"));
+        // One repository per process: ctest runs these tests side by side, each building it.
+        out.repo = std::make_unique<MeasuredRepo>(
+            scratch("steps-repo-" + std::to_string(::getpid())));
         out.db = out.repo->dir() / ".cgbench" / "history.db";
         auto& r = *out.repo;
         const std::vector<std::tuple<long, std::string, std::vector<std::string>>> plan = {
