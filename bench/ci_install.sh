@@ -20,7 +20,7 @@ echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 for run in $(seq 1 "$RUNS"); do
     archives="$TMP/apt-archives-$run"
     code=0
-    APT_ARCHIVES="$archives" BUILT_CACHE="$TMP/built-$run" \
+    CGBENCH_FRESH_ROOTS=1 APT_ARCHIVES="$archives" BUILT_CACHE="$TMP/built-$run" \
         "$ROOT/tests/roots/test_ci_fresh_root.sh" "$ROOT/build" action \
         >"$TMP/run.log" 2>&1 || code=$?
     if [ "$code" -ne 0 ]; then

@@ -6,16 +6,22 @@
 # 2. One real `cgbench run` creates the database (schema, fingerprint, a per-benchmark JSON
 #    document); SQL (sqlite3, recursive CTEs) then writes one run per commit with BENCHES
 #    results each, derived from that template: names bench/0000..., Ir varied per commit
-#    (about 10% of benchmarks change between two commits), cost and l1_hits kept
-#    consistent with it; each result gets the template's functions (result_functions, the
-#    symbols shared), the costliest one carrying the change. The template run is removed.
+#    (each benchmark has a one-commit blip at every 20th commit, so about 10% of benchmarks
+#    change between two commits, and one lasting step of 40 to 360 units at a commit of its
+#    own between 100 and 900), cost and l1_hits kept consistent with it; each result gets
+#    the template's functions (result_functions, the symbols shared), the costliest one
+#    carrying the change. The template run is removed.
 # 3. Times, median of $RUNS (default 11) runs each, interleaved:
 #      compare RUN RUN          the two latest runs by id (console report)
 #      compare --format json    the same, JSON report
 #      compare HEAD~1 HEAD      the same runs found through git refs
 #      history NAME             one benchmark's 1,000 results (console; bench/0500)
 #      history NAME --format json
-#    Goal: each <= 50 ms. Also prints the database size.
+#      steps NAME               one benchmark's steps (console)
+#      steps                    every benchmark's steps (console, and --format json)
+#    Goal: each <= 50 ms, `steps` of every benchmark <= 1 s. Also prints the database size,
+#    the CPU time of each command (user + system: what a loaded machine inflates least) and
+#    how many steps `steps` found.
 #
 # Usage: bench/history_scale.sh
 # Env:   BENCHES=N COMMITS=N (default 1000 each), RUNS=N (default 11), SKIP_BUILD=1,
@@ -29,6 +35,7 @@ bench_build
 BENCHES="${BENCHES:-1000}"
 COMMITS="${COMMITS:-1000}"
 GOAL_MS=50
+STEPS_GOAL_MS=1000
 command -v sqlite3 >/dev/null || { echo "bench: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 1; }
 
 repo="${KEEP:-$TMP/repo}"
@@ -68,7 +75,8 @@ SELECT c.n, strftime('%Y%m%dT%H%M%SZ', 1767225600 + c.n * 60, 'unixepoch') || pr
 FROM commits c, tpl t;
 WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $BENCHES - 1),
 v AS (SELECT c.n AS run, b.j AS pos, printf('bench/%04d', b.j) AS name,
-             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500 AS delta
+             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500
+                 + (c.n >= 100 + (b.j * 37) % 800) * (b.j % 9 + 1) * 40 AS delta
       FROM commits c, b)
 INSERT INTO results (run, position, name, status, tool, cost, ir, i1mr, ilmr, dr, d1mr, dlmr,
                      dw, d1mw, dlmw, bc, bcm, bi, bim, l1_hits, ll_hits, ram_hits, data)
@@ -80,7 +88,8 @@ SELECT v.run, v.pos, v.name, 'ok', t.tool, t.cost + v.delta, t.ir + v.delta, t.i
 FROM v, tpl t ORDER BY v.run, v.pos;
 WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $BENCHES - 1),
 v AS (SELECT c.n AS run, b.j AS pos,
-             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500 AS delta
+             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500
+                 + (c.n >= 100 + (b.j * 37) % 800) * (b.j % 9 + 1) * 40 AS delta
       FROM commits c, b)
 INSERT INTO result_functions (run, position, rank, symbol, cost, ir)
 SELECT v.run, v.pos, f.rank, f.symbol, f.cost + (f.rank = 0) * v.delta,
@@ -109,6 +118,9 @@ cmds=(
     "compare HEAD~1 HEAD|$CGBENCH compare --db $db HEAD~1 HEAD"
     "history $name|$CGBENCH history --db $db $name"
     "history $name --format json|$CGBENCH history --db $db --format json $name"
+    "steps $name|$CGBENCH steps --db $db $name"
+    "steps|$CGBENCH steps --db $db"
+    "steps --format json|$CGBENCH steps --db $db --format json"
 )
 for c in "${cmds[@]}"; do time_cmd "$TMP/warmup" ${c#*|}; done
 for _ in $(seq 1 "$RUNS"); do
@@ -119,9 +131,18 @@ bench_machine
 echo "history:  $results results ($BENCHES benchmarks x $COMMITS commits), generated in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 echo "functions: $functions rows ($(awk -v f="$functions" -v n="$results" 'BEGIN { printf "%.0f", f / n }') per result), $symbols symbols"
 echo "database: $bytes bytes ($(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }'), $(awk -v b="$bytes" -v n="$results" 'BEGIN { printf "%.0f", b / n }') bytes per result)"
+echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (load average at the end; CPU ms is user + system)"
 echo
-printf '%-34s %10s  %s\n' "command" "median ms" "goal <= $GOAL_MS ms"
+printf '%-34s %10s %8s  %s\n' "command" "median ms" "CPU ms" "goal"
 for i in "${!cmds[@]}"; do
     ms="$(awk -v s="$(median "$TMP/t$i")" 'BEGIN { printf "%.1f", s * 1000 }')"
-    printf '%-34s %10s  %s\n' "${cmds[$i]%%|*}" "$ms" "$(verdict "$ms" "$GOAL_MS")"
+    cpu="$(awk -v s="$(median "$TMP/t$i.cpu")" 'BEGIN { printf "%.1f", s * 1000 }')"
+    label="${cmds[$i]%%|*}"
+    goal="$GOAL_MS"
+    case "$label" in "steps"|"steps --format json") goal="$STEPS_GOAL_MS" ;; esac
+    printf '%-34s %10s %8s  <= %s ms %s\n' "$label" "$ms" "$cpu" "$goal" "$(verdict "$ms" "$goal")"
 done
+echo
+"$CGBENCH" steps --db "$db" --format json >"$TMP/steps.json"
+labels() { grep -oE "\"label\": *\"$1\"" "$TMP/steps.json" | wc -l; }
+echo "steps found over all benchmarks: $(labels code) code, $(labels environment) environment (generated: one lasting step per benchmark; more where a blip meets a step or falls on the newest commit)"

@@ -8,7 +8,8 @@
 #   bench_machine [RUNS]  prints machine, valgrind and cgbench versions, and how runs are
 #                         combined (RUNS; default "median of $RUNS, interleaved")
 #   time_cmd OUT CMD...   runs CMD (stdout to /dev/null, stderr to $TMP/last.err), appends wall
-#                         seconds to file OUT; aborts with the stderr if CMD exits with more
+#                         seconds to file OUT and CPU seconds (user + system, the command and
+#                         its children) to OUT.cpu; aborts with the stderr if CMD exits with more
 #                         than $TIME_MAX_STATUS (default 0; 1 for a gate that may fail)
 #   median FILE           median of the numbers in FILE (one per line)
 #   result_files TEMPLATE DIR FILES BENCHES
@@ -49,9 +50,9 @@ bench_machine() {
 
 time_cmd() {
     local out="$1"; shift
-    local t0 t1 rc=0
+    local t0 t1 rc=0 TIMEFORMAT='%U %S'
     t0="$(date +%s.%N)"
-    "$@" >/dev/null 2>"$TMP/last.err" || rc=$?
+    { time "$@" >/dev/null 2>"$TMP/last.err"; } 2>"$TMP/last.cpu" || rc=$?
     t1="$(date +%s.%N)"
     if [ "$rc" -gt "${TIME_MAX_STATUS:-0}" ]; then
         echo "bench: command failed with status $rc: $*" >&2
@@ -59,6 +60,7 @@ time_cmd() {
         exit 1
     fi
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }' >>"$out"
+    awk '{ printf "%.4f\n", $1 + $2 }' "$TMP/last.cpu" >>"$out.cpu"
 }
 
 median() {

@@ -20,6 +20,7 @@ development=(
   "${build[@]}" "${runtime[@]}"
   sqlite3 libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
+  python3
   rsync
   curl jq
 )

@@ -19,6 +19,8 @@ std::string describe_failure(const exec::ProcessOutcome& o) {
             return "was killed by " + exec::describe_signal(o.signal);
         case exec::Termination::TimedOut:
             return "timed out";
+        case exec::Termination::Limited:
+            return "started too many processes";
         case exec::Termination::SpawnFailed:
             return fmt::format("could not be started ({})", o.spawn_step);
     }

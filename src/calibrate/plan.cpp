@@ -53,6 +53,7 @@ config::RunPlan plan_settings(const CalibrateInput& in, const exec::EnvMap& env)
     r.cpu_baseline = in.cpu_baseline;
     r.jobs = in.jobs;
     r.timeout = in.timeout;
+    r.keep_raw = in.keep_raw;
     r.db.disabled = true;
     if (!in.suite) {
         if (in.filter) throw UsageError("--filter selects benchmarks of --suite", "add --suite FILE");

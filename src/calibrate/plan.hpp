@@ -34,6 +34,7 @@ struct CalibrateInput {
     std::optional<std::string> cpu_baseline;
     std::optional<std::string> jobs;
     std::optional<std::string> timeout;
+    std::optional<std::string> keep_raw;  // Valgrind's output files kept here
     std::optional<std::string> out;   // the weights file
     std::optional<std::string> html;
     std::optional<std::string> json;  // the JSON document, written to a file

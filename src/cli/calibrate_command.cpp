@@ -49,6 +49,9 @@ int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
     if (plan.out) out = std::make_unique<util::OutputFile>(*plan.out);
     if (plan.html) html = std::make_unique<util::OutputFile>(*plan.html);
     if (plan.json_file) json = std::make_unique<util::OutputFile>(*plan.json_file);
+    if (const auto& dir = plan.simulated.settings.keep_raw_dir; !dir.empty()) {
+        util::ensure_writable_dir(dir, "--keep-raw directory");
+    }
 
     calibrate::SessionHooks hooks;
     hooks.progress = [&global](std::string_view, std::size_t total) {
@@ -138,6 +141,9 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
     cmd.add_option("--cpu-baseline", in.cpu_baseline, "portable or native, as for run [portable]");
     cmd.add_option("-j,--jobs", in.jobs, "Valgrind runs at once [number of cores]");
     cmd.add_option("--timeout", in.timeout, "Kill a suite benchmark's run after SEC seconds");
+    cmd.add_option("--keep-raw", in.keep_raw,
+                   "Keep Valgrind's output files in this directory (a kernel's run without its\n"
+                   "timed loop is KERNEL (setup).*)");
 }
 
 }  // namespace

@@ -121,6 +121,15 @@ Subcommand register_import(CLI::App& app, GlobalOptions& global);
 // Registers `cgbench report` (`report --html`).
 Subcommand register_report(CLI::App& app, GlobalOptions& global);
 
+// Registers `cgbench steps`.
+Subcommand register_steps(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench prune`.
+Subcommand register_prune(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench bisect`.
+Subcommand register_bisect(CLI::App& app, GlobalOptions& global);
+
 // Registers `cgbench calibrate`.
 Subcommand register_calibrate(CLI::App& app, GlobalOptions& global);
 

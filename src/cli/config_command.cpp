@@ -67,6 +67,10 @@ std::string per_benchmark(const config::RunPlan& plan, std::size_t i) {
     add(t, "threshold", b.threshold, "compare's default");
     add(t, "regions", b.regions);
     add(t, "gbench", b.gbench);
+    add(t, "processes", b.processes);
+    add(t, "allow_child_crash", b.allow_child_crash);
+    add(t, "max_processes", b.max_processes);
+    add(t, "warmup", b.warmup);
     for (const auto& e : b.env)
         add(t, "env", e);
     return fmt::format("\n{}:\n{}", util::printable(plan.request.benchmarks[i].name), t.render(2));

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/command.hpp"
+#include "cli/history_support.hpp"
 #include "config/db_options.hpp"
 #include "core/errors.hpp"
 #include "exec/environment.hpp"
@@ -43,14 +44,9 @@ int execute(const HistoryInput& in, const GlobalOptions& global) {
         print_out(reporter->runs(store.runs(in.limit.value_or(kDefaultRunLimit)), ro));
         return 0;
     }
-    const auto points =
-        store.series(*in.name, in.limit.value_or(std::numeric_limits<std::int64_t>::max()));
-    if (points.empty()) {
-        throw UsageError(fmt::format("no results for benchmark '{}' in {}",
-                                     util::printable(*in.name), store.path().string()),
-                         "`cgbench history` lists the runs; a name is what --name gave");
-    }
-    print_out(reporter->series(*in.name, points, ro));
+    const auto h = store.load_history(*in.name, in.limit.value_or(SIZE_MAX));
+    if (h.series.empty()) unknown_benchmark(store, *in.name);
+    print_out(reporter->series(report::view_series(h, h.series.front()), ro));
     return 0;
 }
 
@@ -70,8 +66,9 @@ Subcommand register_history(CLI::App& app, GlobalOptions& global) {
                     "Show the last N entries [all results of NAME; 20 runs]")
         ->check(positive_count());
     cmd->footer(
-        "The change column compares each cost with the previous ok result; a + after "
-        "the\ncommit marks a run measured with uncommitted changes.\n\n" +
+        "The change column compares each cost with the previous ok result of its epoch: a\n"
+        "line marks where a new fingerprint starts (results measured differently are not\n"
+        "compared). A + after the commit marks a run measured with uncommitted changes.\n\n" +
         exit_code_help());
     return {cmd, [input, &global] { return execute(*input, global); }};
 }

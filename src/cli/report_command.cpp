@@ -1,17 +1,23 @@
-// `cgbench report --html FILE`: the history database as one self-contained HTML page, a
-// chart of each benchmark's cost over the recorded runs.
+// `cgbench report --html FILE`: the history database as one self-contained HTML page to
+// navigate: the steps found, a line per branch in each benchmark's chart, epochs, commit
+// links.
 
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <set>
 #include <stdexcept>
 
 #include "cli/command.hpp"
+#include "cli/history_support.hpp"
 #include "config/benchmark_plan.hpp"
+#include "config/commit_url.hpp"
 #include "config/db_options.hpp"
 #include "core/errors.hpp"
 #include "exec/environment.hpp"
+#include "exec/git.hpp"
+#include "history/lines.hpp"
 #include "report/html_history_reporter.hpp"
 #include "store/history_store.hpp"
 #include "util/fs.hpp"
@@ -28,6 +34,8 @@ struct ReportInput {
     std::string html;
     std::size_t last = 50;
     std::optional<std::string> filter;
+    std::string axis = "relative";
+    std::optional<std::string> commit_url;
 };
 
 store::HistoryStore open_store(const std::filesystem::path& path) {
@@ -39,26 +47,57 @@ store::HistoryStore open_store(const std::filesystem::path& path) {
     return store;
 }
 
+// Where commits link to: --commit-url, else the CI's variables, else the git remote.
+std::optional<std::string> commit_url(const ReportInput& in, const exec::EnvMap& env) {
+    if (in.commit_url) return config::check_commit_url(*in.commit_url);
+    if (auto ci = config::commit_url_from_ci(env)) return ci;
+    exec::PosixProcessRunner runner;
+    const exec::Git git(std::filesystem::current_path(), env, runner);
+    const auto remote = git.run({"remote", "get-url", "origin"});
+    return remote ? config::commit_url_from_remote(*remote) : std::nullopt;
+}
+
+std::vector<std::size_t> runs_shown(const history::History& h) {
+    std::set<std::size_t> runs;
+    for (const auto& s : h.series) {
+        for (const auto& r : s.results)
+            runs.insert(r.run);
+    }
+    return {runs.begin(), runs.end()};
+}
+
 int execute(const ReportInput& in, const GlobalOptions& global) {
     const auto filter = in.filter ? std::optional(config::filter_regex(*in.filter)) : std::nullopt;
-    const auto path = config::resolve_db(in.db, exec::current_environment());
+    const auto env = exec::current_environment();
+    const auto path = config::resolve_db(in.db, env);
     if (!path) throw UsageError("report needs the database, and --no-db was given");
+    const auto url = commit_url(in, env);
     util::OutputFile out(in.html);  // an unwritable destination fails before any reading
     auto store = open_store(*path);
-    auto series = store.all_series(
-        in.last, [&filter](const std::string& name) { return !filter || filter->search(name); });
-    if (series.empty()) {
+    const auto h = store.load_history(
+        [&filter](std::string_view name) { return !filter || filter->search(std::string(name)); },
+        in.last);
+    if (h.series.empty()) {
         throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'", path->string(),
                                      util::printable(in.filter.value_or(""))),
                          "the filter is a regular expression searched in each name; `cgbench "
                          "history` lists the runs");
     }
-    const std::size_t benchmarks = series.size();
-    out.commit(report::render_html_history(
-        {path->string(), util::now_iso8601(), in.last, in.filter, std::move(series)}));
+    report::HtmlHistory page;
+    page.database = path->string();
+    page.generated = util::now_iso8601();
+    page.limit = in.last;
+    page.filter = in.filter;
+    page.history = &h;
+    page.default_branch = history::default_branch(h, std::nullopt);
+    page.steps = explained_steps(store, h, {page.default_branch, std::nullopt, false});
+    page.commits = commit_subjects(h, runs_shown(h));
+    page.commit_url = url;
+    page.axis = in.axis == "zero" ? report::Axis::Zero : report::Axis::Relative;
+    out.commit(report::render_html_history(page));
     if (!global.quiet) {
-        print_out(fmt::format("wrote {}: {} benchmark{}\n", out.target().string(), benchmarks,
-                              benchmarks == 1 ? "" : "s"),
+        print_out(fmt::format("wrote {}: {} benchmark{}\n", out.target().string(), h.series.size(),
+                              h.series.size() == 1 ? "" : "s"),
                   out.is_stdout() ? Stream::Stderr : Stream::Stdout);
     }
     return 0;
@@ -68,24 +107,37 @@ int execute(const ReportInput& in, const GlobalOptions& global) {
 
 Subcommand register_report(CLI::App& app, GlobalOptions& global) {
     auto* cmd = app.add_subcommand("report",
-                                   "Write the history as an HTML page of plots:\n"
+                                   "Write the history as an HTML page to navigate:\n"
                                    "  cgbench report --html FILE");
     add_global_flags(*cmd, global);
     auto input = std::make_shared<ReportInput>();
     cmd->add_option("--html", input->html,
-                    "Write one self-contained HTML file (atomically): a summary table, then "
-                    "each benchmark's cost over its recorded results")
+                    "Write one self-contained HTML file (atomically): the steps found, a summary "
+                    "table, then each benchmark's chart and results")
         ->required();
     cmd->add_option("--last", input->last, "Show the last N results of each benchmark [50]")
         ->check(positive_count());
     cmd->add_option("--filter", input->filter,
                     "Only the benchmarks whose name matches (RE2 syntax, searched anywhere in "
                     "the name)");
+    cmd->add_option("--axis", input->axis,
+                    "relative: % against the first result of each epoch, at least ±1% wide; "
+                    "zero: the cost from zero [relative]")
+        ->check(CLI::IsMember({"relative", "zero"}));
+    cmd->add_option("--commit-url", input->commit_url,
+                    "Link commits to this URL, {commit} replaced by the commit [from "
+                    "GITHUB_SERVER_URL/GITHUB_REPOSITORY, CI_PROJECT_URL, or the git remote "
+                    "origin on GitHub, GitLab, Bitbucket or Codeberg]");
     add_db_options(*cmd, input->db);
     cmd->footer(
-        "Results measured with different fingerprints are drawn as separate lines, broken\n"
-        "where the fingerprint changes; failed results are crosses on the x axis. The page\n"
-        "loads nothing from elsewhere and runs no script.\n\n" +
+        "Each chart has a line per branch (the default branch first: main, master, or the\n"
+        "one with most runs); results measured with uncommitted changes are hollow points\n"
+        "off the lines; failed results are crosses on the x axis. Where the fingerprint\n"
+        "changes a dashed rule starts a new epoch: nothing is compared across it. Steps (as\n"
+        "`cgbench steps` finds them) are marked with their change and label and listed at\n"
+        "the top. The page loads nothing from elsewhere; its one inline script (allowed by\n"
+        "its hash) adds a name filter, branch switches and hover details, and the page\n"
+        "reads without it.\n\n" +
         exit_code_help());
     return {cmd, [input, &global] { return execute(*input, global); }};
 }

@@ -121,7 +121,20 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
         ->take_all();
     run.add_option("--cwd", in.cwd, "Run the program in this directory");
     run.add_option("--stdin", in.stdin_path, "Feed this file to the program's stdin [/dev/null]");
-    run.add_option("--timeout", in.timeout, "Kill the program (and its process group) after SEC");
+    run.add_option("--timeout", in.timeout,
+                   "Kill the program and every process it started after SEC");
+    run.add_option("--processes", in.processes,
+                   "Which processes count: tree (every process the program starts, forked or "
+                   "exec'd, each with its own profile) or main (the started process and the "
+                   "programs it execs into) [tree]");
+    run.add_flag("--allow-child-crash", in.allow_child_crash,
+                 "A child process killed by a fault (SIGSEGV, SIGABRT, ...) does not fail the "
+                 "benchmark");
+    run.add_option("--max-processes", in.max_processes,
+                   "Stop a run that starts more processes than this (a fork bomb) [1000]");
+    run.add_option("--warmup", in.warmup,
+                   "Native runs before measuring, so first-run effects (Python's __pycache__, "
+                   "caches in files) are settled; 0: none [1]");
     run.add_option("--verify", in.verify,
                    "Measure N times; report any event that differs and exit 3 if one does")
         ->check(CLI::Range(1, 1000));

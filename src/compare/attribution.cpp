@@ -51,4 +51,55 @@ std::vector<FunctionChange> attribute_change(const BenchmarkResult& base,
     return out;
 }
 
+namespace {
+
+// Counted processes by key: "command", then "command #2", ... for repeats.
+std::map<std::string, std::uint64_t> process_costs(const BenchmarkResult& b) {
+    std::map<std::string, std::uint64_t> out;
+    if (b.processes.empty()) {
+        std::string command;
+        for (const auto& a : b.command)
+            command += (command.empty() ? "" : " ") + a;
+        out[command] = b.cost;
+        return out;
+    }
+    std::map<std::string, int> seen;
+    for (const auto& p : b.processes) {
+        if (!p.counted) continue;
+        const int n = ++seen[p.command];
+        out[n == 1 ? p.command : p.command + " #" + std::to_string(n)] = p.cost;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<ProcessChange> attribute_process_change(const BenchmarkResult& base,
+                                                    const BenchmarkResult& head,
+                                                    std::size_t limit) {
+    if (base.processes.empty() && head.processes.empty()) return {};
+    std::map<std::string, ProcessChange> by_key;
+    for (const auto& [key, cost] : process_costs(base)) {
+        by_key[key].process = key;
+        by_key[key].base = cost;
+    }
+    for (const auto& [key, cost] : process_costs(head)) {
+        by_key[key].process = key;
+        by_key[key].head = cost;
+    }
+    const std::int64_t total = signed_delta(base.cost, head.cost);
+    std::vector<ProcessChange> out;
+    for (auto& [key, c] : by_key) {
+        c.delta = signed_delta(c.base.value_or(0), c.head.value_or(0));
+        if (c.delta == 0 && c.base && c.head) continue;
+        if (total != 0) c.share = static_cast<double>(c.delta) / static_cast<double>(total);
+        out.push_back(std::move(c));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const ProcessChange& a, const ProcessChange& b) {
+        return magnitude(a.delta) > magnitude(b.delta);
+    });
+    if (out.size() > limit) out.resize(limit);
+    return out;
+}
+
 }  // namespace cgbench::compare

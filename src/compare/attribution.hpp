@@ -30,4 +30,21 @@ struct FunctionChange {
 std::vector<FunctionChange> attribute_change(const BenchmarkResult& base,
                                              const BenchmarkResult& head, std::size_t limit = 10);
 
+// One process of a benchmark, base vs head (counted processes only).
+struct ProcessChange {
+    std::string process;                // its command, then " #N" for its N-th occurrence (N > 1)
+    std::optional<std::uint64_t> base;  // its cost; nullopt: no such process in the base
+    std::optional<std::uint64_t> head;  // nullopt: no such process in the head
+    std::int64_t delta = 0;
+    std::optional<double> share;  // delta / the benchmark's cost change; nullopt when that is 0
+};
+
+// The processes of `base` and `head` whose cost changed, matched by command line and rank
+// among processes with that command line (pids differ from run to run), largest |delta|
+// first, at most `limit`. Empty unless more than one process ran on either side (a side that
+// ran one process counts as that process, its command the benchmark's).
+std::vector<ProcessChange> attribute_process_change(const BenchmarkResult& base,
+                                                    const BenchmarkResult& head,
+                                                    std::size_t limit = 10);
+
 }  // namespace cgbench::compare

@@ -101,6 +101,7 @@ BenchmarkComparison compare_pair(std::optional<BenchmarkResult> base_result,
         if (gated && !base->functions.empty() && !head->functions.empty()) {
             out.moved = attribute_change(*base, *head, kMovedFunctions);
         }
+        if (gated) out.processes_moved = attribute_process_change(*base, *head, kMovedFunctions);
     }
     return out;
 }

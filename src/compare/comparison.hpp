@@ -57,6 +57,9 @@ struct BenchmarkComparison {
     // For a regression or an improvement: the functions whose cost moved most (from the
     // per-function costs of both results; empty when either side has none).
     std::vector<FunctionChange> moved;
+    // For a regression or an improvement of a benchmark that ran more than one process: the
+    // processes whose cost moved.
+    std::vector<ProcessChange> processes_moved;
 
     // The change of `metric`, or nullptr.
     const MetricChange* change(std::string_view metric) const;

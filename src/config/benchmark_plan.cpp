@@ -48,13 +48,47 @@ void layer_overrides(BenchmarkSettings& b, const RunInput& in, const exec::EnvMa
     apply_env(b.threshold, env, "CGBENCH_THRESHOLD");
     apply(b.threshold, in.threshold, Source::CommandLine, "--threshold");
     if (in.regions) b.regions = {"on", Source::CommandLine, "--regions"};
+    apply_env(b.processes, env, "CGBENCH_PROCESSES");
+    apply(b.processes, in.processes, Source::CommandLine, "--processes");
+    apply_env(b.warmup, env, "CGBENCH_WARMUP");
+    apply(b.warmup, in.warmup, Source::CommandLine, "--warmup");
+    apply(b.max_processes, in.max_processes, Source::CommandLine, "--max-processes");
+    if (in.allow_child_crash) {
+        b.allow_child_crash = {"on", Source::CommandLine, "--allow-child-crash"};
+    }
     for (const auto& e : in.env)
         b.env.push_back({e, Source::CommandLine, "--env"});
+}
+
+// A whole number of at least `min` from a layered setting.
+std::size_t parse_count(const Layered& l, std::string_view what, std::uint64_t min) {
+    const auto v = util::parse_u64(l.value);
+    if (!v || *v < min || *v > 1000000) {
+        throw UsageError(fmt::format("invalid {} '{}' (from {})", what, util::printable(l.value),
+                                     l.origin),
+                         fmt::format("give a whole number of at least {}", min));
+    }
+    return static_cast<std::size_t>(*v);
+}
+
+ProcessMode parse_processes(const Layered& l) {
+    const auto mode = process_mode_from(l.value);
+    if (!mode) {
+        throw UsageError(fmt::format("invalid processes '{}' (from {})", util::printable(l.value),
+                                     l.origin),
+                         "give tree (every process the program starts) or main (the started "
+                         "process and what it execs into)");
+    }
+    return *mode;
 }
 
 // Parses the layered values into `spec`.
 void finish(runner::BenchmarkSpec& spec, const BenchmarkSettings& b, RunPlan& plan) {
     spec.timeout_seconds = parse_timeout(b.timeout);
+    spec.processes = parse_processes(b.processes);
+    spec.warmup = static_cast<int>(parse_count(b.warmup, "warmup", 0));
+    spec.max_processes = parse_count(b.max_processes, "max-processes", 1);
+    spec.allow_child_crash = b.allow_child_crash.value == "on";
     spec.threshold = checked_threshold(b.threshold);
     spec.regions = b.regions.value == "on";
     for (const auto& e : b.env)
@@ -125,6 +159,14 @@ BenchmarkSettings entry_settings(const Suite& suite, const SuiteEntry& e) {
     layer(b.threshold, d.threshold, Source::SuiteDefaults);
     layer(b.threshold, e.threshold, Source::SuiteEntry);
     layer(b.regions, e.regions, Source::SuiteEntry);
+    layer(b.warmup, d.warmup, Source::SuiteDefaults);
+    layer(b.warmup, e.warmup, Source::SuiteEntry);
+    for (const auto& [p, source] : {std::pair{&d.process, Source::SuiteDefaults},
+                                    std::pair{&e.process, Source::SuiteEntry}}) {
+        layer(b.processes, p->processes, source);
+        layer(b.allow_child_crash, p->allow_child_crash, source);
+        layer(b.max_processes, p->max_processes, source);
+    }
     if (e.gbench) {
         b.gbench = {"all benchmarks", Source::SuiteEntry, suite.origin(e.line)};
         layer(b.gbench, e.filter, Source::SuiteEntry);

@@ -36,6 +36,10 @@ struct RunInput {
     std::optional<std::string> cwd;
     std::optional<std::string> stdin_path;
     std::vector<std::string> env;
+    std::optional<std::string> processes;      // "tree" | "main"
+    std::optional<std::string> warmup;         // native runs before measuring
+    std::optional<std::string> max_processes;  // processes a run may start
+    bool allow_child_crash = false;
     DbInput db;
     int verify = 1;
     bool branch_sim = false;
@@ -66,6 +70,10 @@ struct BenchmarkSettings {
     Layered regions = layered_default("off");  // "on": one result per marked region
     // Google Benchmark: "off", the target's filter before listing, the benchmark after it.
     Layered gbench = layered_default("off");
+    Layered processes = layered_default("tree");         // which processes count
+    Layered allow_child_crash = layered_default("off");  // "on": a crashed child is no failure
+    Layered max_processes = layered_default("1000");     // processes a run may start
+    Layered warmup = layered_default("1");               // native runs before measuring
     std::vector<Layered> env;  // each request with the layer that added it
 };
 

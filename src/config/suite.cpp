@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <map>
 
 #include "compare/threshold.hpp"
 #include "config/weights_file.hpp"
 #include "core/errors.hpp"
+#include "core/result.hpp"
 #include "metrics/score.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -26,10 +28,15 @@ namespace {
 
 using Keys = std::vector<std::string_view>;
 const Keys kDefaultsKeys = {"geometry",  "weights", "cpu_baseline", "branch_sim",
-                            "threshold", "timeout", "env"};
-const Keys kBenchKeys = {"name", "command",   "cwd",     "stdin",
-                         "env",  "threshold", "timeout", "regions"};
-const Keys kGbenchKeys = {"name", "binary", "filter", "args", "cwd", "env", "threshold", "timeout"};
+                            "threshold", "timeout", "env",          "processes",
+                            "warmup",    "allow_child_crash",       "max_processes"};
+const Keys kBenchKeys = {"name",      "command",       "cwd",     "stdin",
+                         "env",       "threshold",     "timeout", "regions",
+                         "processes", "warmup",        "allow_child_crash",
+                         "max_processes"};
+const Keys kGbenchKeys = {"name",      "binary",  "filter", "args",
+                          "cwd",       "env",     "threshold", "timeout",
+                          "warmup"};
 const Keys kTopKeys = {"defaults", "bench", "gbench"};
 // Bounds checked before toml++ parses a suite, whose parser recurses once per dotted key
 // part (a key of 40,000 parts overflowed the stack) and holds the whole file in memory.
@@ -142,6 +149,37 @@ class Reader {
         return {text, line};
     }
 
+    // A whole number of at least `min`.
+    SuiteValue count(const toml::node& n, std::string_view key, const std::string& where,
+                     std::int64_t min) const {
+        const auto* i = n.as_integer();
+        if (i == nullptr || i->get() < min) {
+            fail(line_of(n.source()),
+                 fmt::format("'{}' in {} must be a whole number of at least {}", key, where, min));
+        }
+        return {std::to_string(i->get()), line_of(n.source())};
+    }
+
+    SuiteValue processes(const toml::node& n, const std::string& where) const {
+        return checked(n, "processes", where, [](const std::string& v) {
+            if (!process_mode_from(v)) {
+                throw UsageError(fmt::format("'{}' is not tree or main", util::printable(v)));
+            }
+        });
+    }
+
+    // Settings of whole-program runs that [defaults] and [[bench]] share.
+    void process_settings(const toml::table& t, const std::string& where,
+                          ProcessSettings& p) const {
+        if (const auto* n = t.get("processes")) p.processes = processes(*n, where);
+        if (const auto* n = t.get("allow_child_crash")) {
+            p.allow_child_crash = boolean(*n, "allow_child_crash", where);
+        }
+        if (const auto* n = t.get("max_processes")) {
+            p.max_processes = count(*n, "max_processes", where, 1);
+        }
+    }
+
     SuiteValue boolean(const toml::node& n, std::string_view key, const std::string& where) const {
         if (const auto* b = n.as_boolean()) return {b->get() ? "on" : "off", line_of(n.source())};
         fail(line_of(n.source()),
@@ -218,6 +256,8 @@ class Reader {
         }
         if (const auto* n = t.get("timeout")) d.timeout = timeout(*n, where);
         if (const auto* n = t.get("env")) d.env = env(*n, where);
+        if (const auto* n = t.get("warmup")) d.warmup = count(*n, "warmup", where, 0);
+        process_settings(t, where, d.process);
         return d;
     }
 
@@ -230,6 +270,7 @@ class Reader {
         }
         if (const auto* n = t.get("timeout")) e.timeout = timeout(*n, where);
         if (const auto* n = t.get("env")) e.env = env(*n, where);
+        if (const auto* n = t.get("warmup")) e.warmup = count(*n, "warmup", where, 0);
     }
 
     SuiteEntry gbench_entry(const toml::table& t, std::size_t number) const {
@@ -291,6 +332,7 @@ class Reader {
         };
         e.stdin_path = text("stdin");
         if (const auto* n = t.get("regions")) e.regions = boolean(*n, "regions", where);
+        process_settings(t, where, e.process);
         common(t, where, e);
         return e;
     }

@@ -19,6 +19,10 @@
 //   threshold = "2%"
 //   timeout = 30
 //   regions = true                   # one result per marked region, under Callgrind
+//   processes = "tree"               # or "main": which processes count (also in [defaults])
+//   allow_child_crash = false        # a crashed child fails the benchmark (also [defaults])
+//   max_processes = 1000             # processes it may start (also [defaults])
+//   warmup = 1                       # native runs before measuring (also [defaults], [[gbench]])
 //
 //   [[gbench]]                       # a Google Benchmark binary: one result per benchmark
 //   name = "parse"                   # optional, default: the binary's file name
@@ -56,6 +60,13 @@ struct SuiteEnv {
     int line = 0;
 };
 
+// How a whole-program run treats the processes it starts ([defaults] and [[bench]]).
+struct ProcessSettings {
+    std::optional<SuiteValue> processes;          // "tree" | "main"
+    std::optional<SuiteValue> allow_child_crash;  // "on" | "off"
+    std::optional<SuiteValue> max_processes;      // a whole number >= 1
+};
+
 struct SuiteDefaults {
     std::optional<SuiteValue> geometry;
     std::optional<SuiteValue> weights;
@@ -64,6 +75,8 @@ struct SuiteDefaults {
     std::optional<SuiteValue> threshold;
     std::optional<SuiteValue> timeout;
     std::optional<SuiteEnv> env;
+    std::optional<SuiteValue> warmup;  // native runs before measuring, a whole number >= 0
+    ProcessSettings process;
 };
 
 struct SuiteEntry {
@@ -78,6 +91,8 @@ struct SuiteEntry {
     std::optional<SuiteValue> timeout;
     std::optional<SuiteValue> regions;  // "on" | "off"
     std::optional<SuiteEnv> env;
+    std::optional<SuiteValue> warmup;
+    ProcessSettings process;  // [[bench]] only
 };
 
 struct Suite {

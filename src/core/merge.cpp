@@ -128,6 +128,9 @@ MergedRun merge_runs(const std::vector<SourcedRun>& parts, std::string id) {
         run.started = std::min(run.started, p.run.started);  // ISO-8601 UTC sorts as text
         run.benchmarks.insert(run.benchmarks.end(), p.run.benchmarks.begin(),
                               p.run.benchmarks.end());
+        auto& compilers = run.fingerprint.compilers;  // each shard ran some of the binaries
+        compilers.insert(compilers.end(), p.run.fingerprint.compilers.begin(),
+                         p.run.fingerprint.compilers.end());
         for (const auto& w : p.run.warnings) {
             if (std::find(run.warnings.begin(), run.warnings.end(), w) == run.warnings.end()) {
                 run.warnings.push_back(w);
@@ -135,6 +138,9 @@ MergedRun merge_runs(const std::vector<SourcedRun>& parts, std::string id) {
         }
     }
     sort_benchmarks(run.benchmarks);
+    auto& compilers = run.fingerprint.compilers;
+    std::sort(compilers.begin(), compilers.end());
+    compilers.erase(std::unique(compilers.begin(), compilers.end()), compilers.end());
     return out;
 }
 

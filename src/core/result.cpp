@@ -25,6 +25,16 @@ std::optional<BenchStatus> bench_status_from(std::string_view s) {
     return std::nullopt;
 }
 
+std::string_view to_string(ProcessMode m) {
+    return m == ProcessMode::Main ? "main" : "tree";
+}
+
+std::optional<ProcessMode> process_mode_from(std::string_view s) {
+    if (s == "tree") return ProcessMode::Tree;
+    if (s == "main") return ProcessMode::Main;
+    return std::nullopt;
+}
+
 namespace {
 
 struct KeyField {
@@ -33,7 +43,7 @@ struct KeyField {
 };
 
 std::vector<KeyField> key_fields(const Fingerprint& f) {
-    return {
+    std::vector<KeyField> fields = {
         {"tool", f.tool},
         {"valgrind", f.valgrind_version},
         {"glibc", f.glibc_version},
@@ -45,6 +55,14 @@ std::vector<KeyField> key_fields(const Fingerprint& f) {
         {"CPU baseline", f.cpu_baseline},
         {"glibc selection", f.selection.id.empty() ? "unknown" : f.selection.id},
     };
+    // Only when set, so the key of every run without them stays what it was.
+    if (!f.loader_env.empty()) {
+        std::string all;
+        for (const auto& e : f.loader_env)
+            all += (all.empty() ? "" : " ") + e;
+        fields.push_back({"loader environment (--env)", all});
+    }
+    return fields;
 }
 
 }  // namespace
@@ -58,8 +76,14 @@ std::string Fingerprint::comparison_key() const {
 
 std::vector<std::string> Fingerprint::differences(const Fingerprint& other) const {
     std::vector<std::string> out;
-    const auto mine = key_fields(*this);
-    const auto theirs = key_fields(other);
+    auto mine = key_fields(*this);
+    auto theirs = key_fields(other);
+    // Optional fields (set on one side only) compare against "none".
+    for (auto* fields : {&mine, &theirs}) {
+        const auto& longer = fields == &mine ? theirs : mine;
+        for (std::size_t i = fields->size(); i < longer.size(); ++i)
+            fields->push_back({longer[i].label, "none"});
+    }
     for (std::size_t i = 0; i < mine.size(); ++i) {
         if (mine[i].value != theirs[i].value) {
             out.push_back(

@@ -61,6 +61,32 @@ struct GbenchInfo {
     friend bool operator==(const GbenchInfo&, const GbenchInfo&) = default;
 };
 
+// One process of a whole-program run (`cgbench run` follows every child and exec). Listed in
+// a result only when more than one process ran; keyed by `command` (and its rank among
+// processes of the same command), never by pid, so two runs compare process by process.
+struct ProcessResult {
+    std::string command;  // as Valgrind names it; the staged program path shown as given
+    std::optional<std::size_t> parent;  // index of its parent in the list; none: the started one
+    // A copy of its parent that did not exec: Valgrind copies the parent's counts into the
+    // child at fork, so its events include the parent's up to the fork.
+    bool forked = false;
+    bool counted = true;            // part of the result's events (--processes)
+    bool profiled = true;           // false: it left no profile (killed before it exited)
+    std::optional<int> exit_code;   // known for the started process only
+    std::optional<int> signal;      // the signal that ended it
+    metrics::EventCounts events;    // empty when not profiled
+    std::uint64_t cost = 0;         // under the result's weights
+    friend bool operator==(const ProcessResult&, const ProcessResult&) = default;
+};
+
+// Which processes a whole-program result counts.
+enum class ProcessMode {
+    Tree,  // every process the program started, forked or exec'd (default)
+    Main,  // the started process and the programs it exec'd into
+};
+std::string_view to_string(ProcessMode m);
+std::optional<ProcessMode> process_mode_from(std::string_view s);
+
 struct BenchmarkResult {
     std::string name;
     std::string tool = "cachegrind";   // "callgrind" for region results; never compared across
@@ -83,6 +109,10 @@ struct BenchmarkResult {
     std::optional<std::size_t> position;  // 0-based [[bench]] index in its suite; merges sort by it
     std::optional<RegionInfo> region;     // set for the results of a region run
     std::optional<GbenchInfo> gbench;     // set for the results of a Google Benchmark binary
+    ProcessMode process_mode = ProcessMode::Tree;
+    // Every process of the run, ordered by start (the started one first, then depth first);
+    // empty when only one ran.
+    std::vector<ProcessResult> processes;
     // The costliest functions, highest first, then "(other)"; their costs add up to `cost`.
     // Empty for failed results and for result files written before they were recorded.
     std::vector<FunctionResult> functions;
@@ -92,6 +122,13 @@ struct GitInfo {
     std::optional<std::string> commit;
     std::optional<std::string> branch;
     std::optional<bool> dirty;
+};
+
+// What git says about a commit, for people reading history (never stored).
+struct CommitInfo {
+    std::string subject;
+    std::string author;
+    std::string date;  // committer date, ISO-8601
 };
 
 // Everything that decides whether two results can be compared. Fields that change the
@@ -117,7 +154,15 @@ struct Fingerprint {
     // Not part of the key: installing packages changes it, and with it start-up counts by up
     // to a few hundred instructions; compare warns when BASE and HEAD saw different caches.
     std::string loader_cache;
+    // What built the measured programs: the distinct strings of their ELF `.comment`
+    // sections ("GCC: (Debian 12.2.0-14) 12.2.0"), sorted; empty when none has one. Not part
+    // of the key (a pull request may change the compiler on purpose); history names a change
+    // as an environment change rather than a code one.
+    std::vector<std::string> compilers;
     std::vector<std::string> valgrind_options;  // tool options other than geometry/output
+    // Loader and glibc variables a benchmark set with --env (LD_PRELOAD=..., GLIBC_TUNABLES=
+    // ...), sorted: they change what runs, so they are part of the key.
+    std::vector<std::string> loader_env;
 
     // Hash of the fields that change counts or cost; equal keys mean comparable results.
     std::string comparison_key() const;

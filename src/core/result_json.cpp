@@ -109,6 +109,16 @@ valgrind::CacheSpec read_cache(const Reader& r, const json& g, std::string_view 
     }
 }
 
+std::vector<std::string> read_strings(const json& obj, std::string_view key) {
+    std::vector<std::string> out;
+    if (const auto it = obj.find(key); it != obj.end() && it->is_array()) {
+        for (const auto& s : *it) {
+            if (s.is_string()) out.push_back(s.get<std::string>());
+        }
+    }
+    return out;
+}
+
 Fingerprint read_fingerprint(const Reader& r, const json& j) {
     Fingerprint f;
     f.cgbench_version = j.value("cgbench", "");
@@ -140,23 +150,12 @@ Fingerprint read_fingerprint(const Reader& r, const json& j) {
     f.aslr = j.value("aslr", "");
     f.env_block_bytes = j.value("env_block_bytes", std::size_t{0});
     f.loader_cache = j.value("loader_cache", "");
-    if (const auto it = j.find("valgrind_options"); it != j.end() && it->is_array()) {
-        for (const auto& o : *it) {
-            if (o.is_string()) f.valgrind_options.push_back(o.get<std::string>());
-        }
-    }
+    f.compilers = read_strings(j, "compilers");
+    f.valgrind_options = read_strings(j, "valgrind_options");
+    f.loader_env = read_strings(j, "loader_env");
     return f;
 }
 
-std::vector<std::string> read_strings(const json& obj, std::string_view key) {
-    std::vector<std::string> out;
-    if (const auto it = obj.find(key); it != obj.end() && it->is_array()) {
-        for (const auto& s : *it) {
-            if (s.is_string()) out.push_back(s.get<std::string>());
-        }
-    }
-    return out;
-}
 
 // The "verify" object of a benchmark (--verify N), if present.
 void read_verify(const Reader& r, const json& j, const std::string& where, BenchmarkResult& b) {
@@ -196,6 +195,37 @@ std::vector<FunctionResult> read_functions(const Reader& r, const json& j,
         out.push_back(FunctionResult{r.str(f, "file", at), r.str(f, "name", at),
                                      read_events(r, r.at(f, "events", at), at + ".events"),
                                      r.u64(r.at(f, "cost", at), at + ".cost")});
+    }
+    return out;
+}
+
+std::vector<ProcessResult> read_processes(const Reader& r, const json& j,
+                                          const std::string& where) {
+    std::vector<ProcessResult> out;
+    const auto it = j.find("processes");
+    if (it == j.end()) return out;
+    if (!it->is_array()) r.fail(where + ".processes is not an array");
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        const std::string at = fmt::format("{}.processes[{}]", where, i);
+        const json& p = (*it)[i];
+        ProcessResult proc;
+        proc.command = r.str(p, "command", at);
+        if (const auto parent = p.find("parent"); parent != p.end() && !parent->is_null()) {
+            proc.parent = static_cast<std::size_t>(r.u64(*parent, at + ".parent"));
+            if (*proc.parent >= i) r.fail(at + ".parent does not name an earlier process");
+        }
+        proc.forked = p.value("forked", false);
+        proc.counted = p.value("counted", true);
+        proc.profiled = p.value("profiled", true);
+        if (const auto e = p.find("exit_code"); e != p.end() && e->is_number_integer()) {
+            proc.exit_code = e->get<int>();
+        }
+        if (const auto s = p.find("signal"); s != p.end() && s->is_number_integer()) {
+            proc.signal = s->get<int>();
+        }
+        proc.events = read_events(r, r.at(p, "events", at), at + ".events");
+        proc.cost = r.u64(r.at(p, "cost", at), at + ".cost");
+        out.push_back(std::move(proc));
     }
     return out;
 }
@@ -249,6 +279,12 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
                               r.u64(r.at(*it, "iterations", at), at + ".iterations"),
                               r.u64(r.at(*it, "repetitions", at), at + ".repetitions")};
     }
+    if (const auto it = j.find("process_mode"); it != j.end()) {
+        const auto mode = it->is_string() ? process_mode_from(it->get<std::string>()) : std::nullopt;
+        if (!mode) r.fail(where + ".process_mode is not \"tree\" or \"main\"");
+        b.process_mode = *mode;
+    }
+    b.processes = read_processes(r, j, where);
     read_verify(r, j, where, b);
     return b;
 }
@@ -274,7 +310,9 @@ ojson to_json(const Fingerprint& f) {
     j["aslr"] = f.aslr;
     j["env_block_bytes"] = f.env_block_bytes;
     if (!f.loader_cache.empty()) j["loader_cache"] = f.loader_cache;
+    if (!f.compilers.empty()) j["compilers"] = f.compilers;
     j["valgrind_options"] = f.valgrind_options;
+    if (!f.loader_env.empty()) j["loader_env"] = f.loader_env;
     j["key"] = f.comparison_key();
     return j;
 }
@@ -313,6 +351,13 @@ ojson to_json(const BenchmarkResult& b) {
                             {"iterations", b.gbench->iterations},
                             {"repetitions", b.gbench->repetitions}};
     }
+    if (b.process_mode != ProcessMode::Tree) j["process_mode"] = std::string(to_string(b.process_mode));
+    if (!b.processes.empty()) {
+        ojson processes = ojson::array();
+        for (const auto& p : b.processes)
+            processes.push_back(to_json(p));
+        j["processes"] = std::move(processes);
+    }
     if (b.runs > 1) {
         ojson spread = ojson::object();
         for (const auto& s : b.spread) {
@@ -321,6 +366,20 @@ ojson to_json(const BenchmarkResult& b) {
         }
         j["verify"] = ojson{{"runs", b.runs}, {"identical", b.spread.empty()}, {"spread", spread}};
     }
+    return j;
+}
+
+ojson to_json(const ProcessResult& p) {
+    ojson j;
+    j["command"] = p.command;
+    j["parent"] = p.parent ? ojson(*p.parent) : ojson(nullptr);
+    j["forked"] = p.forked;
+    j["counted"] = p.counted;
+    j["profiled"] = p.profiled;
+    j["exit_code"] = p.exit_code ? ojson(*p.exit_code) : ojson(nullptr);
+    if (p.signal) j["signal"] = *p.signal;
+    j["events"] = events_json(p.events);
+    j["cost"] = p.cost;
     return j;
 }
 
@@ -378,6 +437,10 @@ RunResult run_from_json(const json& doc, const std::string& source) {
         out.benchmarks.push_back(read_benchmark(r, benches[i], i));
     }
     return out;
+}
+
+Fingerprint fingerprint_from_json(const json& j, const std::string& source) {
+    return read_fingerprint(Reader(source), j);
 }
 
 json read_json_file(const std::filesystem::path& path) {

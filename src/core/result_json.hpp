@@ -28,10 +28,15 @@ nlohmann::ordered_json to_json(const BenchmarkResult& bench);
 nlohmann::ordered_json to_json(const Fingerprint& fp);
 // {"file": ..., "name": ..., "events": {...}, "cost": N}
 nlohmann::ordered_json to_json(const FunctionResult& function);
+// One process of a benchmark (its "processes" entry).
+nlohmann::ordered_json to_json(const ProcessResult& process);
 
 // Reads a result document. Throws UsageError naming the problem (wrong schema, missing
 // key, wrong type); `source` names the file in messages.
 RunResult run_from_json(const nlohmann::json& doc, const std::string& source);
+
+// Reads the fingerprint of a run document (`run.fingerprint`); UsageError as above.
+Fingerprint fingerprint_from_json(const nlohmann::json& j, const std::string& source);
 
 // Reads and parses a result file; UsageError when unreadable or invalid.
 RunResult load_result_file(const std::filesystem::path& path);

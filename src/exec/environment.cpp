@@ -58,14 +58,36 @@ EnvRequest parse_env_request(const std::string& text) {
     if (req.name == "_" || req.name == kPadName) {
         throw UsageError(fmt::format("--env cannot set {}: cgbench manages it", req.name));
     }
+    if (req.name == "VALGRIND_OPTS" || req.name == "VALGRIND_LIB" ||
+        req.name == "VALGRIND_LAUNCHER") {
+        throw UsageError(
+            fmt::format("--env cannot set {}: it changes how Valgrind measures, and cgbench "
+                        "passes every Valgrind option itself",
+                        req.name),
+            "use cgbench's options (--geometry, --weights, --branch-sim, ...)");
+    }
     return req;
+}
+
+std::vector<std::string> loader_variables(const std::vector<EnvRequest>& requests,
+                                          const EnvMap& caller) {
+    std::vector<std::string> out;
+    for (const auto& r : requests) {
+        if (!r.name.starts_with("LD_") && r.name != "GLIBC_TUNABLES") continue;
+        const auto it = caller.find(r.name);
+        const std::string value = r.value ? *r.value : it != caller.end() ? it->second : "";
+        out.push_back(r.name + "=" + value);
+    }
+    return out;
 }
 
 BuiltEnvironment build_environment(const EnvironmentSpec& spec, const EnvMap& caller) {
     // Fixed values first, then what the user asked for, then the variables whose length may
     // vary between machines (so they shift as little as possible), then the pad.
-    EnvMap fixed = {{"LANG", "C.UTF-8"}, {"TZ", "UTC"}, {"PYTHONHASHSEED", "0"}};
-    EnvMap varying = {{"HOME", "/nonexistent"}, {"PATH", "/usr/local/bin:/usr/bin:/bin"}};
+    EnvMap fixed = {{"LANG", "C.UTF-8"},       {"TZ", "UTC"},
+                    {"HOME", "/nonexistent"},  {"PYTHONHASHSEED", "0"},
+                    {"PERL_HASH_SEED", "0"},   {"PERL_PERTURB_KEYS", "0"}};
+    EnvMap varying = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}};
     for (const char* name : kPassThrough) {
         if (const auto it = caller.find(name); it != caller.end()) varying[name] = it->second;
     }

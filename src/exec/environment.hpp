@@ -4,6 +4,11 @@
 // caller's environment through. It builds a fixed set of variables in a fixed order and pads
 // argv+environment to a constant total size, so the program's initial stack sits at the same
 // place whatever the CI runner, user name or checkout path.
+//
+// What the program sees: LANG=C.UTF-8, TZ=UTC, HOME=/nonexistent (the same for every user:
+// Python, for one, puts ~/.local on sys.path), PYTHONHASHSEED=0, PERL_HASH_SEED=0 and
+// PERL_PERTURB_KEYS=0 (hash order), the caller's PATH, `_`, and what --env adds. No USER,
+// LOGNAME or TMPDIR (programs fall back to /tmp). `--env HOME` passes the caller's value.
 
 #include <cstddef>
 #include <map>
@@ -26,8 +31,15 @@ struct EnvRequest {
     std::optional<std::string> value;
 };
 
-// Parses one --env argument. Throws UsageError for an invalid name.
+// Parses one --env argument. Throws UsageError for an invalid name, for the names cgbench
+// manages (`_`, its pad) and for Valgrind's own variables (VALGRIND_OPTS, VALGRIND_LIB,
+// VALGRIND_LAUNCHER: they would change how Valgrind measures, unrecorded).
 EnvRequest parse_env_request(const std::string& text);
+
+// The loader and glibc variables among `requests` (LD_*, GLIBC_TUNABLES) as "NAME=VALUE",
+// values passed through taken from `caller`: they change what runs, so the run records them.
+std::vector<std::string> loader_variables(const std::vector<EnvRequest>& requests,
+                                          const EnvMap& caller);
 
 struct EnvironmentSpec {
     std::vector<EnvRequest> requests;  // from --env / suite files, in order
@@ -47,7 +59,7 @@ struct BuiltEnvironment {
 inline constexpr std::size_t kEnvBlockBudget = 8192;
 
 // Names cgbench passes from the caller when present (fixed defaults otherwise).
-inline constexpr const char* kPassThrough[] = {"HOME", "PATH"};
+inline constexpr const char* kPassThrough[] = {"PATH"};
 
 // Builds the environment. Throws UsageError when a pass-through request names a variable
 // the caller does not have, or when a reserved name is set.

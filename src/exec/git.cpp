@@ -1,5 +1,8 @@
 #include "exec/git.hpp"
 
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
 #include "util/strings.hpp"
 #include "valgrind/installation.hpp"
 
@@ -18,16 +21,34 @@ Git::Git(std::filesystem::path dir, const EnvMap& caller, ProcessRunner& runner)
     env_.push_back("LC_ALL=C");
 }
 
-std::optional<std::string> Git::run(const std::vector<std::string>& args) const {
-    if (binary_.empty()) return std::nullopt;
+ProcessOutcome Git::launch(const std::vector<std::string>& args, double timeout) const {
     ProcessSpec spec;
     spec.argv = {binary_.string(), "-C", dir_.string()};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.env = env_;
     spec.disable_aslr = false;
-    spec.timeout_seconds = 30;
-    const auto out = runner_.run(spec);
+    spec.timeout_seconds = timeout;
+    return runner_.run(spec);
+}
+
+std::optional<std::string> Git::run(const std::vector<std::string>& args) const {
+    if (binary_.empty()) return std::nullopt;
+    const auto out = launch(args, 30);
     if (out.how != Termination::Exited || out.exit_code != 0) return std::nullopt;
+    return std::string(util::trim(out.stdout_tail));
+}
+
+std::string Git::run_or_throw(const std::vector<std::string>& args, std::string_view what) const {
+    if (binary_.empty()) {
+        throw EnvironmentError(fmt::format("cannot {}: git is not on PATH", what),
+                               "install git (apt-get install git)");
+    }
+    const auto out = launch(args, 600);  // a checkout of a large tree takes its time
+    if (out.how != Termination::Exited || out.exit_code != 0) {
+        const auto message = util::trim(out.stderr_tail);
+        throw EnvironmentError(fmt::format("cannot {}: git {} failed: {}", what, args.front(),
+                                           message.empty() ? "no message" : util::printable(message)));
+    }
     return std::string(util::trim(out.stdout_tail));
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "exec/environment.hpp"
@@ -22,8 +23,13 @@ class Git {
     // Runs `git -C DIR ARGS...`; its trimmed stdout, or nullopt when git is missing, fails
     // or exits non-zero.
     std::optional<std::string> run(const std::vector<std::string>& args) const;
+    // Runs `git -C DIR ARGS...`: its trimmed stdout; EnvironmentError saying what failed
+    // (`what`) with git's own message when git is missing, fails or exits non-zero.
+    std::string run_or_throw(const std::vector<std::string>& args, std::string_view what) const;
 
   private:
+    ProcessOutcome launch(const std::vector<std::string>& args, double timeout) const;
+
     std::filesystem::path dir_;
     std::filesystem::path binary_;
     std::vector<std::string> env_;

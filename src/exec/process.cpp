@@ -1,83 +1,27 @@
 #include "exec/process.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
-#include <string.h>
-#include <sys/personality.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
+#include <sys/inotify.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <mutex>
+#include <string_view>
 
-#include "core/errors.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/keeper.hpp"
+#include "exec/process_io.hpp"
 
 namespace cgbench::exec {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A status record the child writes before exec (CLOEXEC pipe: EOF means exec succeeded).
-struct ChildReport {
-    char kind;  // 'A' aslr refused (non-fatal), 'C' chdir failed, 'E' exec failed
-    int err;
-};
-
-class Fd {
-  public:
-    Fd() = default;
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() { reset(); }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-    void reset(int fd = -1) {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = fd;
-    }
-
-  private:
-    int fd_ = -1;
-};
-
-struct Pipe {
-    Fd read;
-    Fd write;
-    Pipe() {
-        int p[2];
-        if (::pipe2(p, O_CLOEXEC) != 0) {
-            throw EnvironmentError(fmt::format("pipe() failed: {}", strerror(errno)));
-        }
-        read.reset(p[0]);
-        write.reset(p[1]);
-    }
-};
-
-// Keeps the last `cap` bytes of a stream.
-class Tail {
-  public:
-    explicit Tail(std::size_t cap) : cap_(cap) {}
-    void append(const char* data, std::size_t n) {
-        buf_.append(data, n);
-        if (buf_.size() > 2 * cap_) buf_.erase(0, buf_.size() - cap_);
-    }
-    std::string take() {
-        if (buf_.size() > cap_) buf_.erase(0, buf_.size() - cap_);
-        return std::move(buf_);
-    }
-
-  private:
-    std::size_t cap_;
-    std::string buf_;
-};
+constexpr auto kNever = Clock::time_point::max();
+// How long a keeper may take to kill its tree after being asked before cgbench stops waiting.
+constexpr auto kKillGrace = std::chrono::seconds(10);
 
 std::vector<char*> c_strings(const std::vector<std::string>& v) {
     std::vector<char*> out;
@@ -86,85 +30,6 @@ std::vector<char*> c_strings(const std::vector<std::string>& v) {
         out.push_back(const_cast<char*>(s.c_str()));
     out.push_back(nullptr);
     return out;
-}
-
-void report(int fd, char kind, int err) {
-    const ChildReport r{kind, err};
-    [[maybe_unused]] const ssize_t n = ::write(fd, &r, sizeof r);
-}
-
-// Marks every descriptor above stderr close-on-exec. cgbench's other threads may have files
-// open without O_CLOEXEC at the moment of fork (streams being read, copies of raw files);
-// the program must start with the same descriptors whatever else cgbench was doing.
-void close_on_exec_above_stderr(int max_fd) {
-#ifdef CLOSE_RANGE_CLOEXEC
-    if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
-#endif
-    for (int fd = 3; fd < max_fd; ++fd)
-        ::fcntl(fd, F_SETFD, FD_CLOEXEC);  // kernels before 5.11
-}
-
-// The descriptor limit for close_on_exec_above_stderr's fallback (sysconf is not
-// async-signal-safe, so it is read before fork).
-int max_fd() {
-    static const int limit = static_cast<int>(std::clamp(::sysconf(_SC_OPEN_MAX), 256L, 65536L));
-    return limit;
-}
-
-// Runs in the forked child: only async-signal-safe calls until execve. Safe while other
-// threads run: everything it touches was prepared before fork.
-[[noreturn]] void child_main(const ProcessSpec& spec, char** argv, char** envp, int in_fd,
-                             int out_fd, int err_fd, int status_fd, int fd_limit) {
-    ::setpgid(0, 0);
-    sigset_t all;
-    sigemptyset(&all);
-    ::sigprocmask(SIG_SETMASK, &all, nullptr);
-    for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT})
-        ::signal(s, SIG_DFL);
-    if (spec.disable_aslr) {
-        const int current = ::personality(0xffffffff);
-        if (current == -1 ||
-            ::personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE) == -1) {
-            report(status_fd, 'A', errno);
-        }
-    }
-    if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) {
-        report(status_fd, 'C', errno);
-        ::_exit(127);
-    }
-    close_on_exec_above_stderr(fd_limit);
-    ::dup2(in_fd, 0);
-    ::dup2(out_fd, 1);
-    ::dup2(err_fd, 2);
-    ::execve(argv[0], argv, envp);
-    report(status_fd, 'E', errno);
-    ::_exit(127);
-}
-
-int open_pidfd(pid_t pid) {
-#ifdef SYS_pidfd_open
-    return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-#else
-    (void)pid;
-    return -1;
-#endif
-}
-
-// Kills what is left of the group (its leader, the program, is at most a zombie by now), then
-// reaps the program and every descendant that was re-parented to us (we are a child
-// subreaper), so nothing outlives the measurement. Returns how many processes were reaped.
-int kill_and_reap_group(pid_t pgid) {
-    ::kill(-pgid, SIGKILL);
-    int reaped = 0;
-    int status = 0;
-    while (true) {
-        const pid_t r = ::waitpid(-pgid, &status, 0);
-        if (r > 0) {
-            ++reaped;
-        } else if (errno != EINTR) {
-            return reaped;
-        }
-    }
 }
 
 void echo(const char* data, std::size_t n) {
@@ -176,81 +41,173 @@ void echo(const char* data, std::size_t n) {
     }
 }
 
-class Session {
-  public:
-    Session(const ProcessSpec& spec, pid_t pid, int out_fd, int err_fd)
-        : spec_(spec), pid_(pid), out_(spec.tail_bytes), err_(spec.tail_bytes) {
-        fds_[0] = out_fd;
-        fds_[1] = err_fd;
-        pidfd_.reset(open_pidfd(pid));
-    }
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
-    // Waits for exit, timeout or interrupt; fills how/exit_code/signal.
-    void wait(ProcessOutcome& outcome, Clock::time_point start) {
-        // Beyond ~30 years means never (and would overflow the clock's nanoseconds).
-        constexpr double kNever = 1e9;
-        const auto deadline =
-            spec_.timeout_seconds && *spec_.timeout_seconds < kNever
-                ? start + std::chrono::duration_cast<Clock::duration>(
-                              std::chrono::duration<double>(*spec_.timeout_seconds))
-                : Clock::time_point::max();
-        while (true) {
-            if (exited(outcome)) break;
-            const auto now = Clock::now();
-            if (now >= deadline) {
-                outcome.how = Termination::TimedOut;
-                break;
-            }
-            poll_once(deadline - now);
-            if (interrupt_signal() != 0) {
-                kill_and_reap_group(pid_);
-                throw_if_interrupted();
+// Counts the files a ProcessLimit watches for, as they appear (inotify).
+class ProcessCounter {
+  public:
+    explicit ProcessCounter(const std::optional<ProcessSpec::ProcessLimit>& limit) {
+        if (!limit || limit->max == 0) return;
+        limit_ = *limit;
+        fd_.reset(::inotify_init1(IN_CLOEXEC | IN_NONBLOCK));
+        if (fd_.get() >= 0 &&
+            ::inotify_add_watch(fd_.get(), limit_.dir.c_str(), IN_CREATE | IN_MOVED_TO) < 0) {
+            fd_.reset();
+        }
+    }
+    int fd() const { return fd_.get(); }
+    // Reads the pending notifications; true when the limit is now exceeded.
+    bool over_limit() {
+        alignas(inotify_event) char buf[16384];
+        ssize_t n = 0;
+        while ((n = ::read(fd_.get(), buf, sizeof buf)) > 0) {
+            for (ssize_t off = 0; off < n;) {
+                const auto* e = reinterpret_cast<const inotify_event*>(buf + off);
+                off += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+                if (e->len > 0 && std::string_view(e->name).starts_with(limit_.prefix)) ++seen_;
             }
         }
-        outcome.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-        // More than the program itself reaped: something it started was still running.
-        const int reaped = kill_and_reap_group(pid_);
-        outcome.killed_leftovers = reaped > 1 && outcome.how != Termination::TimedOut;
-        drain();
-        outcome.stdout_tail = out_.take();
-        outcome.stderr_tail = err_.take();
+        return seen_ > limit_.max;
     }
 
   private:
-    // Observes (without reaping) whether the program has ended, so the group can still be
-    // killed by its id.
-    bool exited(ProcessOutcome& outcome) {
-        siginfo_t info{};
-        if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
-            info.si_pid == 0) {
-            return false;
+    ProcessSpec::ProcessLimit limit_;
+    Fd fd_;
+    std::size_t seen_ = 0;
+};
+
+// cgbench's side of one run: the program's output, the keeper's events, the deadline, the
+// process limit and Ctrl-C.
+class Session {
+  public:
+    Session(const ProcessSpec& spec, pid_t keeper, int out_fd, int err_fd, int event_fd,
+            int control_fd)
+        : spec_(spec),
+          keeper_(keeper),
+          control_fd_(control_fd),
+          event_fd_(event_fd),
+          fds_{out_fd, err_fd},
+          counter_(spec.process_limit),
+          out_(spec.tail_bytes),
+          err_(spec.tail_bytes) {}
+
+    // Waits until the keeper has reported the end and exited, then fills the outputs. Throws
+    // Interrupted (once the tree is gone) when cgbench was interrupted.
+    void wait(ProcessOutcome& outcome, Clock::time_point start) {
+        // Beyond ~30 years means never (and would overflow the clock's nanoseconds).
+        constexpr double kNeverSeconds = 1e9;
+        const auto deadline =
+            spec_.timeout_seconds && *spec_.timeout_seconds < kNeverSeconds
+                ? start + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(*spec_.timeout_seconds))
+                : kNever;
+        while (event_fd_ >= 0) {
+            const auto now = Clock::now();
+            if (kill_sent_ == kNever && !ended_ && now >= deadline) {
+                outcome.how = Termination::TimedOut;
+                outcome.wall_seconds = seconds_since(start);
+                request_kill();
+            }
+            if (kill_sent_ == kNever && interrupt_signal() != 0) request_kill();
+            if (kill_sent_ != kNever && now - kill_sent_ > kKillGrace) {
+                ::kill(keeper_, SIGKILL);  // a keeper that does not finish: stop waiting
+                if (outcome.pid > 0) ::kill(-outcome.pid, SIGKILL);
+                break;
+            }
+            const auto left = kill_sent_ == kNever && !ended_ ? deadline - now
+                                                             : Clock::duration(std::chrono::seconds(1));
+            poll_once(std::clamp<Clock::duration>(left, std::chrono::milliseconds(0),
+                                                  std::chrono::seconds(1)));
+            if (counter_.fd() >= 0 && kill_sent_ == kNever && counter_.over_limit()) {
+                outcome.how = Termination::Limited;
+                outcome.wall_seconds = seconds_since(start);
+                request_kill();
+            }
+            read_events(outcome, start);
         }
-        if (info.si_code == CLD_EXITED) {
-            outcome.how = Termination::Exited;
-            outcome.exit_code = info.si_status;
-        } else {
-            outcome.how = Termination::Signaled;
-            outcome.signal = info.si_status;
+        while (::waitpid(keeper_, nullptr, 0) < 0 && errno == EINTR) {
         }
-        return true;
+        drain();
+        outcome.stdout_tail = out_.take();
+        outcome.stderr_tail = err_.take();
+        throw_if_interrupted();
+        if (!ended_ && outcome.how != Termination::TimedOut &&
+            outcome.how != Termination::Limited) {
+            throw EnvironmentError(
+                "the process that supervises the measured program ended without reporting "
+                "how the program ended");
+        }
+    }
+
+  private:
+    void request_kill() {
+        const char c = kControlKill;
+        [[maybe_unused]] const ssize_t n = ::write(control_fd_, &c, 1);
+        kill_sent_ = Clock::now();
+    }
+
+    void read_events(ProcessOutcome& outcome, Clock::time_point start) {
+        while (event_ready_) {
+            KeeperEvent e{};
+            const ssize_t n = ::read(event_fd_, &e, sizeof e);
+            if (n < 0 && errno == EINTR) continue;
+            if (n != static_cast<ssize_t>(sizeof e)) {
+                event_fd_ = -1;  // EOF: the keeper is done
+                return;
+            }
+            apply(e, outcome, start);
+            pollfd p{event_fd_, POLLIN, 0};
+            event_ready_ = ::poll(&p, 1, 0) > 0;
+        }
+    }
+
+    void apply(const KeeperEvent& e, ProcessOutcome& outcome, Clock::time_point start) {
+        const bool killed =
+            outcome.how == Termination::TimedOut || outcome.how == Termination::Limited;
+        switch (e.kind) {
+            case kEventPid:
+                outcome.pid = e.value;
+                break;
+            case kEventExit:
+            case kEventSignal:
+                ended_ = true;
+                if (killed) break;
+                outcome.how = e.kind == kEventExit ? Termination::Exited : Termination::Signaled;
+                (e.kind == kEventExit ? outcome.exit_code : outcome.signal) = e.value;
+                outcome.wall_seconds = seconds_since(start);
+                break;
+            case kEventLeftover:
+                if (!killed && kill_sent_ == kNever) outcome.leftover_processes = e.value;
+                outcome.killed_leftovers = outcome.leftover_processes > 0;
+                break;
+            case kEventForkFailed:
+                ended_ = true;
+                outcome.how = Termination::SpawnFailed;
+                outcome.spawn_step = "fork";
+                outcome.spawn_errno = e.value;
+                break;
+            default:
+                break;
+        }
     }
 
     void poll_once(Clock::duration left) {
-        pollfd pfds[4];
+        pollfd pfds[5];
         nfds_t n = 0;
         for (const int fd : fds_) {
             if (fd >= 0) pfds[n++] = {fd, POLLIN, 0};
         }
-        if (pidfd_.get() >= 0) pfds[n++] = {pidfd_.get(), POLLIN, 0};
-        if (interrupt_fd() >= 0) pfds[n++] = {interrupt_fd(), POLLIN, 0};
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(left).count() + 1;
-        if (pidfd_.get() < 0) ms = std::min<long long>(ms, 10);  // no pidfd: poll for exit
-        const int r = ::poll(pfds, n, static_cast<int>(std::min<long long>(ms, 1000)));
-        if (r <= 0) return;
-        for (nfds_t i = 0; i < n; ++i) {
-            if (pfds[i].revents == 0) continue;
-            if (pfds[i].fd == fds_[0]) read_into(0);
-            if (pfds[i].fd == fds_[1]) read_into(1);
+        const nfds_t events_at = n;
+        pfds[n++] = {event_fd_, POLLIN, 0};
+        if (counter_.fd() >= 0) pfds[n++] = {counter_.fd(), POLLIN, 0};
+        if (kill_sent_ == kNever && interrupt_fd() >= 0) pfds[n++] = {interrupt_fd(), POLLIN, 0};
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
+        if (::poll(pfds, n, static_cast<int>(ms) + 1) <= 0) return;
+        event_ready_ = pfds[events_at].revents != 0;
+        for (nfds_t i = 0; i < events_at; ++i) {
+            if (pfds[i].revents != 0) read_into(pfds[i].fd == fds_[0] ? 0 : 1);
         }
     }
 
@@ -267,20 +224,32 @@ class Session {
         if (spec_.echo_output) echo(buf, static_cast<std::size_t>(n));
     }
 
-    // After the group is gone the write ends are closed; read to EOF (bounded, in case a
-    // process that left the group still holds a pipe).
+    // The tree is gone, so every write end is closed; read to EOF (bounded, in case the
+    // program handed a pipe to something outside its tree).
     void drain() {
         const auto until = Clock::now() + std::chrono::seconds(1);
         while ((fds_[0] >= 0 || fds_[1] >= 0) && Clock::now() < until) {
-            pidfd_.reset();
-            poll_once(std::chrono::milliseconds(100));
+            pollfd pfds[2];
+            nfds_t n = 0;
+            for (const int fd : fds_) {
+                if (fd >= 0) pfds[n++] = {fd, POLLIN, 0};
+            }
+            if (::poll(pfds, n, 100) <= 0) continue;
+            for (nfds_t i = 0; i < n; ++i) {
+                if (pfds[i].revents != 0) read_into(pfds[i].fd == fds_[0] ? 0 : 1);
+            }
         }
     }
 
     const ProcessSpec& spec_;
-    pid_t pid_;
+    pid_t keeper_;
+    int control_fd_;
+    int event_fd_;
     int fds_[2];
-    Fd pidfd_;
+    bool event_ready_ = false;
+    bool ended_ = false;
+    Clock::time_point kill_sent_ = kNever;
+    ProcessCounter counter_;
     Tail out_;
     Tail err_;
 };
@@ -288,8 +257,6 @@ class Session {
 }  // namespace
 
 PosixProcessRunner::PosixProcessRunner() {
-    static std::once_flag once;
-    std::call_once(once, [] { ::prctl(PR_SET_CHILD_SUBREAPER, 1); });
     install_interrupt_handlers();
 }
 
@@ -301,43 +268,47 @@ ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
         throw UsageError(fmt::format("cannot open stdin file {}: {}", in_path, strerror(errno)),
                          "check the stdin path");
     }
-    Pipe out, err, status;
+    Pipe out, err, exec_status, events, control;
     auto argv = c_strings(spec.argv);
     auto envp = c_strings(spec.env);
-    const int fd_limit = max_fd();
+    const KeeperSetup setup{argv.data(),
+                            envp.data(),
+                            spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
+                            spec.disable_aslr,
+                            ::getpid(),
+                            in.get(),
+                            out.write.get(),
+                            err.write.get(),
+                            exec_status.write.get(),
+                            events.write.get(),
+                            control.read.get()};
 
     const auto start = Clock::now();
-    const pid_t pid = ::fork();
-    if (pid < 0) throw EnvironmentError(fmt::format("fork() failed: {}", strerror(errno)));
-    if (pid == 0) {
-        child_main(spec, argv.data(), envp.data(), in.get(), out.write.get(), err.write.get(),
-                   status.write.get(), fd_limit);
-    }
-    ::setpgid(pid, pid);  // also in the parent, so a kill right away reaches the group
-    out.write.reset();
-    err.write.reset();
-    status.write.reset();
+    const pid_t keeper = ::fork();
+    if (keeper < 0) throw EnvironmentError(fmt::format("fork() failed: {}", strerror(errno)));
+    if (keeper == 0) keeper_main(setup);
+    for (Fd* fd : {&out.write, &err.write, &exec_status.write, &events.write, &control.read})
+        fd->reset();
 
+    // The program reports a failed chdir or exec (and a refused ASLR switch) before exec;
+    // EOF means it is running.
     ProcessOutcome outcome;
     ChildReport rep{};
     ssize_t n = 0;
-    while ((n = ::read(status.read.get(), &rep, sizeof rep)) == sizeof rep ||
+    while ((n = ::read(exec_status.read.get(), &rep, sizeof rep)) == sizeof rep ||
            (n < 0 && errno == EINTR)) {
         if (n < 0) continue;
         if (rep.kind == 'A') {
             outcome.aslr_errno = rep.err;
         } else {
-            outcome.how = Termination::SpawnFailed;
             outcome.spawn_step = rep.kind == 'C' ? "chdir" : "exec";
             outcome.spawn_errno = rep.err;
         }
     }
-    if (outcome.how == Termination::SpawnFailed) {
-        kill_and_reap_group(pid);
-        return outcome;
-    }
-    Session session(spec, pid, out.read.get(), err.read.get());
+    Session session(spec, keeper, out.read.get(), err.read.get(), events.read.get(),
+                    control.write.get());
     session.wait(outcome, start);
+    if (!outcome.spawn_step.empty()) outcome.how = Termination::SpawnFailed;
     return outcome;
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // Launching measured programs: argv only (never a shell), ASLR off, a process group of its
 // own, output captured through pipes (so the program's stdio never sees a terminal and
-// buffers the same way everywhere), an optional timeout, and nothing left running afterwards.
+// buffers the same way everywhere), an optional timeout, a bound on the processes it starts,
+// and nothing left running afterwards, even when cgbench itself is killed (exec/keeper.hpp).
 
 #include <cstddef>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +21,19 @@ struct ProcessSpec {
     std::optional<double> timeout_seconds;
     bool echo_output = false;            // copy the child's output to our stderr as it arrives
     std::size_t tail_bytes = 64 * 1024;  // how much of stdout/stderr to keep
+    // Stops the whole tree when more than `max` files whose names start with `prefix` have
+    // appeared in `dir`: under Valgrind every traced process creates its log file there, so
+    // this bounds a fork bomb or a runaway loop of short-lived children.
+    struct ProcessLimit {
+        std::filesystem::path dir;
+        std::string prefix;
+        std::size_t max = 0;
+    };
+    std::optional<ProcessLimit> process_limit;
 };
 
-enum class Termination { Exited, Signaled, TimedOut, SpawnFailed };
+// TimedOut and Limited: cgbench killed the process tree (timeout, ProcessLimit).
+enum class Termination { Exited, Signaled, TimedOut, Limited, SpawnFailed };
 
 struct ProcessOutcome {
     Termination how = Termination::Exited;
@@ -36,19 +48,25 @@ struct ProcessOutcome {
     // When SpawnFailed: which step failed ("chdir", "exec") and its errno.
     std::string spawn_step;
     int spawn_errno = 0;
-    bool killed_leftovers = false;  // processes of the group outlived the program
+    int pid = 0;  // the program's process id (and process group id); 0 if it never started
+    // Processes of its tree still running when the program ended (all killed then; also the
+    // ones that left its process group with setsid()). Not set when cgbench killed the tree.
+    int leftover_processes = 0;
+    bool killed_leftovers = false;  // leftover_processes > 0
 };
 
 // Runs processes; an interface so that pipeline tests can substitute a fake.
 class ProcessRunner {
   public:
     virtual ~ProcessRunner() = default;
-    // Runs to completion. Throws cgbench::Interrupted (after stopping the process group) when
-    // cgbench receives SIGINT/SIGTERM/SIGHUP, UsageError when stdin_path cannot be opened.
+    // Runs to completion. Throws cgbench::Interrupted (after stopping the process tree) when
+    // cgbench receives SIGINT/SIGTERM/SIGHUP, UsageError when stdin_path cannot be opened,
+    // EnvironmentError when no process can be started.
     virtual ProcessOutcome run(const ProcessSpec& spec) = 0;
 };
 
-// The real thing: fork + execve, poll on pipes and a pidfd.
+// The real thing: fork (a keeper) + fork + execve; polls the output pipes and the keeper's
+// events. Safe to call from several threads at once.
 class PosixProcessRunner final : public ProcessRunner {
   public:
     PosixProcessRunner();

@@ -65,19 +65,16 @@ ResolvedProgram resolve_program(const std::string& name, const fs::path& cwd,
     return out;
 }
 
-fs::path stage_program(const ResolvedProgram& program, const fs::path& staging) {
+fs::path link_target(const ResolvedProgram& program) {
     // Resolve the directory (not the file: its name may select behaviour, e.g. python3).
     const fs::path dir = fs::canonical(program.path.parent_path());
-    const fs::path parent =
-        dir.has_parent_path() && dir != dir.root_path() ? dir.parent_path() : dir;
-    const fs::path link = staging / "r";
-    std::error_code ec;
-    fs::create_directory_symlink(parent, link, ec);
-    if (ec) {
-        throw EnvironmentError(fmt::format("cannot create {}: {}", link.string(), ec.message()));
-    }
-    if (parent == dir) return link / program.path.filename();
-    return link / dir.filename() / program.path.filename();
+    return dir.has_parent_path() && dir != dir.root_path() ? dir.parent_path() : dir;
+}
+
+StagedProgram::StagedProgram(const ResolvedProgram& program) : link_(link_target(program)) {
+    const fs::path dir = fs::canonical(program.path.parent_path());
+    path_ = link_target(program) == dir ? link_.path() / program.path.filename()
+                                        : link_.path() / dir.filename() / program.path.filename();
 }
 
 }  // namespace cgbench::exec

@@ -3,8 +3,9 @@
 // the project is checked out. Measured here: `./prog` and `/a/long/checkout/path/prog` (same
 // binary) give different counts, because the path lands on the program's initial stack.
 //
-// The program runs as <staging>/r/<parent-dir-name>/<file-name>, where `r` is a symlink to
-// the program's grandparent directory. The last two path components are kept on purpose:
+// The program runs as /tmp/cgbench/<H>/<parent-dir-name>/<file-name>, where <H> is a link to
+// the program's grandparent directory (exec/staging.hpp: the same path in every run, job and
+// for every user). The last two path components are kept on purpose:
 // argv[0] still names the program (busybox-style dispatch works), and lexical lookups one or
 // two levels up still land in the real tree (a Python venv finds ../pyvenv.cfg, a tool finds
 // ../share/...), while the length no longer depends on the checkout location.
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "exec/environment.hpp"
+#include "exec/staging.hpp"
 
 namespace cgbench::exec {
 
@@ -26,8 +28,23 @@ struct ResolvedProgram {
 ResolvedProgram resolve_program(const std::string& name, const std::filesystem::path& cwd,
                                 const EnvMap& caller);
 
-// Creates the `r` link inside `staging` and returns the path to run the program by.
-std::filesystem::path stage_program(const ResolvedProgram& program,
-                                    const std::filesystem::path& staging);
+// The program made reachable by its fixed-length path while the object lives.
+class StagedProgram {
+  public:
+    // Throws EnvironmentError when the link cannot be made.
+    explicit StagedProgram(const ResolvedProgram& program);
+    // The path to run the program by: <link>/<parent-dir-name>/<file-name>.
+    const std::filesystem::path& path() const { return path_; }
+    // The link, "/tmp/cgbench/<H>", a prefix of path().
+    const std::filesystem::path& link() const { return link_.path(); }
+
+  private:
+    ProgramLink link_;
+    std::filesystem::path path_;
+};
+
+// The directory the link of `program` points to: its grandparent (its parent for a program
+// in the root directory), with the parent resolved.
+std::filesystem::path link_target(const ResolvedProgram& program);
 
 }  // namespace cgbench::exec

@@ -74,8 +74,13 @@ class ConsoleCompareReporter final : public CompareReporter {
                                hidden == 1 ? "it" : "them");
         }
         for (const auto* b : rows) {
-            if (b->moved.empty() || !(c.fails_gate(*b) || o.verbose)) continue;
-            out += "\n" + render_function_changes(b->name, b->moved, Format::Console);
+            if (!(c.fails_gate(*b) || o.verbose)) continue;
+            if (!b->processes_moved.empty()) {
+                out += "\n" + render_process_changes(b->name, b->processes_moved, Format::Console);
+            }
+            if (!b->moved.empty()) {
+                out += "\n" + render_function_changes(b->name, b->moved, Format::Console);
+            }
         }
         for (const auto& w : c.warnings) {
             out += fmt::format("{} {}\n", ansi(o.color, "33", "warning:"), util::printable(w));

@@ -1,21 +1,18 @@
-// Console rendering of `cgbench history`: aligned tables, the change of each cost against
-// the previous ok result, dirty work trees marked with a "+" after the commit.
+// Console rendering of `cgbench history`: aligned tables, the change of each cost against the
+// previous ok result of its epoch, a line where each new fingerprint starts, dirty work trees
+// marked with a "+" after the commit.
 
 #include <fmt/format.h>
 
+#include "history/environment.hpp"
 #include "report/history_reporter.hpp"
+#include "report/history_text.hpp"
 #include "report/text_table.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::report {
 
 namespace {
-
-// "2026-11-22T03:15:00Z" -> "2026-11-22 03:15".
-std::string short_time(std::string_view iso) {
-    if (iso.size() < 16 || iso[10] != 'T') return util::printable(iso);
-    return fmt::format("{} {}", iso.substr(0, 10), iso.substr(11, 5));
-}
 
 std::string commit_cell(const GitInfo& git) {
     if (!git.commit) return "-";
@@ -26,27 +23,56 @@ std::string number(const std::optional<std::uint64_t>& v) {
     return v ? util::with_commas(*v) : "-";
 }
 
+// The line announcing epoch `e` (index into view.epochs), > 0.
+std::string epoch_line(const SeriesView& v, std::size_t e) {
+    const auto& h = *v.history;
+    const auto& before = h.fingerprint_of(v.points[v.epochs[e - 1].last]);
+    const auto& after = h.fingerprints[v.epochs[e].fingerprint];
+    return fmt::format("-- epoch {}: fingerprint {} ({}); not compared with the results above",
+                       e + 1, util::printable(h.keys[v.epochs[e].fingerprint]),
+                       util::printable(util::join(history::environment_changes(before, after),
+                                                  "; ")));
+}
+
+// `table` (a header line, then one line per point) with the epoch lines inserted.
+std::string with_epoch_lines(const std::string& table, const SeriesView& v) {
+    const auto lines = util::split(table, '\n');
+    std::string out;
+    std::size_t e = 1;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (i > 0 && e < v.epochs.size() && v.epochs[e].first == i - 1) {
+            out += epoch_line(v, e++) + "\n";
+        }
+        if (!lines[i].empty() || i + 1 < lines.size()) out += std::string(lines[i]) + "\n";
+    }
+    return out;
+}
+
 class ConsoleHistoryReporter final : public HistoryReporter {
   public:
-    std::string series(std::string_view name, const std::vector<store::SeriesPoint>& points,
-                       const RenderOptions& o) const override {
+    std::string series(const SeriesView& v, const RenderOptions& o) const override {
         TextTable t({{"run", Align::Left},
                      {"date", Align::Left},
                      {"commit", Align::Left},
+                     {"branch", Align::Left},
                      {"status", Align::Left},
                      {"cost", Align::Right},
                      {"Ir", Align::Right},
                      {"change", Align::Right}});
         bool dirty = false;
-        for (const auto& p : points) {
-            dirty = dirty || p.git.dirty.value_or(false);
-            t.add_row({util::printable(p.run_id), short_time(p.started), commit_cell(p.git),
+        for (std::size_t i = 0; i < v.points.size(); ++i) {
+            const auto& p = v.points[i];
+            const auto& run = v.history->run_of(p);
+            dirty = dirty || run.git.dirty.value_or(false);
+            t.add_row({util::printable(run.id), short_time(run.started), commit_cell(run.git),
+                       util::printable(run.git.branch.value_or("-")),
                        std::string(to_string(p.status)), number(p.cost), number(p.ir),
-                       p.change ? util::percent(*p.change) : "-"});
+                       v.changes[i] ? util::percent(*v.changes[i]) : "-"});
         }
-        std::string out = fmt::format("{}: {} result{}\n\n", util::printable(name), points.size(),
-                                      points.size() == 1 ? "" : "s");
-        out += t.render(0, o.color);
+        std::string out = fmt::format("{}: {} result{}", util::printable(v.name), v.points.size(),
+                                      v.points.size() == 1 ? "" : "s");
+        if (v.epochs.size() > 1) out += fmt::format(" in {} epochs", v.epochs.size());
+        out += "\n\n" + with_epoch_lines(t.render(0, o.color), v);
         if (dirty) out += "\n+ measured with uncommitted changes\n";
         return out;
     }
@@ -58,11 +84,12 @@ class ConsoleHistoryReporter final : public HistoryReporter {
                      {"commit", Align::Left},
                      {"branch", Align::Left},
                      {"benchmarks", Align::Right},
-                     {"failed", Align::Right}});
+                     {"failed", Align::Right},
+                     {"fingerprint", Align::Left}});
         for (const auto& r : rows) {
             t.add_row({util::printable(r.id), short_time(r.started), commit_cell(r.git),
                        util::printable(r.git.branch.value_or("-")), std::to_string(r.benchmarks),
-                       std::to_string(r.failed)});
+                       std::to_string(r.failed), util::printable(r.fingerprint_key)});
         }
         if (rows.empty()) return "no runs recorded yet\n";
         return t.render(0, o.color);
@@ -73,6 +100,13 @@ class ConsoleHistoryReporter final : public HistoryReporter {
 
 std::unique_ptr<HistoryReporter> make_console_history_reporter() {
     return std::make_unique<ConsoleHistoryReporter>();
+}
+
+SeriesView view_series(const history::History& h, const history::Series& series) {
+    SeriesView v{series.name, &h, series.results, {}, {}};
+    v.changes = history::changes_of(h, v.points);
+    v.epochs = history::epochs_of(h, v.points);
+    return v;
 }
 
 }  // namespace cgbench::report

@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <string.h>
+
+#include <algorithm>
+
 #include "report/reporter.hpp"
 #include "report/run_summary.hpp"
 #include "report/text_table.hpp"
@@ -31,6 +35,35 @@ std::string details(const BenchmarkResult& b) {
     }
     t.add_row({"cost", util::with_commas(b.cost), cost_formula(b.weights)});
     return fmt::format("\n{}:\n{}", util::printable(b.name), t.render(2));
+}
+
+// Each process of a multi-process run: what it cost and how it counts.
+std::string process_table(const BenchmarkResult& b) {
+    TextTable t({{"#", Align::Right},
+                 {"process", Align::Left},
+                 {"Ir", Align::Right},
+                 {"cost", Align::Right},
+                 {"", Align::Left}});
+    for (std::size_t i = 0; i < b.processes.size(); ++i) {
+        const auto& p = b.processes[i];
+        std::vector<std::string> notes;
+        if (p.parent) notes.push_back(fmt::format("child of {}", *p.parent + 1));
+        if (p.forked) notes.push_back("forked (includes its parent's counts up to the fork)");
+        if (!p.counted) notes.push_back("not counted (--processes main)");
+        if (!p.profiled) notes.push_back("no profile");
+        if (p.signal) {
+            const char* abbrev = sigabbrev_np(*p.signal);
+            notes.push_back(abbrev ? fmt::format("killed by SIG{}", abbrev)
+                                   : fmt::format("killed by signal {}", *p.signal));
+        }
+        t.add_row({std::to_string(i + 1), util::printable(p.command),
+                   p.events.has(metrics::Event::Ir)
+                       ? util::with_commas(p.events.get(metrics::Event::Ir))
+                       : "-",
+                   p.profiled ? util::with_commas(p.cost) : "-", util::join(notes, "; ")});
+    }
+    return fmt::format("\n{} ran {} processes:\n{}", util::printable(b.name), b.processes.size(),
+                       t.render(2));
 }
 
 std::string spread_table(const BenchmarkResult& b) {
@@ -67,11 +100,16 @@ class ConsoleRunReporter final : public RunReporter {
         for (const auto& title : summary_titles()) {
             cols.emplace_back(title, cols.size() < 2 ? Align::Left : Align::Right);
         }
+        // The process count, when some benchmark ran more than one.
+        const bool counts = std::any_of(run.benchmarks.begin(), run.benchmarks.end(),
+                                        [](const auto& b) { return !b.processes.empty(); });
+        if (counts) cols.emplace_back("procs", Align::Right);
         cols.emplace_back("wall", Align::Right);
         TextTable table(std::move(cols));
         for (const auto& b : run.benchmarks) {
             auto cells = summary_cells(b);
             cells[0] = util::printable(cells[0]);
+            if (counts) cells.push_back(std::to_string(std::max<std::size_t>(b.processes.size(), 1)));
             cells.push_back(fmt::format("{:.2f}s", b.wall_seconds));
             table.add_row(std::move(cells));
         }
@@ -80,6 +118,9 @@ class ConsoleRunReporter final : public RunReporter {
         for (const auto& b : run.benchmarks) {
             const bool detail = o.verbose || run.benchmarks.size() == 1;
             if (b.status == BenchStatus::Ok && detail) out += details(b);
+            if (!b.processes.empty() && (detail || b.status != BenchStatus::Ok)) {
+                out += process_table(b);
+            }
             if (!b.spread.empty()) out += spread_table(b);
             if (b.status != BenchStatus::Ok) out += failure(b, o);
             for (const auto& w : b.warnings) {

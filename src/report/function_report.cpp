@@ -140,4 +140,39 @@ std::string render_function_changes(std::string_view benchmark,
     return render_text(t, format, fmt::format("Functions that moved in {}", name)) + "\n";
 }
 
+ojson process_changes_json(const std::vector<compare::ProcessChange>& changes) {
+    ojson out = ojson::array();
+    for (const auto& c : changes) {
+        out.push_back(ojson{{"process", c.process},
+                            {"base", c.base ? ojson(*c.base) : ojson(nullptr)},
+                            {"head", c.head ? ojson(*c.head) : ojson(nullptr)},
+                            {"delta", c.delta},
+                            {"share", c.share ? ojson(*c.share) : ojson(nullptr)}});
+    }
+    return out;
+}
+
+std::string render_process_changes(std::string_view benchmark,
+                                   const std::vector<compare::ProcessChange>& changes,
+                                   Format format) {
+    if (format == Format::Json || format == Format::Junit) {
+        return dump_json(process_changes_json(changes)) + "\n";
+    }
+    Table t{{{"process", Align::Left},
+             {"base", Align::Right},
+             {"head", Align::Right},
+             {"delta", Align::Right},
+             {"share", Align::Right}},
+            {},
+            {0}};
+    for (const auto& c : changes) {
+        t.rows.push_back({c.process, optional_number(c.base), optional_number(c.head),
+                          signed_number(c.delta),
+                          c.share ? fmt::format("{:.1f}%", 100.0 * *c.share) : "-"});
+    }
+    const std::string name =
+        format == Format::Markdown ? markdown_escape(benchmark) : util::printable(benchmark);
+    return render_text(t, format, fmt::format("Processes that moved in {}", name)) + "\n";
+}
+
 }  // namespace cgbench::report

@@ -29,4 +29,13 @@ std::string render_function_changes(std::string_view benchmark,
                                     const std::vector<compare::FunctionChange>& changes,
                                     Format format);
 
+// The processes that moved, as a JSON array of {process, base, head, delta, share}.
+nlohmann::ordered_json process_changes_json(const std::vector<compare::ProcessChange>& changes);
+
+// The processes that moved in `benchmark`: base, head, delta and share of the total delta
+// ("-" for a process one side did not run). JSON: an array of objects.
+std::string render_process_changes(std::string_view benchmark,
+                                   const std::vector<compare::ProcessChange>& changes,
+                                   Format format);
+
 }  // namespace cgbench::report

@@ -1,292 +1,424 @@
-// The HTML history page: header, fingerprint legend, summary table with sparklines, then per
-// benchmark its numbers, chart, legend and a table of every result (readable without hover).
-// No script: tooltips are SVG <title>s, the tables are <details>.
+// The HTML history page: head (CSP allowing only the page's own script by its hash), header
+// and controls, fingerprints, the steps table, the summary table with sparklines, then a
+// section per benchmark (numbers, chart, legend, results table), the data block for the
+// script, and the script.
 
 #include "report/html_history_reporter.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 
-#include "report/escape.hpp"
-#include "report/history_plot.hpp"
+#include "history/environment.hpp"
+#include "report/history_text.hpp"
+#include "report/html_page.hpp"
+#include "report/html_script.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::report {
 
 namespace {
 
-using store::BenchmarkSeries;
-using store::KeyedPoint;
+using html::Benchmark;
+using html::e;
+using html::Page;
 
-constexpr std::string_view kPalette[] = {"#0969da", "#e16f24", "#8250df",
-                                         "#1b7c83", "#9a6700", "#bf3989"};
+// Default branch blue, then the others.
+constexpr std::string_view kPalette[] = {"#0969da", "#e16f24", "#8250df", "#1b7c83",
+                                         "#9a6700", "#bf3989", "#57606a", "#116329"};
 
 constexpr std::string_view kStyle = R"css(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;
-  background:#fff;max-width:1000px;margin:0 auto;padding:12px 24px 40px}
+  background:#fff;max-width:1100px;margin:0 auto;padding:12px 24px 40px}
 h1{font-size:22px;margin:10px 0 4px}
-h2{font-size:17px;margin:0 0 2px;overflow-wrap:anywhere}
-h2 a{color:inherit;text-decoration:none}
+h2{font-size:17px;margin:18px 0 2px;overflow-wrap:anywhere}
+section h2 a{color:inherit;text-decoration:none}
 a{color:#0969da}
 p{margin:4px 0}
+[hidden]{display:none!important}
 .meta,.note,.legend{color:#59636e}
 .meta,.legend{font-size:13px}
-.note{max-width:760px}
+.note{max-width:860px}
+#controls{margin:8px 0;display:flex;flex-wrap:wrap;gap:6px 16px;align-items:center}
+#controls input[type=search]{font:inherit;padding:3px 8px;width:260px}
+.control{font-size:13px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:8px 0}
-th,td{padding:3px 10px;border-bottom:1px solid #e1e4e8;text-align:left;vertical-align:middle}
+th,td{padding:3px 10px;border-bottom:1px solid #e1e4e8;text-align:left;vertical-align:top}
 th{background:#f6f8fa;font-weight:600;white-space:nowrap}
 .num{text-align:right;white-space:nowrap}
 td.name{overflow-wrap:anywhere;max-width:420px}
 td.key,code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}
 .up{color:#cf222e}.down{color:#1a7f37}.failed{color:#cf222e;font-weight:600}
-section.bench{border-top:1px solid #d1d9e0;margin-top:20px;padding-top:16px}
+.badge{font-size:11px;padding:0 5px;border-radius:8px;border:1px solid}
+.badge.code{color:#cf222e;border-color:#cf222e}
+.badge.environment{color:#9a6700;border-color:#9a6700}
+.badge.wobble{color:#59636e;border-color:#d1d9e0}
+.moved{color:#59636e;font-size:12px}
+section.bench{border-top:1px solid #d1d9e0;margin-top:20px;padding-top:10px}
 .stats b{font-size:16px}
-svg.chart{display:block;width:100%;max-width:760px;height:auto;margin:8px 0 2px}
+svg.chart{display:block;width:100%;max-width:860px;height:auto;margin:6px 0 2px}
 svg.spark{display:block;width:120px;height:28px}
 svg text{font-family:system-ui,sans-serif;fill:#1f2328}
 svg .tick{font-size:11px;fill:#59636e}
-svg .caption{font-size:12px;fill:#59636e}
+svg a .tick{fill:#0969da}
+svg .caption{font-size:11px;fill:#59636e}
 svg .value{font-size:12px;font-weight:600}
-svg .breaklabel{font-size:11px;fill:#59636e}
-svg .grid{stroke:#eaeef2}
+svg .epochlabel{font-size:11px;fill:#59636e}
+svg .steplabel{font-size:11px;font-weight:600}
+svg .steplabel.code{fill:#cf222e}svg .steplabel.environment{fill:#9a6700}
+svg .steplabel.wobble{fill:#59636e}
+svg .stepmark.code{fill:#cf222e}svg .stepmark.environment{fill:#9a6700}
+svg .stepmark.wobble{fill:#818b98}
+svg .stepguide{stroke-width:1;stroke-dasharray:2 3}
+svg .stepguide.code{stroke:#cf222e}svg .stepguide.environment{stroke:#9a6700}
+svg .stepguide.wobble{stroke:#818b98}
+svg .grid{stroke:#eaeef2}svg .grid.zero{stroke:#818b98}
 svg .axis{stroke:#818b98}
-svg .break{stroke:#59636e;stroke-width:1.5;stroke-dasharray:4 3}
+svg .break{stroke:#59636e;stroke-width:1.5;stroke-dasharray:5 3}
 svg .line{fill:none;stroke-width:2}
 svg .dot{stroke:#fff;stroke-width:1}
 svg .dot:hover{stroke:#1f2328;stroke-width:2}
-svg .dot.dirty{fill:#fff;stroke-width:2}
+svg .dot.dirty{fill:#fff;stroke-width:1.5}
 svg .failed{fill:none;stroke:#cf222e;stroke-width:2.5}
-.sw{display:inline-block;width:10px;height:10px;border-radius:5px;margin:0 4px 0 10px}
+svg .hover{stroke:#1f2328;stroke-width:1;stroke-dasharray:1 2;display:none}
+.sw{display:inline-block;width:10px;height:10px;border-radius:5px;margin:0 4px 0 8px}
+.tip{position:absolute;z-index:10;background:#fff;border:1px solid #d1d9e0;border-radius:6px;
+  padding:6px 9px;font-size:12px;box-shadow:0 3px 12px rgba(0,0,0,.15);max-width:420px;
+  pointer-events:none;overflow-wrap:anywhere}
+.tip .subject{color:#1f2328;margin:2px 0}.tip .hint{color:#59636e}
 details{margin:6px 0}
 summary{cursor:pointer;color:#0969da}
 )css";
 
-std::string palette_css() {
+std::string palette_css(std::size_t branches) {
     std::string css;
-    for (std::size_t i = 0; i < std::size(kPalette); ++i) {
+    for (std::size_t i = 0; i < std::max<std::size_t>(branches, 1); ++i) {
+        const auto colour = kPalette[i % std::size(kPalette)];
         css += fmt::format(
-            "svg .line.k{0}{{stroke:{1}}}svg .dot.k{0}{{fill:{1}}}"
-            "svg .dot.dirty.k{0}{{fill:#fff;stroke:{1}}}.sw.k{0}{{background:{1}}}\n",
-            i, kPalette[i]);
+            "svg .line.br{0}{{stroke:{1}}}svg .dot.br{0}{{fill:{1}}}svg .dot.dirty.br{0}"
+            "{{fill:#fff;stroke:{1}}}svg .value.br{0}{{fill:{1}}}.sw.br{0}{{background:{1}}}"
+            ".tip .br{0}{{color:{1}}}.hide-br{0} .br{0}{{display:none}}\n",
+            i, colour);
     }
     return css;
 }
 
-std::string e(std::string_view text) {
-    return markup_escape(text);
-}
-
-std::string anchor(std::size_t index) {
-    return fmt::format("b{}", index);
-}
-
-std::string colour_of(const FingerprintColours& colours, std::string_view key) {
-    const auto it = colours.find(key);
-    return fmt::format("k{}", it == colours.end() ? 0 : it->second % std::size(kPalette));
-}
-
-// Colours in the order the keys were first recorded, so the oldest measurement is k0.
-FingerprintColours assign_colours(const std::vector<BenchmarkSeries>& all) {
-    std::map<std::string, std::string> first_seen;  // key -> earliest start
-    for (const auto& s : all) {
-        for (const auto& k : s.points) {
-            auto [it, added] = first_seen.emplace(k.fingerprint_key, k.point.started);
-            if (!added) it->second = std::min(it->second, k.point.started);
+// Branches in page order: the default first, then as first measured.
+std::map<std::string, std::size_t> branch_colours(const HtmlHistory& in) {
+    std::vector<std::pair<std::size_t, std::string>> first;  // first run, branch
+    std::map<std::string, std::size_t> seen;
+    for (const auto& s : in.history->series) {
+        for (const auto& r : s.results) {
+            const auto b = history::branch_of(in.history->run_of(r));
+            auto [it, added] = seen.emplace(b, r.run);
+            if (!added) it->second = std::min(it->second, r.run);
         }
     }
-    std::vector<std::pair<std::string, std::string>> order;
-    for (const auto& [key, started] : first_seen)
-        order.emplace_back(started, key);
-    std::sort(order.begin(), order.end());
-    FingerprintColours colours;
-    for (const auto& [started, key] : order)
-        colours.emplace(key, colours.size());
-    return colours;
-}
-
-// A change as a coloured percentage: up (more expensive) red, down green, under 0.1% plain.
-std::string change_html(const std::optional<double>& change) {
-    if (!change) return "-";
-    const char* cls = *change > 0.001 ? "up" : *change < -0.001 ? "down" : "same";
-    return fmt::format("<span class=\"{}\">{}</span>", cls, util::percent(*change));
-}
-
-std::string cost_html(const KeyedPoint& k) {
-    if (k.point.cost) return util::with_commas(*k.point.cost);
-    return fmt::format("<span class=\"failed\">{}</span>", to_string(k.point.status));
-}
-
-std::string number(const std::optional<std::uint64_t>& v) {
-    return v ? util::with_commas(*v) : "-";
-}
-
-std::string header(const HtmlHistory& h, std::size_t benchmarks, std::size_t runs) {
-    std::string out = "<h1 id=\"top\">cgbench history</h1>\n<p class=\"meta\">";
-    out += fmt::format("<code>{}</code> · {} benchmark{} · {} run{} · the last {} results of each",
-                       e(h.database), benchmarks, benchmarks == 1 ? "" : "s", runs,
-                       runs == 1 ? "" : "s", h.limit);
-    if (h.filter) out += fmt::format(" · --filter <code>{}</code>", e(*h.filter));
-    out += fmt::format(" · generated {}</p>\n", e(short_time(h.generated)));
-    out +=
-        "<p class=\"note\">Cost is the weighted count of L1, last-level and RAM accesses that "
-        "Valgrind's Cachegrind simulated: deterministic, lower is better. Changes compare "
-        "results measured with the same fingerprint only; where the fingerprint changes, the "
-        "line breaks. Hover a point for its details, or open the table under each chart.</p>\n";
+    for (const auto& [b, run] : seen)
+        first.emplace_back(b == in.default_branch ? 0 : run + 1, b);
+    std::sort(first.begin(), first.end());
+    std::map<std::string, std::size_t> out;
+    for (const auto& [run, b] : first)
+        out.emplace(b, out.size());
     return out;
 }
 
-// Every fingerprint with its colour, when there is more than one.
-std::string fingerprint_legend(const std::vector<BenchmarkSeries>& all,
-                               const FingerprintColours& colours) {
-    if (colours.size() < 2) return {};
-    std::map<std::string_view, std::size_t> results;
-    for (const auto& s : all) {
-        for (const auto& k : s.points)
-            ++results[k.fingerprint_key];
+Page make_page(const HtmlHistory& in) {
+    Page page{in, {}, {}, {}};
+    page.context = {in.history, &in.commits, branch_colours(in), in.commit_url, in.axis, {}};
+    const auto keys = history::run_keys(*in.history);
+    std::map<std::string_view, std::vector<const history::BenchmarkStep*>> steps;
+    for (const auto& b : in.steps) {
+        for (const auto& ev : b.events) {
+            for (const auto& s : ev.steps)
+                steps[s.benchmark].push_back(&s);
+        }
     }
-    std::vector<std::pair<std::size_t, std::string_view>> order;
-    for (const auto& [key, index] : colours)
-        order.emplace_back(index, key);
-    std::sort(order.begin(), order.end());
-    std::string out = "<p class=\"legend\">Measured with " + std::to_string(colours.size()) +
-                      " different fingerprints, oldest first:";
-    for (const auto& [index, key] : order) {
-        const auto n = results[key];
-        out += fmt::format("<span class=\"sw {}\"></span><code>{}</code> ({} result{})",
-                           colour_of(colours, key), e(key), n, n == 1 ? "" : "s");
+    for (const auto& s : in.history->series) {
+        if (s.results.empty()) continue;
+        Benchmark b;
+        b.anchor = fmt::format("b{}", page.benchmarks.size());
+        b.series = &s;
+        b.chart.name = s.name;
+        b.chart.id = b.anchor;
+        b.chart.lines = history::lines_of(*in.history, s, keys, in.default_branch);
+        b.chart.dirty = history::dirty_results(*in.history, s);
+        if (const auto it = steps.find(s.name); it != steps.end()) b.chart.steps = it->second;
+        page.anchors.emplace(s.name, b.anchor);
+        page.benchmarks.push_back(std::move(b));
     }
-    return out + "</p>\n";
+    return page;
 }
 
-std::string summary_table(const std::vector<BenchmarkSeries>& all,
-                          const FingerprintColours& colours) {
+std::string head() {
+    return fmt::format(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; script-src '{}'\">\n<meta name=\"generator\" "
+        "content=\"cgbench\">\n<title>cgbench history</title>\n<style>",
+        page_script_hash());
+}
+
+std::size_t count_runs(const Page& page) {
+    std::set<std::size_t> runs;
+    for (const auto& b : page.benchmarks) {
+        for (const auto& r : b.series->results)
+            runs.insert(r.run);
+    }
+    return runs.size();
+}
+
+std::string header(const Page& page) {
+    const auto& in = page.in;
+    const auto n = page.benchmarks.size();
+    const auto runs = count_runs(page);
+    std::string out = "<h1 id=\"top\">cgbench history</h1>\n<p class=\"meta\">";
+    out += fmt::format("<code>{}</code> · {} benchmark{} · {} run{} · the last {} results of each",
+                       e(in.database), n, n == 1 ? "" : "s", runs, runs == 1 ? "" : "s",
+                       in.limit);
+    if (in.filter) out += fmt::format(" · --filter <code>{}</code>", e(*in.filter));
+    out += fmt::format(" · generated {}</p>\n", e(short_time(in.generated)));
+    out += fmt::format(
+        "<p class=\"note\">Cost is the weighted count of L1, last-level and RAM accesses that "
+        "Valgrind's Cachegrind simulated: deterministic, lower is better. {} One line per "
+        "branch; results measured with uncommitted changes are hollow points off the lines. "
+        "Changes compare results of one fingerprint only: where it changes, a dashed rule "
+        "starts a new epoch and the line breaks. Hover a chart for the commit and values (or a "
+        "point, without script), or open the table under it.</p>\n",
+        in.axis == Axis::Relative
+            ? "The charts show each result in % against the first result of its fingerprint, "
+              "on an axis at least ±1% wide, so a small change looks small (<code>--axis "
+              "zero</code> draws the cost from zero)."
+            : "The charts draw the cost from zero, so every change appears at its true size "
+              "against the whole (<code>--axis relative</code> shows small changes in %).");
+    return out;
+}
+
+std::string controls(const Page& page) {
+    std::string out = "<div id=\"controls\"></div>\n<p class=\"legend\">Branches:";
+    std::vector<std::pair<std::size_t, std::string>> order;
+    for (const auto& [b, i] : page.context.branches)
+        order.emplace_back(i, b);
+    std::sort(order.begin(), order.end());
+    for (const auto& [i, b] : order) {
+        out += fmt::format("<span class=\"sw br{}\"></span>{}{}", i, e(b),
+                           b == page.in.default_branch ? " (default)" : "");
+    }
+    return out + " · ○ uncommitted changes · <span class=\"failed\">×</span> failed</p>\n";
+}
+
+// Every fingerprint of the results shown, numbered in order of first use (the charts' epoch
+// labels use these numbers), when there is more than one.
+std::string fingerprints(const Page& page, std::map<std::string, std::size_t>& numbers) {
+    const auto& h = *page.in.history;
+    std::vector<std::size_t> first_run;  // per number
+    std::vector<std::size_t> fingerprint;
+    for (const auto& b : page.benchmarks) {
+        for (const auto& r : b.series->results) {
+            const auto& key = h.key_of(r.run);
+            auto [it, added] = numbers.emplace(key, numbers.size() + 1);
+            if (added) {
+                first_run.push_back(r.run);
+                fingerprint.push_back(h.runs[r.run].fingerprint);
+            } else if (r.run < first_run[it->second - 1]) {
+                first_run[it->second - 1] = r.run;
+            }
+        }
+    }
+    if (numbers.size() < 2) return {};
     std::string out =
-        "<table class=\"summary\">\n<tr><th>benchmark</th><th class=\"num\">latest cost</th>"
-        "<th class=\"num\">Ir</th><th class=\"num\">vs previous</th>"
-        "<th class=\"num\">vs first shown</th><th>trend</th><th class=\"num\">results</th></tr>\n";
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        const auto& s = all[i];
-        const auto sum = summarize(s);
+        "<h2 id=\"fingerprints\">Fingerprints</h2>\n<p class=\"note\">Results measured with "
+        "different fingerprints are not comparable, and nothing here compares them.</p>\n"
+        "<table>\n<tr><th>#</th><th>fingerprint</th><th>first used</th><th>measured with</th>"
+        "</tr>\n";
+    for (std::size_t i = 0; i < fingerprint.size(); ++i) {
+        const auto& run = h.runs[first_run[i]];
+        std::string with = history::describe(h.fingerprints[fingerprint[i]]);
+        if (i > 0) {
+            with += " (vs #" + std::to_string(i) + ": " +
+                    util::join(h.fingerprints[fingerprint[i - 1]].differences(
+                                   h.fingerprints[fingerprint[i]]),
+                               "; ") +
+                    ")";
+        }
         out += fmt::format(
-            "<tr><td class=\"name\"><a href=\"#{}\">{}</a></td><td class=\"num\">{}</td>"
-            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-            "<td>{}</td><td class=\"num\">{}</td></tr>\n",
-            anchor(i), e(s.name), cost_html(*sum.latest), number(sum.latest->point.ir),
-            change_html(sum.vs_previous), change_html(sum.vs_first), sparkline(s, colours),
-            s.points.size());
+            "<tr><td>{}</td><td class=\"key\">{}</td><td>{} <code>{}</code></td><td>{}</td></tr>\n",
+            i + 1, e(h.keys[fingerprint[i]]), e(short_time(run.started)),
+            html::commit_link(page, run.git.commit, short_commit(run.git.commit)), e(with));
     }
     return out + "</table>\n";
 }
 
-// "2026-11-22 03:15, commit <code>0123456</code>" (the commit only when there is one).
-std::string when(const store::SeriesPoint& p) {
-    std::string out = e(short_time(p.started));
-    if (p.git.commit) out += fmt::format(", commit <code>{}</code>", e(short_commit(p.git)));
+// The newest ok result of the benchmark's first line (the default branch when it has one),
+// its change against the previous one and against the first of its epoch.
+struct Latest {
+    const history::Result* latest = nullptr;
+    std::optional<double> vs_previous;
+    std::optional<double> vs_epoch;
+    const history::Result* epoch_first = nullptr;
+    bool epoch_start = false;  // the latest is the first ok result of its epoch, after another
+    std::string branch;
+};
+
+Latest latest_of(const Page& page, const Benchmark& b) {
+    Latest out;
+    if (b.chart.lines.empty()) return out;
+    const auto& line = b.chart.lines.front();
+    out.branch = line.branch;
+    if (line.points.empty()) return out;
+    out.latest = &line.points.back();
+    const auto changes = history::changes_of(*page.in.history, line.points);
+    out.vs_previous = changes.back();
+    const auto epochs = history::epochs_of(*page.in.history, line.points);
+    out.epoch_start = epochs.size() > 1 && out.latest->cost &&
+                      std::none_of(line.points.begin() + static_cast<std::ptrdiff_t>(epochs.back().first),
+                                   line.points.end() - 1,
+                                   [](const history::Result& r) { return r.cost.has_value(); });
+    for (std::size_t i = epochs.back().first; i < line.points.size() && out.latest->cost; ++i) {
+        const auto& p = line.points[i];
+        if (!p.cost || &p == out.latest) continue;
+        out.epoch_first = &p;
+        out.vs_epoch = history::relative_change(*p.cost, *out.latest->cost);
+        break;
+    }
     return out;
 }
 
-std::string stats_line(const BenchmarkSeries& s, const SeriesSummary& sum) {
-    const auto& latest = *sum.latest;
-    std::string out = fmt::format("<p class=\"stats\">latest <b>{}</b>", cost_html(latest));
-    if (latest.point.ir) out += fmt::format(" (Ir {})", util::with_commas(*latest.point.ir));
-    out += " · " + when(latest.point);
-    if (sum.vs_previous || sum.vs_first) {
-        out += fmt::format(" · {} vs previous · {} vs first shown", change_html(sum.vs_previous),
-                           change_html(sum.vs_first));
-        if (sum.first) out += " (" + when(sum.first->point) + ")";
-    } else if (latest.point.cost && sum.fingerprints > 1) {
-        out += " · nothing comparable before it (new fingerprint)";
-    }
-    out += fmt::format(" · {} result{}", s.points.size(), s.points.size() == 1 ? "" : "s");
-    if (sum.failed > 0) out += fmt::format(", <span class=\"failed\">{} failed</span>", sum.failed);
-    if (sum.fingerprints > 1) out += fmt::format(", {} fingerprints", sum.fingerprints);
-    return out + "</p>\n";
-}
-
-// What the chart's marks mean, only those it has.
-std::string chart_legend(const BenchmarkSeries& s, const SeriesSummary& sum,
-                         const FingerprintColours& colours) {
-    std::set<std::pair<std::string, std::string_view>> keys;  // by colour
-    bool dirty = false;
-    for (const auto& k : s.points) {
-        keys.emplace(colour_of(colours, k.fingerprint_key), k.fingerprint_key);
-        dirty = dirty || (k.point.cost && k.point.git.dirty.value_or(false));
-    }
-    std::string out = "<p class=\"legend\">";
-    for (const auto& [colour, key] : keys) {
-        out +=
-            fmt::format("<span class=\"sw {}\"></span>fingerprint <code>{}</code>", colour, e(key));
-    }
-    if (dirty) out += " · ○ measured with uncommitted changes";
-    if (sum.failed > 0) out += " · <span class=\"failed\">×</span> failed (no cost)";
-    if (keys.size() > 1) out += " · ┆ fingerprint changed: not comparable across it";
-    return out + "</p>\n";
-}
-
-std::string results_table(const BenchmarkSeries& s) {
-    std::string out = fmt::format(
-        "<details><summary>{}</summary>\n<table>\n<tr><th>run</th><th>date</th>"
-        "<th>commit</th><th>branch</th><th>status</th><th class=\"num\">cost</th>"
-        "<th class=\"num\">Ir</th><th class=\"num\">change</th><th>fingerprint</th></tr>\n",
-        s.points.size() == 1 ? std::string("The result")
-                             : fmt::format("All {} results, newest first", s.points.size()));
-    for (auto it = s.points.rbegin(); it != s.points.rend(); ++it) {
-        const auto& p = it->point;
-        out += fmt::format(
-            "<tr><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td>{}</td>"
-            "<td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-            "<td class=\"num\">{}</td><td class=\"key\">{}</td></tr>\n",
-            e(p.run_id), e(short_time(p.started)), e(p.git.commit.value_or("-").substr(0, 12)),
-            e(p.git.branch.value_or("-")), to_string(p.status), cost_html(*it), number(p.ir),
-            change_html(p.change), e(it->fingerprint_key));
-    }
-    return out + "</table>\n</details>\n";
-}
-
-std::string section(const BenchmarkSeries& s, std::size_t index,
-                    const FingerprintColours& colours) {
-    const auto sum = summarize(s);
+std::string summary_table(const Page& page) {
     std::string out =
-        fmt::format("<section class=\"bench\" id=\"{0}\">\n<h2><a href=\"#{0}\">{1}</a></h2>\n",
-                    anchor(index), e(s.name));
-    out += stats_line(s, sum);
-    out += history_chart(s, colours) + "\n";
-    out += chart_legend(s, sum, colours);
-    out += results_table(s);
-    return out + "<p class=\"legend\"><a href=\"#top\">back to the summary</a></p>\n</section>\n";
+        "<h2 id=\"benchmarks\">Benchmarks</h2>\n<table class=\"summary\">\n<tr><th>benchmark</th>"
+        "<th>branch</th><th class=\"num\">latest cost</th><th class=\"num\">Ir</th>"
+        "<th class=\"num\">vs previous</th><th class=\"num\">since epoch start</th>"
+        "<th class=\"num\">steps</th><th>trend</th><th class=\"num\">results</th></tr>\n";
+    for (const auto& b : page.benchmarks) {
+        const auto l = latest_of(page, b);
+        out += fmt::format(
+            "<tr data-name=\"{}\"><td class=\"name\"><a href=\"#{}\">{}</a></td><td>{}</td>"
+            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
+            "<td class=\"num\">{}</td></tr>\n",
+            e(b.chart.name), b.anchor, e(b.chart.name), e(l.branch),
+            l.latest ? html::cost_html(*l.latest) : "-",
+            l.latest && l.latest->ir ? util::with_commas(*l.latest->ir) : "-",
+            l.epoch_start ? "<span class=\"moved\">new fingerprint</span>"
+                          : html::change_html(l.vs_previous),
+            html::change_html(l.vs_epoch), b.chart.steps.size(),
+            sparkline(b.chart, page.context), b.series->results.size());
+    }
+    return out + "</table>\n";
 }
 
-std::size_t count_runs(const std::vector<BenchmarkSeries>& all) {
-    std::set<std::string_view> ids;
-    for (const auto& s : all) {
-        for (const auto& k : s.points)
-            ids.insert(k.point.run_id);
+std::string stats_line(const Page& page, const Benchmark& b) {
+    const auto l = latest_of(page, b);
+    std::string out = "<p class=\"stats\">";
+    if (l.latest) {
+        const auto& run = page.in.history->run_of(*l.latest);
+        out += fmt::format("latest on {} <b>{}</b>", e(l.branch), html::cost_html(*l.latest));
+        if (l.latest->ir) out += fmt::format(" (Ir {})", util::with_commas(*l.latest->ir));
+        out += fmt::format(" · {}, commit <code>{}</code>", e(short_time(run.started)),
+                           html::commit_link(page, run.git.commit, short_commit(run.git.commit)));
+        if (l.epoch_start) {
+            out += " · the first result of a new fingerprint: nothing before it compares";
+        } else {
+            out += fmt::format(" · {} vs previous", html::change_html(l.vs_previous));
+        }
+        if (l.epoch_first) {
+            const auto& first = page.in.history->run_of(*l.epoch_first);
+            out += fmt::format(" · {} since the start of its epoch (<code>{}</code>)",
+                               html::change_html(l.vs_epoch), e(short_commit(first.git.commit)));
+        }
     }
-    return ids.size();
+    const auto failed = std::count_if(b.series->results.begin(), b.series->results.end(),
+                                      [](const history::Result& r) { return !r.cost; });
+    out += fmt::format(" · {} result{}", b.series->results.size(),
+                       b.series->results.size() == 1 ? "" : "s");
+    if (failed > 0) out += fmt::format(", <span class=\"failed\">{} failed</span>", failed);
+    if (!b.chart.steps.empty()) {
+        out += fmt::format(", {} step{}", b.chart.steps.size(), b.chart.steps.size() == 1 ? "" : "s");
+    }
+    return out + "</p>\n";
+}
+
+std::string section(const Page& page, const Benchmark& b, std::string& data) {
+    auto chart = history_chart(b.chart, page.context);
+    if (!data.empty()) data += ",";
+    data += chart.data;
+    std::string out = fmt::format(
+        "<section class=\"bench\" id=\"{0}\" data-name=\"{1}\">\n<h2><a href=\"#{0}\">{1}</a></h2>\n",
+        b.anchor, e(b.chart.name));
+    out += stats_line(page, b);
+    // The chart's id lets the script find it; it is the only attribute added to the svg.
+    out += chart.svg.insert(5, fmt::format("id=\"chart-{}\" ", b.anchor)) + "\n";
+    if (chart.step_labels < b.chart.steps.size()) {
+        out += fmt::format("<p class=\"legend\">{} step label{} had no room above the chart: "
+                           "their markers have tooltips, and the steps table lists them.</p>\n",
+                           b.chart.steps.size() - chart.step_labels,
+                           b.chart.steps.size() - chart.step_labels == 1 ? "" : "s");
+    }
+    out += html::results_table(page, b);
+    return out + "<p class=\"legend\"><a href=\"#top\">back to the top</a></p>\n</section>\n";
+}
+
+// The data block the script reads: branches, runs (id, time, commit, dirty), subjects, the
+// commit URL and every chart's positions and values.
+std::string data_block(const Page& page, const std::string& charts) {
+    using ojson = nlohmann::ordered_json;
+    const auto& h = *page.in.history;
+    ojson branches = ojson::array();
+    std::vector<std::pair<std::size_t, std::string>> order;
+    for (const auto& [b, i] : page.context.branches)
+        order.emplace_back(i, b);
+    std::sort(order.begin(), order.end());
+    for (const auto& [i, b] : order)
+        branches.push_back(b);
+    std::set<std::size_t> used;
+    for (const auto& b : page.benchmarks) {
+        for (const auto& r : b.series->results)
+            used.insert(r.run);
+    }
+    ojson runs = ojson::object();
+    ojson commits = ojson::object();
+    for (const auto r : used) {
+        const auto& run = h.runs[r];
+        runs[std::to_string(r)] = ojson::array({run.id, short_time(run.started),
+                                                run.git.commit ? ojson(*run.git.commit) : ojson(),
+                                                run.git.dirty.value_or(false) ? 1 : 0});
+        if (run.git.commit) {
+            if (const auto it = page.in.commits.find(*run.git.commit); it != page.in.commits.end()) {
+                commits[*run.git.commit] = it->second.subject;
+            }
+        }
+    }
+    ojson doc{{"branches", std::move(branches)},
+              {"url", page.in.commit_url ? ojson(*page.in.commit_url) : ojson()},
+              {"runs", std::move(runs)},
+              {"commits", std::move(commits)}};
+    std::string text = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    text.pop_back();  // the closing brace: the charts follow
+    return "<script type=\"application/json\" id=\"cgbench-data\">" +
+           script_safe_json(text + ",\"charts\":[" + charts + "]}") + "</script>\n";
 }
 
 }  // namespace
 
-std::string render_html_history(const HtmlHistory& h) {
-    std::vector<BenchmarkSeries> shown;
-    for (const auto& s : h.series) {
-        if (!s.points.empty()) shown.push_back(s);
-    }
-    const auto colours = assign_colours(shown);
-    std::string out =
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-        "style-src 'unsafe-inline'\">\n<meta name=\"generator\" content=\"cgbench\">\n"
-        "<title>cgbench history</title>\n<style>";
-    out += std::string(kStyle) + palette_css() + "</style>\n</head>\n<body>\n";
-    out += header(h, shown.size(), count_runs(shown));
-    out += fingerprint_legend(shown, colours);
-    out += shown.empty() ? "<p>No results.</p>\n" : summary_table(shown, colours);
-    for (std::size_t i = 0; i < shown.size(); ++i)
-        out += section(shown[i], i, colours);
+std::string render_html_history(const HtmlHistory& in) {
+    auto page = make_page(in);
+    std::map<std::string, std::size_t> numbers;
+    const auto prints = fingerprints(page, numbers);
+    page.context.fingerprint_numbers = numbers;
+    std::string out = head() + std::string(kStyle) + palette_css(page.context.branches.size()) +
+                      "</style>\n</head>\n<body>\n";
+    out += header(page) + controls(page) + prints;
+    out += html::steps_table(page);
+    out += page.benchmarks.empty() ? "<p>No results.</p>\n" : summary_table(page);
+    std::string charts;
+    for (const auto& b : page.benchmarks)
+        out += section(page, b, charts);
+    out += data_block(page, charts);
+    out += "<script>" + std::string(page_script()) + "</script>\n";
     return out + "</body>\n</html>\n";
 }
 

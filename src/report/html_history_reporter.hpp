@@ -1,23 +1,33 @@
 #pragma once
-// `cgbench report --html`: the history database as one self-contained HTML page (inline CSS
-// and SVG, no script, nothing loaded from elsewhere): a summary table, then a chart per
-// benchmark. Every string from the database is escaped.
+// `cgbench report --html`: the history as one self-contained HTML page to navigate: the steps
+// found (newest first) and the fingerprints at the top, a summary row per benchmark, then a
+// chart per benchmark with a line per branch (the default branch first), epochs, step markers
+// and commit links, and a table of its results. Inline CSS and SVG; one small inline script,
+// allowed by its hash, adds a name filter, branch switches and hover details, and the page
+// reads without it. Nothing loads from elsewhere; every string from the database is escaped.
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "store/history_store.hpp"
+#include "history/model.hpp"
+#include "history/steps.hpp"
+#include "report/chart_layout.hpp"
 
 namespace cgbench::report {
 
 struct HtmlHistory {
-    std::string database;                        // the file the history was read from
-    std::string generated;                       // when the page was made (ISO-8601)
-    std::size_t limit = 0;                       // the most results shown per benchmark
-    std::optional<std::string> filter;           // --filter, when given
-    std::vector<store::BenchmarkSeries> series;  // by name, each oldest first, none empty
+    std::string database;               // the file the history was read from
+    std::string generated;              // when the page was made (ISO-8601)
+    std::size_t limit = 0;              // the most results shown per benchmark
+    std::optional<std::string> filter;  // --filter, when given
+    const history::History* history = nullptr;  // runs, and the series shown (none empty)
+    std::vector<history::BranchSteps> steps;    // the steps of those series
+    history::Commits commits;                   // subjects of the commits git knows
+    std::string default_branch;
+    std::optional<std::string> commit_url;  // a template with {commit}: commits become links
+    Axis axis = Axis::Relative;
 };
 
 std::string render_html_history(const HtmlHistory& history);

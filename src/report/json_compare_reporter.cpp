@@ -71,6 +71,9 @@ ojson benchmark_json(const Comparison& c, const BenchmarkComparison& b) {
             {"head", side_status(b.head)},
             {"changes", std::move(changes)}};
     if (!b.moved.empty()) j["functions_moved"] = function_changes_json(b.moved);
+    if (!b.processes_moved.empty()) {
+        j["processes_moved"] = process_changes_json(b.processes_moved);
+    }
     return j;
 }
 

@@ -1,5 +1,6 @@
 // JSON rendering of `cgbench history`: an array, oldest first for a series, newest first
-// for runs. Keys: run, started, commit, branch, dirty, then the numbers.
+// for runs. Keys: run, started, commit, branch, dirty, then the numbers; a series' results
+// also carry their fingerprint key and epoch (1-based), its change null at an epoch's start.
 
 #include <nlohmann/json.hpp>
 
@@ -33,15 +34,21 @@ std::string dump(const ojson& j) {
 
 class JsonHistoryReporter final : public HistoryReporter {
   public:
-    std::string series(std::string_view, const std::vector<store::SeriesPoint>& points,
-                       const RenderOptions&) const override {
+    std::string series(const SeriesView& v, const RenderOptions&) const override {
         ojson out = ojson::array();
-        for (const auto& p : points) {
-            ojson j = run_fields(p.run_id, p.started, p.git);
+        std::size_t epoch = 0;
+        for (std::size_t i = 0; i < v.points.size(); ++i) {
+            while (epoch + 1 < v.epochs.size() && v.epochs[epoch + 1].first <= i)
+                ++epoch;
+            const auto& p = v.points[i];
+            const auto& run = v.history->run_of(p);
+            ojson j = run_fields(run.id, run.started, run.git);
             j["status"] = std::string(to_string(p.status));
             j["cost"] = opt(p.cost);
             j["Ir"] = opt(p.ir);
-            j["change"] = p.change ? ojson(*p.change) : ojson();
+            j["change"] = v.changes[i] ? ojson(*v.changes[i]) : ojson();
+            j["fingerprint"] = v.history->key_of(p.run);
+            j["epoch"] = epoch + 1;
             out.push_back(std::move(j));
         }
         return dump(out);
@@ -53,6 +60,7 @@ class JsonHistoryReporter final : public HistoryReporter {
             ojson j = run_fields(r.id, r.started, r.git);
             j["benchmarks"] = r.benchmarks;
             j["failed"] = r.failed;
+            j["fingerprint"] = r.fingerprint_key;
             out.push_back(std::move(j));
         }
         return dump(out);

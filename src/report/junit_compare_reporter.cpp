@@ -32,10 +32,15 @@ std::string metric_lines(const BenchmarkComparison& b) {
     return out;
 }
 
-// The functions that moved, as an aligned table after a blank line; empty when unknown.
+// The processes and functions that moved, as aligned tables after a blank line; empty when
+// unknown.
 std::string moved_lines(const BenchmarkComparison& b) {
-    if (b.moved.empty()) return {};
-    return "\n" + render_function_changes(b.name, b.moved, Format::Console);
+    std::string out;
+    if (!b.processes_moved.empty()) {
+        out += "\n" + render_process_changes(b.name, b.processes_moved, Format::Console);
+    }
+    if (!b.moved.empty()) out += "\n" + render_function_changes(b.name, b.moved, Format::Console);
+    return out;
 }
 
 std::string testcase(const Comparison& c, const BenchmarkComparison& b) {

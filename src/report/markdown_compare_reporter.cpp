@@ -54,18 +54,31 @@ std::string changed_table(const Comparison& c) {
     return out;
 }
 
-// Which functions moved, for the first regressions: collapsed, so the comment stays short.
+// A collapsed section holding `table` (its heading dropped: the summary says it).
+std::string collapsed(std::string_view what, const std::string& name, std::string table) {
+    table.erase(0, table.find("\n\n") + 2);
+    return fmt::format("\n<details><summary>{} that moved in {}</summary>\n\n{}\n</details>\n",
+                       what, md(name), table);
+}
+
+// Which processes and functions moved, for the first regressions: collapsed, so the comment
+// stays short.
 std::string moved_functions(const Comparison& c) {
     std::string out;
     std::size_t shown = 0;
     for (const auto& b : c.benchmarks) {
-        if (b.moved.empty() || !c.fails_gate(b) || shown++ == kMaxMovedSections) continue;
-        std::string table = render_function_changes(b.name, b.moved, Format::Markdown);
-        table.erase(0, table.find("\n\n") + 2);  // its heading: the summary says it
-        out += fmt::format(
-            "\n<details><summary>Functions that moved in {}</summary>\n\n{}\n"
-            "</details>\n",
-            md(b.name), table);
+        if ((b.moved.empty() && b.processes_moved.empty()) || !c.fails_gate(b) ||
+            shown++ == kMaxMovedSections) {
+            continue;
+        }
+        if (!b.processes_moved.empty()) {
+            out += collapsed("Processes", b.name,
+                             render_process_changes(b.name, b.processes_moved, Format::Markdown));
+        }
+        if (!b.moved.empty()) {
+            out += collapsed("Functions", b.name,
+                             render_function_changes(b.name, b.moved, Format::Markdown));
+        }
     }
     return out;
 }

@@ -4,6 +4,8 @@
 
 #include "core/errors.hpp"
 #include "report/history_reporter.hpp"
+#include "report/bisect_reporter.hpp"
+#include "report/steps_reporter.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::report {
@@ -18,6 +20,10 @@ std::unique_ptr<CompareReporter> make_markdown_compare_reporter();
 std::unique_ptr<CompareReporter> make_junit_compare_reporter();
 std::unique_ptr<HistoryReporter> make_console_history_reporter();
 std::unique_ptr<HistoryReporter> make_json_history_reporter();
+std::unique_ptr<StepsReporter> make_console_steps_reporter();
+std::unique_ptr<StepsReporter> make_json_steps_reporter();
+std::unique_ptr<BisectReporter> make_console_bisect_reporter();
+std::unique_ptr<BisectReporter> make_json_bisect_reporter();
 
 Format parse_format(std::string_view text) {
     if (text == "console") return Format::Console;
@@ -64,6 +70,30 @@ std::unique_ptr<HistoryReporter> make_history_reporter(Format format) {
             return make_json_history_reporter();
         default:
             throw UsageError("history prints console or json",
+                             "use --format console or --format json");
+    }
+}
+
+std::unique_ptr<StepsReporter> make_steps_reporter(Format format) {
+    switch (format) {
+        case Format::Console:
+            return make_console_steps_reporter();
+        case Format::Json:
+            return make_json_steps_reporter();
+        default:
+            throw UsageError("steps prints console or json",
+                             "use --format console or --format json");
+    }
+}
+
+std::unique_ptr<BisectReporter> make_bisect_reporter(Format format) {
+    switch (format) {
+        case Format::Console:
+            return make_console_bisect_reporter();
+        case Format::Json:
+            return make_json_bisect_reporter();
+        default:
+            throw UsageError("bisect prints console or json",
                              "use --format console or --format json");
     }
 }

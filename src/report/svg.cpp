@@ -75,6 +75,19 @@ Canvas& Canvas::cross(Point c, double half, std::string_view css_class, std::str
     return *this;
 }
 
+Canvas& Canvas::path(std::string_view d, std::string_view css_class, std::string_view title) {
+    body_ += element("path", fmt::format("d=\"{}\"", markup_escape(d)), css_class, title);
+    return *this;
+}
+
+Canvas& Canvas::link_text(Point at, std::string_view content, std::string_view css_class,
+                          Anchor anchor, std::string_view href) {
+    body_ += fmt::format("<a href=\"{}\">", markup_escape(href));
+    text(at, content, css_class, anchor);
+    body_ += "</a>";
+    return *this;
+}
+
 Canvas& Canvas::text(Point at, std::string_view content, std::string_view css_class, Anchor anchor,
                      double rotate, std::string_view title) {
     std::string attributes = fmt::format("x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"{}\"", at.x, at.y,

@@ -31,6 +31,11 @@ class Canvas {
     // An x-shaped mark of half-width `half` around `centre`.
     Canvas& cross(Point centre, double half, std::string_view css_class,
                   std::string_view title = {});
+    // A path with the SVG path data `d` (the caller's numbers and commands only).
+    Canvas& path(std::string_view d, std::string_view css_class, std::string_view title = {});
+    // One line of text at `at` that links to `href` (an http(s) URL).
+    Canvas& link_text(Point at, std::string_view content, std::string_view css_class,
+                      Anchor anchor, std::string_view href);
     // One line of text at `at` (its baseline); `rotate` in degrees around `at`.
     Canvas& text(Point at, std::string_view content, std::string_view css_class,
                  Anchor anchor = Anchor::Start, double rotate = 0, std::string_view title = {});

@@ -44,6 +44,7 @@ std::string TextTable::render(std::size_t indent, bool bold_header) const {
             if (columns_[c].second == Align::Left && !last) out.append(pad, ' ');
             if (!last) out += "  ";
         }
+        while (out.size() > indent && out.back() == ' ') out.pop_back();  // an empty last cell
         return out + "\n";
     };
     std::vector<std::string> header;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/result.hpp"
 #include "exec/environment.hpp"
 #include "metrics/score.hpp"
 #include "valgrind/cpu_baseline.hpp"
@@ -40,6 +41,17 @@ struct BenchmarkSpec {
     // Set for a Google Benchmark binary: `command` is the binary and its extra arguments, and
     // the benchmark's cost per iteration of its measured loop is measured under Callgrind.
     std::optional<GbenchTarget> gbench;
+    // Whole programs: which processes count (every one the program starts, or the started one).
+    ProcessMode processes = ProcessMode::Tree;
+    // A child killed by a fault signal (SIGSEGV, SIGABRT, ...) fails the benchmark unless set.
+    bool allow_child_crash = false;
+    // Traced processes a run may start before it is stopped as a runaway (fork bomb).
+    std::size_t max_processes = kDefaultMaxProcesses;
+    // Native runs before the measured one, so first-run effects (Python's __pycache__, a
+    // tool's caches) are settled whether the checkout is fresh or not.
+    int warmup = 1;
+
+    static constexpr std::size_t kDefaultMaxProcesses = 1000;
 };
 
 struct MeasureSettings {

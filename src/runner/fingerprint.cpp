@@ -3,10 +3,12 @@
 #include <gnu/libc-version.h>
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/errors.hpp"
 #include "core/version.hpp"
+#include "util/elf.hpp"
 #include "util/fs.hpp"
 #include "util/hash.hpp"
 
@@ -18,6 +20,17 @@ std::string loader_cache_hash(const std::filesystem::path& path) {
     } catch (const Error&) {
         return "";  // no cache (a static system, another libc): nothing to tell apart
     }
+}
+
+std::vector<std::string> compilers_of(const std::vector<std::filesystem::path>& programs) {
+    std::vector<std::string> out;
+    for (const auto& p : programs) {
+        for (auto& c : util::elf_comment_strings(p))
+            out.push_back(std::move(c));
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
 Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection& selection,
@@ -48,6 +61,7 @@ Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection&
                                        : std::string("enabled (personality() refused: ") +
                                              std::strerror(m.facts().aslr_errno) + ")";
     f.env_block_bytes = m.facts().env_block_bytes;
+    f.loader_env = m.facts().loader_env;
     f.loader_cache = loader_cache_hash("/etc/ld.so.cache");
     return f;
 }

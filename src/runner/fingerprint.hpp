@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/result.hpp"
 #include "runner/measurer.hpp"
@@ -14,6 +15,10 @@ namespace cgbench::runner {
 // "callgrind", or both joined by '+'), with glibc's observed selection.
 Fingerprint build_fingerprint(const Measurer& measurer, const valgrind::GlibcSelection& selection,
                               const std::vector<valgrind::Tool>& tools);
+
+// What built `programs`: the distinct strings of their ELF `.comment` sections, sorted
+// (Fingerprint::compilers). Programs that are not ELF (scripts) add nothing.
+std::vector<std::string> compilers_of(const std::vector<std::filesystem::path>& programs);
 
 // 16 hex digits identifying the content of the dynamic loader's cache at `path`; "" when it
 // cannot be read.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "exec/staging.hpp"
 #include "runner/gbench.hpp"
 #include "runner/measurer.hpp"
 #include "util/fs.hpp"
@@ -37,16 +38,16 @@ std::vector<GbenchRun> read_report(const fs::path& report) {
 
 BenchmarkResult Measurer::measure_gbench(const BenchmarkSpec& spec, int attempt) {
     BenchmarkResult result = start_result(spec, valgrind::Tool::Callgrind);
-    const util::StagingDir staging;
+    const exec::OutputDir staging;
     const fs::path report = staging.path() / "gbench.json";
     auto options = tool_options(settings_, valgrind::Tool::Callgrind);
     options.dump_triggers = gbench_dump_args();
     const RawOutput raw =
-        launch(spec, options, gbench_args(*spec.gbench, report), staging.path(), result);
+        launch(spec, options, gbench_args(*spec.gbench, report), staging.path(), result, attempt);
     keep_raw(spec, attempt, raw, result, {report});  // the library's report: NAME.gbench.json
     if (result.status != BenchStatus::Ok) return result;
     const auto parts = parse_output(
-        [&] { return valgrind::parse_callgrind_parts(raw.out_file, {.collect_functions = true}); });
+        [&] { return valgrind::parse_callgrind_parts(raw.out_file(), {.collect_functions = true}); });
     const auto found =
         measured_loop(spec.gbench->benchmark, read_report(report), select_loops(parts));
     if (!found.error.empty()) {

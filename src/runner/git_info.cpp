@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "exec/git.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::runner {
 
@@ -50,6 +53,32 @@ std::optional<std::string> missing_git_warning(const std::filesystem::path& dir,
         if (p == p.parent_path()) break;
     }
     return std::nullopt;
+}
+
+std::map<std::string, CommitInfo, std::less<>> read_commits(const std::filesystem::path& dir,
+                                                           const std::vector<std::string>& commits,
+                                                           const exec::EnvMap& caller,
+                                                           exec::ProcessRunner& runner) {
+    constexpr std::size_t kBatch = 200;  // keeps each answer well inside the output kept
+    std::map<std::string, CommitInfo, std::less<>> out;
+    const exec::Git git(dir, caller, runner);
+    if (!git.available()) return out;
+    for (std::size_t first = 0; first < commits.size(); first += kBatch) {
+        std::vector<std::string> args = {"log", "--no-walk=unsorted", "--ignore-missing",
+                                         "--format=%H%x1f%s%x1f%an%x1f%cI", "--end-of-options"};
+        const auto last = std::min(commits.size(), first + kBatch);
+        args.insert(args.end(), commits.begin() + static_cast<std::ptrdiff_t>(first),
+                    commits.begin() + static_cast<std::ptrdiff_t>(last));
+        const auto text = git.run(args);
+        if (!text) return out;  // not a repository, or git refused the list
+        for (const auto line : util::split(*text, '\n')) {
+            const auto f = util::split(line, '\x1f');
+            if (f.size() == 4) {
+                out[std::string(f[0])] = {std::string(f[1]), std::string(f[2]), std::string(f[3])};
+            }
+        }
+    }
+    return out;
 }
 
 }  // namespace cgbench::runner

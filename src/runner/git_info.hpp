@@ -2,8 +2,10 @@
 // Git metadata for a run: commit, branch and whether the work tree has uncommitted changes.
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/result.hpp"
 #include "exec/environment.hpp"
@@ -22,5 +24,12 @@ GitInfo read_git_info(const std::filesystem::path& dir, const exec::EnvMap& call
 // main` could not find it. nullopt otherwise.
 std::optional<std::string> missing_git_warning(const std::filesystem::path& dir,
                                                const exec::EnvMap& caller);
+
+// Subject, author and date of each of `commits` that git knows in `dir`, by full commit id;
+// unknown commits (and everything, outside a repository or without git) are left out.
+std::map<std::string, CommitInfo, std::less<>> read_commits(const std::filesystem::path& dir,
+                                                           const std::vector<std::string>& commits,
+                                                           const exec::EnvMap& caller,
+                                                           exec::ProcessRunner& runner);
 
 }  // namespace cgbench::runner

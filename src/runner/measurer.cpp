@@ -5,12 +5,14 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <mutex>
 #include <cstring>
 
 #include "core/errors.hpp"
 #include "exec/program.hpp"
 #include "runner/function_costs.hpp"
 #include "runner/regions.hpp"
+#include "exec/staging.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 #include "valgrind/cachegrind_parser.hpp"
@@ -72,7 +74,15 @@ Measurer::Measurer(valgrind::Installation inst, MeasureSettings settings,
     : inst_(std::move(inst)),
       settings_(std::move(settings)),
       runner_(runner),
-      caller_(std::move(caller)) {}
+      caller_(std::move(caller)) {
+    // What runs killed before their cleanup left behind (a CI job's SIGKILL).
+    static std::once_flag cleaned;
+    std::call_once(cleaned, [] {
+        if (const int n = exec::clean_stale_staging(); n > 0) {
+            spdlog::debug("removed {} staging entries left by killed runs", n);
+        }
+    });
+}
 
 std::vector<std::string> Measurer::behaviour_args(valgrind::Tool tool) const {
     return valgrind::behaviour_args(tool_options(settings_, tool));
@@ -90,6 +100,10 @@ std::pair<fs::path, exec::ResolvedProgram> Measurer::locate(const BenchmarkSpec&
     }
     const fs::path base = spec.base_dir.empty() ? cwd : spec.base_dir;
     return {cwd, exec::resolve_program(spec.command.front(), base, caller_)};
+}
+
+fs::path Measurer::program_path(const BenchmarkSpec& spec) const {
+    return locate(spec).second.path;
 }
 
 void Measurer::check(const BenchmarkSpec& spec) const {
@@ -113,10 +127,18 @@ MeasureFacts Measurer::facts() const {
     return facts_;
 }
 
-void Measurer::record_facts(int aslr_errno, std::size_t env_block_bytes) {
+void Measurer::record_facts(int aslr_errno, std::size_t env_block_bytes,
+                            const std::vector<exec::EnvRequest>& env) {
+    const auto loader = exec::loader_variables(env, caller_);
     const std::lock_guard lock(facts_mutex_);
     if (aslr_errno != 0) facts_.aslr_errno = aslr_errno;
     facts_.env_block_bytes = std::max(facts_.env_block_bytes, env_block_bytes);
+    for (const auto& v : loader) {
+        auto& all = facts_.loader_env;
+        if (std::find(all.begin(), all.end(), v) == all.end()) {
+            all.insert(std::upper_bound(all.begin(), all.end(), v), v);
+        }
+    }
 }
 
 std::vector<std::string> Measurer::probe_environment(const BenchmarkSpec& spec) const {
@@ -140,28 +162,24 @@ BenchmarkResult Measurer::start_result(const BenchmarkSpec& spec, valgrind::Tool
 
 BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
     BenchmarkResult result = start_result(spec, valgrind::Tool::Cachegrind);
-    const util::StagingDir staging;
+    result.process_mode = spec.processes;
+    const exec::OutputDir staging;
     const RawOutput raw = launch(spec, tool_options(settings_, valgrind::Tool::Cachegrind), {},
-                                 staging.path(), result);
-    if (result.status == BenchStatus::Ok) {
-        auto options = top_function_options(settings_.weights);
-        options.cmd_lines = raw.cmd_lines;
-        score(parse_output([&] { return valgrind::parse_cachegrind_file(raw.out_file, options); }),
-              result);
-    }
+                                 staging.path(), result, attempt);
+    score_processes(spec, raw, result);
     keep_raw(spec, attempt, raw, result);
     return result;
 }
 
 std::vector<BenchmarkResult> Measurer::measure_regions(const BenchmarkSpec& spec, int attempt) {
     BenchmarkResult whole = start_result(spec, valgrind::Tool::Callgrind);
-    const util::StagingDir staging;
-    const RawOutput raw =
-        launch(spec, tool_options(settings_, valgrind::Tool::Callgrind), {}, staging.path(), whole);
+    const exec::OutputDir staging;
+    const RawOutput raw = launch(spec, tool_options(settings_, valgrind::Tool::Callgrind), {},
+                                 staging.path(), whole, attempt);
     keep_raw(spec, attempt, raw, whole);
     if (whole.status != BenchStatus::Ok) return {whole};
     const auto parts = parse_output(
-        [&] { return valgrind::parse_callgrind_parts(raw.out_file, {.collect_functions = true}); });
+        [&] { return valgrind::parse_callgrind_parts(raw.out_file(), {.collect_functions = true}); });
     const RegionAttribution found = attribute_regions(parts);
     whole.stderr_tail.clear();
     if (found.error.empty() && found.regions.empty()) {
@@ -195,16 +213,18 @@ std::vector<BenchmarkResult> Measurer::measure_all(const BenchmarkSpec& spec, in
 Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
                                      const valgrind::ToolOptions& options,
                                      const std::vector<std::string>& extra_args,
-                                     const fs::path& staging, BenchmarkResult& result) {
+                                     const fs::path& staging, BenchmarkResult& result,
+                                     int attempt) {
     const auto [cwd, program] = locate(spec);
-    const fs::path run_path = exec::stage_program(program, staging);
+    const exec::StagedProgram staged(program);
+    const std::string run_path = staged.path().string();
 
-    std::vector<std::string> argv = {run_path.string()};
+    std::vector<std::string> argv = {run_path};
     argv.insert(argv.end(), spec.command.begin() + 1, spec.command.end());
     argv.insert(argv.end(), extra_args.begin(), extra_args.end());
     exec::EnvironmentSpec env_spec;
     env_spec.requests = spec.env;
-    env_spec.underscore = run_path.string();
+    env_spec.underscore = run_path;
     env_spec.glibc_tunables =
         valgrind::glibc_tunables_for(settings_.cpu_baseline, settings_.geometry);
     env_spec.argv = argv;
@@ -216,31 +236,66 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
             env.block_bytes, exec::kEnvBlockBudget));
     }
 
-    RawOutput raw{staging / (std::string(valgrind::to_string(options.tool)) + ".out"),
-                  staging / "valgrind.log"};
-    for (const auto& arg : argv)  // Cachegrind writes them unescaped on its `cmd:` line
-        raw.cmd_lines += static_cast<std::size_t>(std::count(arg.begin(), arg.end(), '\n'));
+    RawOutput raw;
+    raw.files = {staging, options.tool};
+    raw.max_processes = spec.max_processes;
+    raw.names = {run_path, program.as_given, staged.link().string()};
+    const std::string joined = util::join(argv, " ");
+    raw.cmd_lines = 1 + static_cast<std::size_t>(std::count(joined.begin(), joined.end(), '\n'));
+    raw.cmd_head = std::string(util::trim(joined.substr(0, joined.find('\n'))));
     exec::ProcessSpec ps;
-    ps.argv = valgrind::valgrind_command(inst_, options, raw.out_file, raw.log_file, argv);
+    ps.argv = argv;
     ps.env = env.entries;
     ps.cwd = cwd.string();
     ps.stdin_path = spec.stdin_path;
     ps.timeout_seconds = spec.timeout_seconds;
+    if (attempt == 0 && !warm_up(spec, ps, result)) return raw;
+
+    ps.argv = valgrind::valgrind_command(inst_, options, raw.files, argv);
     ps.echo_output = settings_.echo_output;
+    ps.process_limit =
+        exec::ProcessSpec::ProcessLimit{staging, std::string(valgrind::kLogPrefix),
+                                        spec.max_processes};
     spdlog::debug("running: {}", util::shell_join(ps.argv));
     spdlog::trace("environment: {}", util::shell_join(ps.env));
-    const auto outcome = runner_.run(ps);
-    record_facts(outcome.aslr_errno, env.block_bytes);
-    if (outcome.killed_leftovers) {
-        result.warnings.push_back("the program left processes running; cgbench killed them");
-    }
-    interpret(outcome, raw, result);
+    raw.outcome = runner_.run(ps);
+    raw.root_pid = raw.outcome.pid;
+    record_facts(raw.outcome.aslr_errno, env.block_bytes, spec.env);
+    interpret(raw, result);
     return raw;
 }
 
-void Measurer::interpret(const exec::ProcessOutcome& outcome, const RawOutput& raw,
-                         BenchmarkResult& result) const {
+bool Measurer::warm_up(const BenchmarkSpec& spec, const exec::ProcessSpec& native,
+                       BenchmarkResult& result) {
+    for (int i = 0; i < spec.warmup; ++i) {
+        const auto outcome = runner_.run(native);
+        if (outcome.how == exec::Termination::TimedOut) {
+            result.status = BenchStatus::Timeout;
+            result.wall_seconds = outcome.wall_seconds;
+            result.error = fmt::format(
+                "timed out after {:.3g} s in its native warm-up run (--warmup), before "
+                "measuring; everything it started was killed",
+                outcome.wall_seconds);
+            return false;
+        }
+        if (outcome.how == exec::Termination::SpawnFailed) return true;  // reported by the run
+    }
+    return true;
+}
+
+std::string Measurer::valgrind_notes(const RawOutput& raw) const {
+    std::vector<std::string> notes;
+    for (const auto& p : traced_processes(raw.files, raw.root_pid)) {
+        for (const auto& n : p.log.notes) {
+            if (std::find(notes.begin(), notes.end(), n) == notes.end()) notes.push_back(n);
+        }
+    }
+    return util::join(notes, "; ");
+}
+
+void Measurer::interpret(const RawOutput& raw, BenchmarkResult& result) const {
     using exec::Termination;
+    const auto& outcome = raw.outcome;
     result.wall_seconds = outcome.wall_seconds;
     result.stderr_tail = last_lines(outcome.stderr_tail, 20);
     switch (outcome.how) {
@@ -250,13 +305,22 @@ void Measurer::interpret(const exec::ProcessOutcome& outcome, const RawOutput& r
                                              util::printable(result.name),
                                              std::strerror(outcome.spawn_errno)));
             }
-            throw EnvironmentError(fmt::format("cannot execute {}: {}", inst_.launcher.string(),
+            throw EnvironmentError(fmt::format("cannot {} {}: {}",
+                                               outcome.spawn_step == "fork" ? "start" : "execute",
+                                               inst_.launcher.string(),
                                                std::strerror(outcome.spawn_errno)),
                                    "reinstall valgrind or set CGBENCH_VALGRIND");
         case Termination::TimedOut:
             result.status = BenchStatus::Timeout;
-            result.error = fmt::format("timed out after {:.3g} s; its process group was killed",
+            result.error = fmt::format("timed out after {:.3g} s; everything it started was killed",
                                        outcome.wall_seconds);
+            return;
+        case Termination::Limited:
+            result.status = BenchStatus::Failed;
+            result.error = fmt::format(
+                "started more than {} processes (a fork bomb, or a loop of short-lived "
+                "children?); everything it started was killed after {:.3g} s",
+                raw.max_processes, outcome.wall_seconds);
             return;
         case Termination::Signaled:
             result.status = BenchStatus::Failed;
@@ -268,31 +332,54 @@ void Measurer::interpret(const exec::ProcessOutcome& outcome, const RawOutput& r
     }
     result.exit_code = outcome.exit_code;
     std::error_code ec;
-    if (!fs::exists(raw.out_file, ec)) {
+    if (!fs::exists(raw.out_file(), ec)) {
         throw_if_tmp_full();
-        // Valgrind stopped before the program ran: its message is on stderr or in its log.
-        const std::string complaint = valgrind_complaint(outcome.stderr_tail);
-        if (util::starts_with(complaint, "valgrind: /tmp/cgbench.")) {
+        no_profile(raw, result);
+        return;
+    }
+    if (outcome.exit_code != 0) {
+        result.status = BenchStatus::Failed;
+        result.error = fmt::format("exited with status {}", outcome.exit_code);
+        if (const std::string notes = valgrind_notes(raw); !notes.empty()) {
+            result.error += " (valgrind: " + util::printable(notes) + ")";
+        }
+        return;
+    }
+}
+
+void Measurer::no_profile(const RawOutput& raw, BenchmarkResult& result) const {
+    std::error_code ec;
+    if (!fs::exists(raw.log_file(), ec)) {
+        // Valgrind stopped before the program ran: its message is on stderr.
+        const std::string complaint = valgrind_complaint(raw.outcome.stderr_tail);
+        if (util::starts_with(complaint, "valgrind: " + raw.names.link)) {
             throw UsageError(
                 fmt::format("'{}' cannot be executed: {}", util::printable(result.command.front()),
                             complaint.substr(complaint.find(": ", 10) + 2)),
                 "check its #! line or that it is a program for this machine");
         }
-        std::string log;
-        try {
-            log = last_lines(util::read_file(raw.log_file), 3);
-        } catch (const Error&) {
-        }
         throw EnvironmentError(
-            fmt::format("valgrind exited with status {} without writing a profile: {}",
-                        outcome.exit_code, util::printable(complaint.empty() ? log : complaint)),
+            fmt::format("valgrind exited with status {} before starting the program: {}",
+                        raw.outcome.exit_code,
+                        util::printable(complaint.empty() ? last_lines(raw.outcome.stderr_tail, 3)
+                                                          : complaint)),
             fmt::format("run `valgrind --tool={} true` to check the installation", result.tool));
     }
-    if (outcome.exit_code != 0) {
-        result.status = BenchStatus::Failed;
-        result.error = fmt::format("exited with status {}", outcome.exit_code);
-        return;
-    }
+    const auto log = [&] {
+        try {
+            return valgrind::parse_process_log(util::read_file(raw.log_file()));
+        } catch (const Error&) {
+            return valgrind::ProcessLog{};
+        }
+    }();
+    const std::string notes = valgrind_notes(raw);
+    result.status = BenchStatus::Failed;
+    result.error = fmt::format(
+        "valgrind wrote no profile for the started process (pid {}, last running '{}'), "
+        "although it exited with status {}{}",
+        raw.root_pid, util::printable(raw.names.display(log.command)), raw.outcome.exit_code,
+        notes.empty() ? std::string(": the program's last exec was not followed")
+                      : ": " + util::printable(notes));
 }
 
 void Measurer::score(const valgrind::Profile& profile, BenchmarkResult& result) const {
@@ -303,24 +390,52 @@ void Measurer::score(const valgrind::Profile& profile, BenchmarkResult& result) 
     result.stderr_tail.clear();
 }
 
+namespace {
+
+// "cachegrind.out.123" -> "cachegrind.out", "callgrind.out.123.4" -> "callgrind.out.4",
+// "valgrind.log.123" -> "valgrind.log": a kept file's name without the pid.
+std::string without_pid(const fs::path& file, int pid) {
+    std::string name = file.filename().string();
+    const std::string mark = fmt::format(".{}", pid);
+    for (auto at = name.find(mark); at != std::string::npos; at = name.find(mark, at + 1)) {
+        const auto end = at + mark.size();
+        if (end == name.size() || name[end] == '.') return name.erase(at, mark.size());
+    }
+    return name;
+}
+
+}  // namespace
+
 void Measurer::keep_raw(const BenchmarkSpec& spec, int attempt, const RawOutput& raw,
                         BenchmarkResult& result, const std::vector<fs::path>& extra) const {
-    if (settings_.keep_raw_dir.empty()) return;
+    if (settings_.keep_raw_dir.empty() || raw.root_pid == 0) return;
     const std::string stem = util::file_safe(spec.name) +
                              (attempt > 0 ? fmt::format(".{}", attempt + 1) : std::string());
-    // NAME.cachegrind.out, or NAME.callgrind.out with its dump parts NAME.callgrind.out.N.
-    std::vector<fs::path> files = valgrind::callgrind_part_files(raw.out_file);
-    files.push_back(raw.log_file);
-    files.insert(files.end(), extra.begin(), extra.end());
-    for (const auto& file : files) {
-        const fs::path dest = settings_.keep_raw_dir / (stem + "." + file.filename().string());
+    // NAME.cachegrind.out, or NAME.callgrind.out with its dump parts NAME.callgrind.out.N;
+    // NAME.valgrind.log. The other processes of a whole-program run: NAME.process-K.*, K as
+    // in the result's list. Then `extra` as NAME.<its file name>.
+    std::vector<std::pair<fs::path, std::string>> files;
+    const auto add = [&](const TracedProcess& p, const std::string& infix) {
+        for (const auto& f : valgrind::callgrind_part_files(raw.files.out_file(p.pid)))
+            files.emplace_back(f, stem + infix + "." + without_pid(f, p.pid));
+        files.emplace_back(p.log_file, stem + infix + "." + without_pid(p.log_file, p.pid));
+    };
+    const auto traced = traced_processes(raw.files, raw.root_pid);
+    for (std::size_t i = 0; i < traced.size(); ++i) {
+        if (i > 0 && result.processes.empty()) break;
+        add(traced[i], i == 0 ? "" : fmt::format(".process-{}", i + 1));
+    }
+    for (const auto& file : extra)
+        files.emplace_back(file, stem + "." + file.filename().string());
+    for (const auto& [file, name] : files) {
+        const fs::path dest = settings_.keep_raw_dir / name;
         std::error_code ec;
         if (!fs::exists(file, ec)) continue;  // nothing written (Valgrind did not start)
         try {
             // A temporary file renamed into place: a link planted at `dest` is replaced,
             // never written through.
             util::copy_file_replacing(file, dest);
-            if (file == raw.out_file) result.raw_file = dest.string();
+            if (file == raw.out_file()) result.raw_file = dest.string();
         } catch (const Error& e) {
             // The measurement stands; only the copy is missing.
             result.warnings.push_back(fmt::format("--keep-raw: {}", e.what()));

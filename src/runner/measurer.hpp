@@ -14,6 +14,7 @@
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "exec/program.hpp"
+#include "runner/process_tree.hpp"
 #include "runner/benchmark.hpp"
 #include "valgrind/command.hpp"
 #include "valgrind/installation.hpp"
@@ -27,6 +28,8 @@ namespace cgbench::runner {
 struct MeasureFacts {
     int aslr_errno = 0;               // errno of a refused personality(), 0 if always disabled
     std::size_t env_block_bytes = 0;  // the largest argv+environment block measured
+    // Loader and glibc variables set with --env (LD_PRELOAD=..., GLIBC_TUNABLES=...), sorted.
+    std::vector<std::string> loader_env;
 };
 
 // The Valgrind options of `tool` under `settings`.
@@ -79,6 +82,9 @@ class Measurer {
     // stdin file exist and its program resolves to an executable. Throws UsageError otherwise.
     void check(const BenchmarkSpec& spec) const;
 
+    // The program `spec` runs, resolved as check() resolves it (absolute path).
+    std::filesystem::path program_path(const BenchmarkSpec& spec) const;
+
     // The environment the program would get, for the glibc probe.
     std::vector<std::string> probe_environment(const BenchmarkSpec& spec) const;
 
@@ -90,11 +96,21 @@ class Measurer {
     std::vector<std::string> behaviour_args(valgrind::Tool tool) const;
 
   private:
-    // Where Valgrind wrote its output for one run.
+    // Where Valgrind wrote its output for one run, and how it went.
     struct RawOutput {
-        std::filesystem::path out_file;  // Callgrind: the final dump; parts are out_file.N
-        std::filesystem::path log_file;
-        std::size_t cmd_lines = 1;  // lines of Cachegrind's `cmd:` header (ParseOptions)
+        valgrind::OutputFiles files;
+        int root_pid = 0;  // the started process (and what it exec'd into)
+        std::size_t max_processes = 0;
+        CommandNames names;
+        exec::ProcessOutcome outcome;
+        // Cachegrind writes the command line unescaped on its `cmd:` header: the lines it
+        // spans (1 + the newlines in the arguments) and its first line, to know the started
+        // program's profile by (ParseOptions::cmd_lines).
+        std::size_t cmd_lines = 1;
+        std::string cmd_head;
+        // The started process's profile (Callgrind: its final dump; parts are .N) and log.
+        std::filesystem::path out_file() const { return files.out_file(root_pid); }
+        std::filesystem::path log_file() const { return files.log_file(root_pid); }
     };
 
     // The working directory and resolved program of `spec` (see check()).
@@ -103,19 +119,31 @@ class Measurer {
     BenchmarkResult start_result(const BenchmarkSpec& spec, valgrind::Tool tool) const;
     // Stages `spec` in `staging`, runs it under `tool` and sets the status of `result`.
     // `extra_args` follow the program's own arguments.
+    // Runs the `spec.warmup` native runs first when `attempt` is 0.
     RawOutput launch(const BenchmarkSpec& spec, const valgrind::ToolOptions& options,
                      const std::vector<std::string>& extra_args,
-                     const std::filesystem::path& staging, BenchmarkResult& result);
-    void interpret(const exec::ProcessOutcome& outcome, const RawOutput& raw,
-                   BenchmarkResult& result) const;
-    void record_facts(int aslr_errno, std::size_t env_block_bytes);
+                     const std::filesystem::path& staging, BenchmarkResult& result, int attempt);
+    // The native warm-up runs; false (and `result` timed out or failed) when one timed out.
+    bool warm_up(const BenchmarkSpec& spec, const exec::ProcessSpec& native,
+                 BenchmarkResult& result);
+    void interpret(const RawOutput& raw, BenchmarkResult& result) const;
+    // The started process left no profile: Valgrind's complaint, or what its log says.
+    void no_profile(const RawOutput& raw, BenchmarkResult& result) const;
+    // Whole programs: every process's profile into `result` (measurer_processes.cpp).
+    void score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
+                         BenchmarkResult& result) const;
+    void record_facts(int aslr_errno, std::size_t env_block_bytes,
+                      const std::vector<exec::EnvRequest>& env);
     // Sets events, derived hits, cost and top functions of `result` from `profile`.
     void score(const valgrind::Profile& profile, BenchmarkResult& result) const;
     // With --keep-raw: copies Valgrind's files of `raw` and `extra` as NAME.<file name>
     // (replacing, never writing through, what is there); a copy that fails is a warning on
     // `result`, never the loss of the measurement.
     void keep_raw(const BenchmarkSpec& spec, int attempt, const RawOutput& raw,
-                  BenchmarkResult& result, const std::vector<std::filesystem::path>& extra = {}) const;
+                  BenchmarkResult& result,
+                  const std::vector<std::filesystem::path>& extra = {}) const;
+    // Valgrind's notes about the program's processes, for an error message ("" when none).
+    std::string valgrind_notes(const RawOutput& raw) const;
 
     valgrind::Installation inst_;
     MeasureSettings settings_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <future>
 
+#include "exec/staging.hpp"
 #include "runner/fingerprint.hpp"
 #include "runner/git_info.hpp"
 #include "runner/measurer.hpp"
@@ -96,8 +97,11 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
     run.id = util::new_run_id();
     run.started = util::now_iso8601();
     Measurer measurer(inst, request.settings, runner, caller);
-    for (const auto& spec : request.benchmarks)
+    std::vector<std::filesystem::path> programs;
+    for (const auto& spec : request.benchmarks) {
         measurer.check(spec);  // fail before any run
+        programs.push_back(measurer.program_path(spec));
+    }
     // Git facts are read while the benchmarks run (their own runner: `runner` may be a fake
     // that is not thread-safe).
     auto git = std::async(std::launch::async, [&request, &caller] {
@@ -117,6 +121,7 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
                                      inst, measurer.probe_environment(request.benchmarks.front()),
                                      util::ProbeCache(request.probe_cache_dir), runner);
     run.fingerprint = build_fingerprint(measurer, selection, tools_of(request));
+    run.fingerprint.compilers = compilers_of(programs);
     run.git = git.get();
     if (!run.git.commit) {
         const auto dir =
@@ -134,6 +139,18 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
             "ASLR could not be disabled (personality() refused, e.g. by a "
             "container's seccomp profile); Valgrind's fixed layout on 64-bit "
             "Linux keeps counts stable anyway");
+    }
+    if (exec::staging_is_private()) {
+        run.warnings.push_back(fmt::format(
+            "/tmp/cgbench belongs to another user, so programs ran from {}: their paths, and "
+            "so the counts of programs that hash their own path, differ from other users' runs",
+            exec::staging_root().string()));
+    }
+    if (!measurer.facts().loader_env.empty()) {
+        run.warnings.push_back(fmt::format(
+            "--env set {}: the loader and glibc see them (Valgrind's own start-up too); the "
+            "fingerprint records them, so only runs with the same values compare",
+            util::join(measurer.facts().loader_env, " ")));
     }
     if (!selection.available) {
         run.warnings.push_back(

@@ -125,48 +125,6 @@ BenchmarkResult read_stored_benchmark(const Database& db, std::string_view text,
     return std::move(read_document(doc, source).benchmarks.front());
 }
 
-// One benchmark's results with their run and fingerprint key, newest first (series_points).
-std::string series_query() {
-    return fmt::format(
-        "SELECT {}, s.status, s.cost, s.ir, r.fingerprint_key FROM results s "
-        "JOIN runs r ON r.seq = s.run WHERE s.name = ?1 ORDER BY r.started DESC, r.seq DESC "
-        "LIMIT ?2",
-        kRunColumns);
-}
-
-// The last `limit` results of `name`, oldest first, through `s` (prepared from series_query()).
-std::vector<KeyedPoint> series_points(Statement& s, std::string_view name, std::size_t limit) {
-    s.reset();
-    s.bind(1, name).bind(2, static_cast<std::int64_t>(limit));
-    std::vector<KeyedPoint> points;
-    while (s.step()) {
-        KeyedPoint k{{}, std::string(s.text(8))};
-        auto& p = k.point;
-        read_run_columns(s, 0, p.run_id, p.started, p.git);
-        p.status = bench_status_from(s.text(5)).value_or(BenchStatus::Failed);
-        if (const auto c = s.optional_int64(6); c && p.status == BenchStatus::Ok) {
-            p.cost = static_cast<std::uint64_t>(*c);
-        }
-        if (const auto ir = s.optional_int64(7)) p.ir = static_cast<std::uint64_t>(*ir);
-        points.push_back(std::move(k));
-    }
-    std::reverse(points.begin(), points.end());
-    return points;
-}
-
-// Each ok point's change against the previous ok point with the same fingerprint key.
-void set_changes(std::vector<KeyedPoint>& points) {
-    std::map<std::string, std::uint64_t, std::less<>> previous;
-    for (auto& [p, key] : points) {
-        if (!p.cost) continue;
-        if (const auto it = previous.find(key); it != previous.end() && it->second > 0) {
-            p.change = (static_cast<double>(*p.cost) - static_cast<double>(it->second)) /
-                       static_cast<double>(it->second);
-        }
-        previous[key] = *p.cost;
-    }
-}
-
 }  // namespace
 
 namespace {
@@ -423,6 +381,17 @@ std::optional<RunResult> HistoryStore::latest_run_at_commit(
     return std::nullopt;
 }
 
+std::optional<RunResult> HistoryStore::clean_run_at_commit(std::string_view commit) {
+    auto s = db_.prepare(
+        "SELECT seq FROM runs WHERE git_commit = ?1 AND git_dirty IS NOT 1 "
+        "ORDER BY started DESC, seq DESC LIMIT 1");
+    s.bind(1, commit);
+    auto anchor = load(s.step() ? std::optional(s.int64(0)) : std::nullopt);
+    if (!anchor) return std::nullopt;
+    std::vector<std::string> used;
+    return complete_from_commit(std::move(*anchor), {}, used);
+}
+
 std::optional<RunResult> HistoryStore::latest_run_on_branch(
     std::string_view branch, std::string_view fingerprint_key,
     const std::vector<std::string>& exclude) {
@@ -475,40 +444,11 @@ RunResult HistoryStore::complete_from_commit(RunResult anchor,
     return anchor;
 }
 
-std::vector<SeriesPoint> HistoryStore::series(std::string_view name, std::size_t limit) {
-    auto query = db_.prepare(series_query());
-    auto keyed = series_points(query, name, limit);
-    for (auto& k : keyed)  // `history NAME`: against the previous ok result, whatever its key
-        k.fingerprint_key.clear();
-    set_changes(keyed);
-    std::vector<SeriesPoint> points;
-    points.reserve(keyed.size());
-    for (auto& k : keyed)
-        points.push_back(std::move(k.point));
-    return points;
-}
-
-std::vector<BenchmarkSeries> HistoryStore::all_series(
-    std::size_t limit, const std::function<bool(const std::string&)>& keep) {
-    std::vector<BenchmarkSeries> out;
-    auto names = db_.prepare("SELECT DISTINCT name FROM results ORDER BY name");
-    while (names.step()) {
-        std::string name(names.text(0));
-        if (keep(name)) out.push_back({std::move(name), {}});
-    }
-    auto query = db_.prepare(series_query());
-    for (auto& series : out) {
-        series.points = series_points(query, series.name, limit);
-        set_changes(series.points);
-    }
-    return out;
-}
-
 std::vector<RunRow> HistoryStore::runs(std::size_t limit) {
     auto s = db_.prepare(
         fmt::format("SELECT {}, (SELECT COUNT(*) FROM results WHERE run = r.seq), "
-                    "(SELECT COUNT(*) FROM results WHERE run = r.seq AND status != 'ok') "
-                    "FROM runs r ORDER BY started DESC, seq DESC LIMIT ?1",
+                    "(SELECT COUNT(*) FROM results WHERE run = r.seq AND status != 'ok'), "
+                    "fingerprint_key FROM runs r ORDER BY started DESC, seq DESC LIMIT ?1",
                     kRunColumns));
     s.bind(1, static_cast<std::int64_t>(limit));
     std::vector<RunRow> rows;
@@ -517,6 +457,7 @@ std::vector<RunRow> HistoryStore::runs(std::size_t limit) {
         read_run_columns(s, 0, row.id, row.started, row.git);
         row.benchmarks = static_cast<std::size_t>(s.int64(5));
         row.failed = static_cast<std::size_t>(s.int64(6));
+        row.fingerprint_key = std::string(s.text(7));
         rows.push_back(std::move(row));
     }
     return rows;

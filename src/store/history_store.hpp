@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "history/model.hpp"
 #include "store/function_store.hpp"
 #include "store/sqlite.hpp"
 
@@ -26,28 +27,15 @@ struct RunRow {
     GitInfo git;
     std::size_t benchmarks = 0;
     std::size_t failed = 0;
+    std::string fingerprint_key;  // runs with different keys are not comparable
 };
 
-// One benchmark in one run, oldest first in a series.
-struct SeriesPoint {
-    std::string run_id;
-    std::string started;
-    GitInfo git;
-    BenchStatus status = BenchStatus::Ok;
-    std::optional<std::uint64_t> cost;  // absent unless status is Ok
-    std::optional<std::uint64_t> ir;
-    std::optional<double> change;  // cost vs the previous ok point; absent for the first
-};
-
-// A result with its run's fingerprint key, and one benchmark's results (for `cgbench report`).
-// Results with different keys were measured differently and are not comparable.
-struct KeyedPoint {
-    SeriesPoint point;  // change: against the previous ok result with the same key
-    std::string fingerprint_key;
-};
-struct BenchmarkSeries {
-    std::string name;
-    std::vector<KeyedPoint> points;  // oldest first
+// What HistoryStore::remove_runs took out.
+struct RemovedRows {
+    std::size_t runs = 0;
+    std::size_t results = 0;
+    std::size_t functions = 0;  // rows of result_functions
+    std::size_t symbols = 0;    // names no stored function used any more
 };
 
 // The costs one stored run measured, for balancing shards.
@@ -105,13 +93,29 @@ class HistoryStore {
     // same numbers. nullopt when none of `names` was ever measured.
     std::optional<StoredCosts> latest_costs(const std::vector<std::string>& names);
 
-    // The last `limit` results of benchmark `name`, oldest first, with the change of each
-    // cost against the previous ok result.
-    std::vector<SeriesPoint> series(std::string_view name, std::size_t limit);
-    // For every benchmark whose name `keep` accepts, by name: its last `limit` results,
-    // oldest first, each with its run's fingerprint key.
-    std::vector<BenchmarkSeries> all_series(std::size_t limit,
-                                            const std::function<bool(const std::string&)>& keep);
+    // For history policy (src/history): every run, oldest first, with its fingerprint (each
+    // distinct one read once), and the series of every benchmark `keep` accepts (cost and Ir,
+    // read from the name index alone), each its last `limit` results.
+    history::History load_history(const std::function<bool(std::string_view)>& keep,
+                                  std::size_t limit = SIZE_MAX);
+    // The same for the one benchmark `name` (no series when it has no results).
+    history::History load_history(std::string_view name, std::size_t limit = SIZE_MAX);
+    // The numbers and the stored functions of the result at `position` of `run` (what
+    // explains a step: events, derived hits, cost); nullopt when there is none. Many of
+    // them: StoredResultReader.
+    std::optional<BenchmarkResult> stored_result(const history::Run& run, std::int64_t position);
+
+    // Removes the runs `runs` (their results and functions) and the symbols no function uses
+    // any more, in one transaction, then gives the space back to the file system (VACUUM).
+    RemovedRows remove_runs(const std::vector<history::Run>& runs);
+
+    // The latest run at `commit` of a clean work tree, completed from its commit as
+    // complete_from_commit does; nullopt when none was recorded there.
+    std::optional<RunResult> clean_run_at_commit(std::string_view commit);
+
+    // Every benchmark name with a stored result, sorted.
+    std::vector<std::string> benchmark_names();
+
     // The last `limit` runs, newest first.
     std::vector<RunRow> runs(std::size_t limit);
     // Number of stored runs.
@@ -121,6 +125,7 @@ class HistoryStore {
     const std::filesystem::path& path() const { return db_.path(); }
 
   private:
+    friend class StoredResultReader;
     friend class RunBatch;
     explicit HistoryStore(Database db) : db_(std::move(db)) {}
     std::optional<RunResult> load(std::optional<std::int64_t> seq);
@@ -166,6 +171,18 @@ class RunBatch {
     FunctionWriter functions_;
     std::size_t runs_ = 0;
     std::size_t results_ = 0;
+};
+
+// Reads stored results one after another (HistoryStore::stored_result) with its statements
+// prepared once and each symbol read once. Use while `store` stays where it is.
+class StoredResultReader {
+  public:
+    explicit StoredResultReader(HistoryStore& store);
+    std::optional<BenchmarkResult> read(const history::Run& run, std::int64_t position);
+
+  private:
+    Statement numbers_;
+    FunctionReader functions_;
 };
 
 // For `cgbench run`: opens the database before anything is measured (nullptr when `path`

@@ -197,7 +197,7 @@ StagingDir::StagingDir() {
         throw EnvironmentError(
             err == ENOSPC ? "/tmp is full: cannot create a directory there"
                           : fmt::format("cannot create a directory under /tmp: {}", errno_text(err)),
-            "cgbench needs a writable /tmp for its fixed-length paths");
+            "cgbench needs a writable /tmp");
     }
     path_ = pattern;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Filesystem helpers: output files, RAII temp directories, path utilities.
+// Filesystem helpers: output files, RAII scratch directories, path utilities.
 
 #include <cstdint>
 #include <filesystem>
@@ -56,9 +56,8 @@ class OutputFile {
     int fd_ = -1;      // the temporary file
 };
 
-// A private directory with a path whose length never varies: "/tmp/cgbench.XXXXXX" (mkdtemp).
-// It is deliberately not under $TMPDIR, whose length differs between CI runners. Removed
-// recursively on destruction.
+// A private scratch directory "/tmp/cgbench.XXXXXX" (mkdtemp), removed recursively on
+// destruction. Measured programs are staged elsewhere (exec/staging.hpp).
 class StagingDir {
   public:
     StagingDir();

@@ -80,6 +80,15 @@ std::string percent(double ratio) {
     return fmt::format("{:+.2f}%", pct);
 }
 
+std::string precise_percent(double ratio) {
+    const double pct = ratio * 100.0;
+    if (pct == 0) return "0%";
+    int decimals = 2;
+    while (decimals < 8 && std::fabs(pct) < 10 * std::pow(10.0, -decimals))
+        ++decimals;
+    return fmt::format("{:+.{}f}%", pct, decimals);
+}
+
 std::string printable(std::string_view text) {
     std::string out;
     out.reserve(text.size());

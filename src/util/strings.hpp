@@ -32,6 +32,10 @@ std::string with_commas(std::uint64_t value);
 // Signed percentage with two decimals and sign: "+1.25%", "-0.10%", "0.00%".
 std::string percent(double ratio);
 
+// Signed percentage with at least two significant digits, for small moves that percent()
+// would round away: "+13.56%", "+0.42%", "+0.0050%", "-0.00012%"; "0%" for 0.
+std::string precise_percent(double ratio);
+
 // Replaces control characters (and DEL) and bytes that are not UTF-8 with \xNN, so a name
 // cannot corrupt a terminal line.
 std::string printable(std::string_view text);

@@ -1,8 +1,13 @@
 #pragma once
 // Building Valgrind command lines. Always explicit: --cache-sim (3.21 changed its default)
-// and all three cache geometries (defaults copy the host).
+// and all three cache geometries (defaults copy the host). Valgrind follows exec and traces
+// every child (--trace-children=yes), and each process writes its own files (%p), so a
+// wrapper script, an `env` shebang or a forked worker is measured, never silently lost or
+// overwritten. Only the command line configures Valgrind (--command-line-only=yes): a
+// ~/.valgrindrc, ./.valgrindrc or VALGRIND_OPTS of the caller cannot change the counts.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,11 +39,30 @@ struct ToolOptions {
 // Options that are part of the fingerprint: everything except the geometry and file paths.
 std::vector<std::string> behaviour_args(const ToolOptions& options);
 
+// Where one run's processes write: DIR/<tool>.out.<pid> and DIR/valgrind.log.<pid>. A
+// process that execs keeps its pid, so its files hold the last program it became; a forked
+// child gets files of its own. Callgrind writes out_file(pid) at exit and out_file(pid).1,
+// .2, ... for each dump before it.
+struct OutputFiles {
+    std::filesystem::path dir;
+    Tool tool = Tool::Cachegrind;
+
+    std::filesystem::path out_file(int pid) const;
+    std::filesystem::path log_file(int pid) const;
+    // Valgrind's templates for the two (with %p).
+    std::string out_template() const;
+    std::string log_template() const;
+    // The pid in the name of a file of this run ("valgrind.log.123" -> 123), or nullopt.
+    std::optional<int> log_pid(std::string_view file_name) const;
+    std::optional<int> out_pid(std::string_view file_name) const;
+};
+
+// The prefix of every log file name: each traced process creates one when it starts.
+inline constexpr std::string_view kLogPrefix = "valgrind.log.";
+
 // The full argv: launcher, tool options, output paths, "--", then the program's argv.
-// Callgrind writes `out_file` at exit and `out_file`.1, .2, ... for each dump before it.
 std::vector<std::string> valgrind_command(const Installation& inst, const ToolOptions& options,
-                                          const std::filesystem::path& out_file,
-                                          const std::filesystem::path& log_file,
+                                          const OutputFiles& files,
                                           const std::vector<std::string>& program_argv);
 
 }  // namespace cgbench::valgrind

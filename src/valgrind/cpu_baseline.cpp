@@ -206,7 +206,7 @@ GlibcSelection probe_glibc_selection(const Installation& inst, const std::vector
         if (sel.available) return sel;
     }
     exec::ProcessSpec spec;
-    spec.argv = {inst.launcher.string(), "--tool=none", "--log-fd=2", "-q", loader,
+    spec.argv = {inst.launcher.string(), "--command-line-only=yes", "--tool=none", "--log-fd=2", "-q", loader,
                  "--list-diagnostics"};
     spec.env = env;
     spec.timeout_seconds = 60;

@@ -83,14 +83,14 @@ pr_case() { # CASE EXPECTED_EXIT REGRESSED
 pr_case regress 1 true
 expect_contains "$scratch/regress/summary.md" "cgbench ❌: 1 of 2 benchmarks got more expensive"
 expect_contains "$scratch/regress/summary.md" "| sum/60000 |"
-expect_contains "$scratch/regress/summary.md" "**REGRESSION**: cost +5.00%"
+expect_contains "$scratch/regress/summary.md" "**REGRESSION**: cost +4.99%"
 expect_contains "$scratch/regress/log" "Fail on a regression: failed with exit code 1"
-expect_contains "$scratch/regress/log" "::error title=cgbench::1 of 2 benchmarks got more expensive (worst: +5.00% sum/60000)"
+expect_contains "$scratch/regress/log" "::error title=cgbench::1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
 # The verdict in the job log: the table, the functions that moved, the verdict line.
 expect_contains "$scratch/regress/log" "benchmark  base cost  head cost  change  Ir change  verdict"
-expect_contains "$scratch/regress/log" "REGRESSION  cost +5.00%"
+expect_contains "$scratch/regress/log" "REGRESSION  cost +4.99%"
 expect_contains "$scratch/regress/log" "Functions that moved in sum/60000"
-expect_contains "$scratch/regress/log" "FAIL  1 of 2 benchmarks got more expensive (worst: +5.00% sum/60000)"
+expect_contains "$scratch/regress/log" "FAIL  1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
 expect_contains "$scratch/regress/summary.md" "- **Base:** merge base with main"
 expect_not_contains "$scratch/regress/summary.md" "$scratch"
 
@@ -114,7 +114,7 @@ git -C "$dir/work" fetch -q origin
 git -C "$dir/work" checkout -q --detach origin/main
 git -C "$dir/work" merge -q --no-ff -m "Merge pr into main" pr
 expect_action "$dir" pull_request 1 --input build=./build.sh
-expect_contains "$dir/summary.md" "cgbench ❌: 1 of 2 benchmarks got more expensive (worst: +5.00% sum/60000)"
+expect_contains "$dir/summary.md" "cgbench ❌: 1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
 expect_unchanged "$dir/summary.md" copy/20000
 
 # A build that fails: the bench step fails with cgbench-pr's exit code and names it.
@@ -157,7 +157,7 @@ expect_contains "$dir/summary.md" "No benchmark got more expensive; 2 unchanged"
 cp "$dir/regress-src/prog.c" "$dir/work/prog.c"
 git -C "$dir/work" commit -q -am "main: sum does more"
 push 1
-expect_contains "$dir/summary.md" "**REGRESSION**: cost +5.00%"
+expect_contains "$dir/summary.md" "**REGRESSION**: cost +4.99%"
 expect_contains "$dir/log" "Fail on a regression: failed with exit code 1"
 expect_output "$dir" regressed true
 sed -i 's|    if (argv\[1\]\[0\] == .s.) {|    if (argv[1][0] == '"'c'"') return 1;\n&|' "$dir/work/prog.c"

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/errors.hpp"
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "support/by_hand.hpp"
@@ -155,6 +156,26 @@ std::optional<std::uint64_t> log_instruction_refs(const fs::path& log) {
         if (!digits.empty()) return std::stoull(digits);
     }
     return std::nullopt;
+}
+
+std::vector<int> processes_mentioning(const std::string& text) {
+    std::vector<int> out;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string pid = entry.path().filename();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::string cmdline, status;
+        try {
+            cmdline = util::read_file(entry.path() / "cmdline");
+            status = util::read_file(entry.path() / "stat");
+        } catch (const Error&) {
+            continue;  // it ended meanwhile
+        }
+        const auto close = status.rfind(')');
+        const bool zombie =
+            close != std::string::npos && status.size() > close + 2 && status[close + 2] == 'Z';
+        if (!zombie && cmdline.find(text) != std::string::npos) out.push_back(std::stoi(pid));
+    }
+    return out;
 }
 
 nlohmann::json measure_events(const std::vector<std::string>& run_args, const Options& options) {

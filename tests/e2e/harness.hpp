@@ -66,4 +66,7 @@ nlohmann::json benchmarks_without_wall_time(const nlohmann::json& result);
 nlohmann::json measure_events(const std::vector<std::string>& run_args,
                               const Options& options = {});
 
+// Live processes whose command line mentions `text` (a scratch directory unique to the test).
+std::vector<int> processes_mentioning(const std::string& text);
+
 }  // namespace cgbench::e2e

@@ -23,24 +23,14 @@ const std::vector<std::string> kTiny = {"--sizes", "4K,256K,16M", "--steps", "20
                                         "--rounds", "1",          "--repeat", "3"};
 
 Result calibrate(std::vector<std::string> args, const Options& options = {}) {
-    args.insert(args.begin(), "calibrate");
-    return cgbench(args, options);
+    std::vector<std::string> full = {"calibrate"};
+    full.insert(full.end(), args.begin(), args.end());
+    return cgbench(full, options);
 }
 
-// Valgrind's own counts for `cgbench-kernels run ARGS`, read by hand from its output file.
-std::map<std::string, std::uint64_t> valgrind_counts(const fs::path& dir,
-                                                     const std::vector<std::string>& args) {
-    const auto out = dir / "by-hand.cachegrind.out";
-    exec::ProcessSpec spec;
-    spec.argv = {"/usr/bin/valgrind.bin", "--tool=cachegrind", "--cache-sim=yes",
-                 "--I1=32768,8,64",       "--D1=32768,8,64",   "--LL=8388608,16,64",
-                 "--cachegrind-out-file=" + out.string(), "--log-file=/dev/null",
-                 CGBENCH_KERNELS_PROGRAM};
-    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    spec.env = {"PATH=/usr/bin:/bin"};
-    exec::PosixProcessRunner runner;
-    EXPECT_EQ(runner.run(spec).exit_code, 0);
-    return test::counts_by_hand(util::read_file(out), "events:", "summary:");
+// Valgrind's own counts in one of the output files calibrate kept, read by hand.
+std::map<std::string, std::uint64_t> valgrind_counts(const fs::path& file) {
+    return test::counts_by_hand(util::read_file(file), "events:", "summary:");
 }
 
 // a - b, or 0: a loop that touches nothing new can end with one RAM hit fewer than the run
@@ -64,8 +54,10 @@ Hits hits_by_hand(std::map<std::string, std::uint64_t> c) {
 TEST(CalibrateE2E, TinySweepWritesWeightsThatRunAndSuitesUse) {
     const auto dir = scratch("calibrate-sweep");
     auto args = kTiny;
+    fs::create_directories(dir / "raw");
     args.insert(args.end(), {"--max-noise", "100%", "--format", "json", "--out",
-                             (dir / "w.toml").string(), "--html", (dir / "c.html").string()});
+                             (dir / "w.toml").string(), "--html", (dir / "c.html").string(),
+                             "--keep-raw", (dir / "raw").string()});
     const auto r = calibrate(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
@@ -87,11 +79,17 @@ TEST(CalibrateE2E, TinySweepWritesWeightsThatRunAndSuitesUse) {
     EXPECT_EQ(w.ram, doc["fitted"]["ram"].get<std::uint64_t>());
     EXPECT_NE(util::read_file(dir / "c.html").find("<svg"), std::string::npos);
 
-    // One loop's hits are what Valgrind counts with the loop minus without it.
-    const auto with = hits_by_hand(valgrind_counts(
-        dir, {"run", "walk-random", "262144", "20000", "1", "1"}));
-    const auto without = hits_by_hand(valgrind_counts(
-        dir, {"run", "walk-random", "262144", "20000", "1", "0"}));
+    // One loop's hits are what Valgrind counted with the loop minus without it, in the very
+    // files it wrote for calibrate.
+    const auto with = hits_by_hand(valgrind_counts(dir / "raw/walk_random_256K.cachegrind.out"));
+    const auto without =
+        hits_by_hand(valgrind_counts(dir / "raw/walk_random_256K__setup_.cachegrind.out"));
+    EXPECT_NE(util::read_file(dir / "raw/walk_random_256K.cachegrind.out")
+                  .find("cgbench-kernels run walk-random 262144 20000 1 1\n"),
+              std::string::npos);
+    EXPECT_NE(util::read_file(dir / "raw/walk_random_256K__setup_.cachegrind.out")
+                  .find("cgbench-kernels run walk-random 262144 20000 1 0\n"),
+              std::string::npos);
     const auto& k = doc["kernels"][4];
     EXPECT_EQ(k["Ir"].get<std::uint64_t>(), minus(with.ir, without.ir));
     EXPECT_EQ(k["hits"]["l1"].get<std::uint64_t>(), minus(with.l1, without.l1));

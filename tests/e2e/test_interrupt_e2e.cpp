@@ -22,27 +22,6 @@ namespace cgbench::e2e {
 
 namespace {
 
-// Processes whose command line mentions `text` (the scratch directory is unique to the test).
-std::vector<int> processes_mentioning(const std::string& text) {
-    std::vector<int> out;
-    for (const auto& entry : fs::directory_iterator("/proc")) {
-        const std::string pid = entry.path().filename();
-        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::string cmdline, status;
-        try {
-            cmdline = util::read_file(entry.path() / "cmdline");
-            status = util::read_file(entry.path() / "stat");
-        } catch (const Error&) {
-            continue;  // it ended meanwhile
-        }
-        const auto close = status.rfind(')');
-        const bool zombie =
-            close != std::string::npos && status.size() > close + 2 && status[close + 2] == 'Z';
-        if (!zombie && cmdline.find(text) != std::string::npos) out.push_back(std::stoi(pid));
-    }
-    return out;
-}
-
 // Waits for `pid` to exit (up to `limit`); its exit status, or -1 on timeout.
 int wait_for_exit(pid_t pid, std::chrono::seconds limit) {
     const auto until = std::chrono::steady_clock::now() + limit;

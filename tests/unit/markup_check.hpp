@@ -2,7 +2,8 @@
 // A strict checker for the markup cgbench writes (the HTML report and its inline SVG): every
 // tag and attribute must be one cgbench writes, tags must nest and close, attribute values
 // must be quoted, and text may hold no raw < > and only well-formed entities. An injected
-// element (<img>, <script>) or a broken attribute fails it.
+// element (<img>, an <svg onload>) or a broken attribute fails it; the raw text of <style>
+// and <script> must not hold "</" (an injected end tag).
 
 #include <cctype>
 #include <set>
@@ -15,13 +16,15 @@ namespace cgbench::testing_markup {
 inline const std::set<std::string, std::less<>> kTags = {
     "html",    "head",    "meta", "title", "style", "body",     "h1",     "h2",  "p",
     "code",    "table",   "tr",   "th",    "td",    "a",        "span",   "b",   "section",
-    "details", "summary", "svg",  "line",  "text",  "polyline", "circle", "path"};
-inline const std::set<std::string, std::less<>> kVoid = {"meta"};  // HTML void elements used
+    "details", "summary", "svg",  "line",  "text",  "polyline", "circle", "path",
+    "div",     "br",      "script"};
+inline const std::set<std::string, std::less<>> kVoid = {"meta", "br"};  // HTML void elements
 inline const std::set<std::string, std::less<>> kAttributes = {
     "lang", "charset", "name",    "content", "http-equiv",  "class",    "id",
     "href", "xmlns",   "viewBox", "width",   "height",      "role",     "aria-label",
     "x",    "y",       "x1",      "y1",      "x2",          "y2",       "points",
-    "cx",   "cy",      "r",       "d",       "text-anchor", "transform"};
+    "cx",   "cy",      "r",       "d",       "text-anchor", "transform", "data-name",
+    "type"};
 
 class MarkupChecker {
   public:
@@ -127,10 +130,14 @@ class MarkupChecker {
         ++i_;
         if (html_ && kVoid.count(n) != 0) return;
         stack_.push_back(n);
-        if (html_ && n == "style") {
-            const std::size_t end = doc_.find("</style>", i_);
-            if (end == std::string_view::npos) return fail("unterminated <style>");
-            if (doc_.substr(i_, end - i_).find('<') != std::string_view::npos) {
+        if (html_ && (n == "style" || n == "script")) {  // raw text, up to its end tag
+            const std::string close = "</" + n + ">";
+            const std::size_t end = doc_.find(close, i_);
+            if (end == std::string_view::npos) return fail("unterminated <" + n + ">");
+            if (doc_.substr(i_, end - i_).find("</") != std::string_view::npos) {
+                return fail("</ inside <" + n + ">");
+            }
+            if (n == "style" && doc_.substr(i_, end - i_).find('<') != std::string_view::npos) {
                 return fail("< inside <style>");
             }
             i_ = end;

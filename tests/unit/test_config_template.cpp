@@ -36,9 +36,9 @@ std::set<std::string> keys_in(const toml::table& doc, const std::string& table) 
 
 TEST(SuiteTemplate, Parses) {
     const Suite s = load_suite(kTemplate);
-    ASSERT_EQ(s.entries.size(), 3u);
+    ASSERT_EQ(s.entries.size(), 4u);
     EXPECT_EQ(s.entries[0].name, "parse/large");
-    EXPECT_TRUE(s.entries[2].gbench);
+    EXPECT_TRUE(s.entries[3].gbench);
     ASSERT_TRUE(s.defaults.weights.has_value());
     EXPECT_EQ(s.defaults.weights->text, "pythonspeed");
 }

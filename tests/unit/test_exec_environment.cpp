@@ -34,13 +34,18 @@ TEST(Environment, OnlyTheAllowListPasses) {
                            {"PWD", "/somewhere"},   {"LD_PRELOAD", "evil.so"}, {"_", "/bin/sh"},
                            {"LANG", "de_DE.UTF-8"}, {"LC_ALL", "de_DE.UTF-8"}};
     const auto env = build_environment(spec_for(), caller);
-    const std::vector<std::string> expected = {"LANG", "PYTHONHASHSEED", "TZ", "_", "HOME",
-                                               "PATH", "CGBENCH_ENV_PAD"};
+    const std::vector<std::string> expected = {
+        "HOME", "LANG", "PERL_HASH_SEED", "PERL_PERTURB_KEYS", "PYTHONHASHSEED",
+        "TZ",   "_",    "PATH",           "CGBENCH_ENV_PAD"};
     EXPECT_EQ(names(env), expected);
     EXPECT_TRUE(contains(env, "LANG=C.UTF-8"));
     EXPECT_TRUE(contains(env, "TZ=UTC"));
     EXPECT_TRUE(contains(env, "PYTHONHASHSEED=0"));
-    EXPECT_TRUE(contains(env, "HOME=/home/u"));
+    EXPECT_TRUE(contains(env, "PERL_HASH_SEED=0"));
+    EXPECT_TRUE(contains(env, "PERL_PERTURB_KEYS=0"));
+    // The same HOME for every user (Python puts ~/.local on sys.path); no USER, LOGNAME or
+    // TMPDIR, whatever the caller has.
+    EXPECT_TRUE(contains(env, "HOME=/nonexistent"));
     EXPECT_TRUE(contains(env, "PATH=/usr/bin"));
     EXPECT_TRUE(contains(env, "_=/tmp/cgbench.abcdef/r/bin/prog"));
 }
@@ -49,6 +54,37 @@ TEST(Environment, MissingPassThroughVariablesGetFixedDefaults) {
     const auto env = build_environment(spec_for(), {});
     EXPECT_TRUE(contains(env, "HOME=/nonexistent"));
     EXPECT_TRUE(contains(env, "PATH=/usr/local/bin:/usr/bin:/bin"));
+}
+
+TEST(Environment, HomeIsPassedOnlyWhenAsked) {
+    EnvironmentSpec s = spec_for();
+    s.requests = {parse_env_request("HOME")};
+    const auto env = build_environment(s, {{"HOME", "/home/u"}, {"USER", "u"}});
+    EXPECT_TRUE(contains(env, "HOME=/home/u"));
+    EXPECT_EQ(std::count_if(env.entries.begin(), env.entries.end(),
+                            [](const auto& e) { return e.starts_with("USER="); }),
+              0);
+}
+
+TEST(Environment, ValgrindsOwnVariablesAreRefused) {
+    for (const auto* name : {"VALGRIND_OPTS", "VALGRIND_LIB", "VALGRIND_LAUNCHER"}) {
+        try {
+            parse_env_request(std::string(name) + "=--trace-children=no");
+            ADD_FAILURE() << name;
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(Environment, LoaderVariablesAreListedWithTheirValues) {
+    const std::vector<EnvRequest> requests = {
+        parse_env_request("MODE=fast"), parse_env_request("LD_PRELOAD=/lib/x.so"),
+        parse_env_request("GLIBC_TUNABLES"), parse_env_request("LD_BIND_NOW=1")};
+    EXPECT_EQ(loader_variables(requests, {{"GLIBC_TUNABLES", "glibc.malloc.check=3"}}),
+              (std::vector<std::string>{"LD_PRELOAD=/lib/x.so",
+                                        "GLIBC_TUNABLES=glibc.malloc.check=3",
+                                        "LD_BIND_NOW=1"}));
 }
 
 TEST(Environment, BlockSizeIsConstantWhateverTheCallerHas) {

@@ -5,7 +5,6 @@
 
 #include "core/errors.hpp"
 #include "exec/program.hpp"
-#include "util/fs.hpp"
 
 namespace cgbench::exec {
 
@@ -46,18 +45,23 @@ TEST(Program, BadProgramsAreUsageErrors) {
     EXPECT_NE(error_of("", dir).find("no program"), std::string::npos);
 }
 
-TEST(Program, StagedPathKeepsTheLastTwoComponentsAndHasFixedLength) {
-    const util::StagingDir a, b;
+TEST(Program, StagedPathKeepsTheLastTwoComponentsAndIsTheSameEveryTime) {
     const fs::path programs = CGBENCH_TEST_PROGRAMS;
-    const auto short_path = stage_program(resolve_program("./workload", programs, {}), a.path());
+    const auto program = resolve_program("./workload", programs, {});
     // The same program reached through a longer spelling of its directory.
     const std::string long_spelling = programs.string() + "/../programs/./workload";
-    const auto long_path = stage_program(resolve_program(long_spelling, "/", {}), b.path());
-    EXPECT_EQ(short_path.string().size(), long_path.string().size());
-    EXPECT_EQ(short_path.filename(), "workload");
-    EXPECT_EQ(short_path.parent_path().filename(), "programs");
-    EXPECT_TRUE(fs::equivalent(short_path, programs / "workload"));
-    EXPECT_EQ(a.path().string().size(), std::string("/tmp/cgbench.XXXXXX").size());
+    const StagedProgram a(program);
+    const StagedProgram b(resolve_program(long_spelling, "/", {}));
+    EXPECT_EQ(a.path(), b.path());  // same content, not only the same length
+    EXPECT_EQ(a.path().filename(), "workload");
+    EXPECT_EQ(a.path().parent_path().filename(), "programs");
+    EXPECT_TRUE(fs::equivalent(a.path(), programs / "workload"));
+    EXPECT_EQ(a.link().parent_path(), staging_root());
+    EXPECT_EQ(a.link().filename().string().size(), 16u);
+    // Another program in another directory: another link, the same length.
+    const StagedProgram c(resolve_program("/bin/true", "/", {}));
+    EXPECT_NE(c.link(), a.link());
+    EXPECT_EQ(c.link().string().size(), a.link().string().size());
 }
 
 }  // namespace cgbench::exec

@@ -1,21 +1,25 @@
 // The HTML history page: hostile names from the database stay text, the markup is
-// well-formed, every benchmark has a summary row linking to its chart, and nothing loads
-// from elsewhere or runs.
+// well-formed, the one script is the page's own (its CSP hash matches), a line per branch,
+// steps marked and listed, epochs explicit, commits linked when a URL is known.
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "history/steps.hpp"
 #include "history_fixtures.hpp"
 #include "markup_check.hpp"
 #include "report/html_history_reporter.hpp"
-#include "run_fixtures.hpp"
+#include "report/html_script.hpp"
+#include "util/sha256.hpp"
 
 namespace cgbench::report {
 
-using testing_fixtures::keyed_point;
+using testing_fixtures::flat;
+using testing_fixtures::HistoryBuilder;
+using testing_fixtures::occurrences;
 using testing_fixtures::kHostile;
-using testing_fixtures::series_of;
+using testing_fixtures::operator+;
 using testing_markup::check_html;
 using testing_markup::check_xml;
 using testing_markup::svg_fragments;
@@ -26,139 +30,210 @@ const std::string kScript = "</script><script>document.title='pwned'</script>";
 const std::string kBadUtf8 = "bad \xff\xfe utf8 \xc3";
 const std::string kTitle = "</title></svg><svg onload=alert(1)>";
 
-HtmlHistory history(std::vector<store::BenchmarkSeries> series) {
-    return {"/tmp/h.db", "2026-11-22T03:15:00Z", 50, std::nullopt, std::move(series)};
+HtmlHistory page_of(const history::History& h) {
+    HtmlHistory p;
+    p.database = "/tmp/h.db";
+    p.generated = "2026-11-22T03:15:00Z";
+    p.limit = 50;
+    p.history = &h;
+    p.default_branch = history::default_branch(h, std::nullopt);
+    p.steps = history::find_all_steps(h, {p.default_branch, std::nullopt, false});
+    return p;
 }
 
-// Three benchmarks named after attacks, whose runs, commits, branches and keys are too.
-HtmlHistory hostile_history() {
-    std::vector<store::BenchmarkSeries> all;
-    for (const auto& name : {kHostile, kScript, kBadUtf8}) {
-        auto a = keyed_point(0, 1000, kTitle);
-        auto b = keyed_point(1, 1200, kTitle);
-        b.point.git.branch = kHostile;
-        b.point.git.commit = kScript;
-        b.point.run_id = kTitle;
-        all.push_back(series_of(name, {a, b}));
+
+// The text of the page's inline script (the one without a type).
+std::string inline_script(const std::string& html) {
+    const auto open = html.find("<script>");
+    if (open == std::string::npos) return {};
+    const auto end = html.find("</script>", open);
+    return html.substr(open + 8, end - open - 8);
+}
+
+// main: 1000 x3, 1100 x3 (a +10% step at run 4: the feature run is run 2), a feature branch,
+// a dirty run.
+history::History with_step(std::string name = "parse/large") {
+    HistoryBuilder b;
+    std::vector<std::size_t> runs;
+    for (int i = 0; i < 6; ++i) {
+        runs.push_back(b.add_run());
+        if (i == 1) runs.push_back(b.add_run("feature/x"));
+        if (i == 4) runs.push_back(b.add_run("main", true));
     }
-    auto h = history(std::move(all));
-    h.database = "/tmp/<b>db\xff.db";
-    h.filter = kHostile;
-    return h;
-}
-
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
+    b.series(std::move(name), runs, {1000, 1000, 2000, 1000, 1100, 1100, 5000, 1100});
+    return b.take();
 }
 
 }  // namespace
 
 TEST(HtmlHistoryReporter, HostileStringsStayText) {
-    const std::string html = render_html_history(hostile_history());
+    HistoryBuilder b;
+    std::vector<std::size_t> runs;
+    for (int i = 0; i < 3; ++i) {
+        runs.push_back(b.add_run(i == 2 ? kHostile : "main", false,
+                                 i == 2 ? std::optional<std::string>(kScript) : std::nullopt));
+        b.get().runs.back().id = kTitle + std::to_string(i);
+    }
+    for (const auto& name : {kHostile, kScript, kBadUtf8})
+        b.series(name, runs, {1000, 1200, 1200});
+    b.get().keys[0] = kTitle;
+    const auto h = b.take();
+    auto page = page_of(h);
+    page.database = "/tmp/<b>db\xff.db";
+    page.filter = kHostile;
+    page.commits[kScript] = {kScript, kHostile, "2026"};
+    page.commit_url = "https://example.org/c/{commit}";
+    const std::string html = render_html_history(page);
     EXPECT_EQ(check_html(html), "");
     for (const auto& raw : {kHostile, kScript, kBadUtf8, kTitle, std::string("<b>db")}) {
         EXPECT_EQ(html.find(raw), std::string::npos) << raw;
     }
-    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_EQ(occurrences(html, "<script"), 2u) << "the data block and the page's own script";
     EXPECT_EQ(html.find("<img"), std::string::npos);
     EXPECT_NO_THROW((void)nlohmann::json(html).dump()) << "the page is valid UTF-8";
-    EXPECT_GE(count(html, "&lt;img src=x onerror=alert(1)&gt;|**x**"), 3u);
-    EXPECT_GE(count(html, "&lt;/script&gt;&lt;script&gt;document.title=&#39;pwned&#39;"), 2u);
-    EXPECT_GE(count(html, "bad \xef\xbf\xbd\xef\xbf\xbd utf8 \xef\xbf\xbd"), 2u);
+    EXPECT_GE(occurrences(html, "&lt;img src=x onerror=alert(1)&gt;|**x**"), 3u);
+    EXPECT_GE(occurrences(html, "&lt;/script&gt;&lt;script&gt;document.title=&#39;pwned&#39;"), 2u);
+    EXPECT_GE(occurrences(html, "bad \xef\xbf\xbd\xef\xbf\xbd utf8 \xef\xbf\xbd"), 2u);
     const auto svgs = svg_fragments(html);
     EXPECT_EQ(svgs.size(), 6u) << "a sparkline and a chart per benchmark";
     for (const auto svg : svgs)
         EXPECT_EQ(check_xml(svg), "") << svg;
+    // The data block parses back to what went in.
+    const auto open = html.find("<script type=\"application/json\" id=\"cgbench-data\">");
+    ASSERT_NE(open, std::string::npos);
+    const auto start = html.find('>', open) + 1;
+    const auto data = nlohmann::json::parse(html.substr(start, html.find("</script>", start) - start));
+    EXPECT_EQ(data["commits"][kScript], kScript);
+    EXPECT_EQ(data["charts"].size(), 3u);
 }
 
-TEST(HtmlHistoryReporter, SelfContained) {
-    const std::string html = render_html_history(
-        history({series_of("x", {keyed_point(0, 10, "aaaa"), keyed_point(1, 12, "bbbb")})}));
+TEST(HtmlHistoryReporter, SelfContainedAndItsScriptAllowedByHash) {
+    const auto h = with_step();
+    const std::string html = render_html_history(page_of(h));
     EXPECT_TRUE(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
     EXPECT_NE(html.find("<meta charset=\"utf-8\">"), std::string::npos);
-    EXPECT_NE(html.find("content=\"default-src 'none'; style-src 'unsafe-inline'\""),
+    const auto script = inline_script(html);
+    ASSERT_FALSE(script.empty());
+    EXPECT_EQ(util::csp_hash(script), page_script_hash());
+    EXPECT_NE(html.find("content=\"default-src 'none'; style-src 'unsafe-inline'; script-src '" +
+                        util::csp_hash(script) + "'\""),
               std::string::npos)
-        << "the page may load and run nothing";
-    std::string rest = html;  // every URL but the SVG namespace
-    const std::string ns = "xmlns=\"http://www.w3.org/2000/svg\"";
-    for (auto at = rest.find(ns); at != std::string::npos; at = rest.find(ns))
-        rest.erase(at, ns.size());
+        << "only this script may run, and nothing may load";
+    std::string rest = html;  // every URL but the SVG namespaces
+    for (const std::string ns : {"xmlns=\"http://www.w3.org/2000/svg\"",
+                                 "\"http://www.w3.org/2000/svg\""}) {
+        for (auto at = rest.find(ns); at != std::string::npos; at = rest.find(ns))
+            rest.erase(at, ns.size());
+    }
     EXPECT_EQ(rest.find("http:"), std::string::npos);
-    EXPECT_EQ(rest.find("https:"), std::string::npos);
-    EXPECT_EQ(rest.find("//"), std::string::npos);
+    EXPECT_EQ(rest.find("https:"), std::string::npos) << "no commit URL known: no links";
     EXPECT_EQ(html.find("src="), std::string::npos);
     EXPECT_EQ(html.find("@import"), std::string::npos);
     EXPECT_EQ(html.find("url("), std::string::npos);
+    EXPECT_EQ(script.find("innerHTML"), std::string::npos) << "data goes in as text";
 }
 
-TEST(HtmlHistoryReporter, SummaryLinksToEachChart) {
-    auto steady = series_of("parse/small", {keyed_point(0, 1000), keyed_point(1, 1000)});
-    auto grows = series_of(
-        "parse/large", {keyed_point(0, 200000), keyed_point(1, 210000), keyed_point(2, 231000)});
-    const std::string html = render_html_history(history({grows, steady}));
+TEST(HtmlHistoryReporter, ALinePerBranchAndDirtyRunsOffTheLine) {
+    const auto h = with_step();
+    const std::string html = render_html_history(page_of(h));
     EXPECT_EQ(check_html(html), "");
-    EXPECT_NE(html.find("<a href=\"#b0\">parse/large</a>"), std::string::npos);
-    EXPECT_NE(html.find("<a href=\"#b1\">parse/small</a>"), std::string::npos);
-    EXPECT_NE(html.find("<section class=\"bench\" id=\"b0\">"), std::string::npos);
-    EXPECT_NE(html.find("<section class=\"bench\" id=\"b1\">"), std::string::npos);
-    // parse/large: 231,000, Ir 184,800, +10% vs previous, +15.5% vs first.
-    const auto row = html.substr(html.find("<a href=\"#b0\">"));
+    EXPECT_NE(html.find("<span class=\"sw br0\"></span>main (default)"), std::string::npos);
+    EXPECT_NE(html.find("<span class=\"sw br1\"></span>feature/x"), std::string::npos);
+    const auto chart = svg_fragments(html).at(1);
+    EXPECT_EQ(occurrences(std::string(chart), "class=\"line br0\""), 1u) << chart;
+    EXPECT_EQ(occurrences(std::string(chart), "class=\"dot dirty br0\""), 1u);
+    EXPECT_NE(chart.find("class=\"dot br1\""), std::string::npos) << "the feature branch's point";
+    EXPECT_NE(html.find(".hide-br1 .br1{display:none}"), std::string::npos) << "switchable";
+}
+
+TEST(HtmlHistoryReporter, StepsAreMarkedAndListed) {
+    const auto h = with_step();
+    auto page = page_of(h);
+    page.commits[HistoryBuilder::commit_of(4)] = {"parse: check every byte", "A", "2026"};
+    page.commit_url = "https://github.com/o/r/commit/{commit}";
+    const std::string html = render_html_history(page);
+    EXPECT_EQ(check_html(html), "");
+    const auto table = html.substr(html.find("<table class=\"steps\">"));
+    const auto row = table.substr(0, table.find("</tr>", table.find("<tr class=\"event\">")));
+    EXPECT_NE(row.find("<a href=\"https://github.com/o/r/commit/" + HistoryBuilder::commit_of(4) +
+                       "\">c000000</a>"),
+              std::string::npos)
+        << row;
+    EXPECT_NE(row.find("parse: check every byte"), std::string::npos);
+    EXPECT_NE(row.find("<a href=\"#b0\">parse/large</a> <span class=\"up\">+10.00%</span> "
+                       "<span class=\"badge code\">code</span>"),
+              std::string::npos)
+        << row;
+    const auto chart = std::string(svg_fragments(html).at(1));
+    EXPECT_EQ(occurrences(chart, "class=\"stepmark code\""), 1u);
+    EXPECT_NE(chart.find(">+10.00% code</text>"), std::string::npos) << chart;
+    EXPECT_NE(chart.find("<a href=\"https://github.com/o/r/commit/"), std::string::npos)
+        << "commits under the axis link";
+}
+
+TEST(HtmlHistoryReporter, EpochsAreExplicitAndNeverCompared) {
+    HistoryBuilder b;
+    std::vector<std::size_t> runs;
+    for (int i = 0; i < 3; ++i)
+        runs.push_back(b.add_run());
+    b.change_fingerprint([](Fingerprint& f) { f.cpu_baseline = "native"; });
+    for (int i = 0; i < 2; ++i)
+        runs.push_back(b.add_run());
+    b.series("x", runs, {1000, 1000, 1000, 1500, 1530});
+    const auto h = b.take();
+    const std::string html = render_html_history(page_of(h));
+    EXPECT_EQ(check_html(html), "");
+    EXPECT_NE(html.find("<h2 id=\"fingerprints\">Fingerprints</h2>"), std::string::npos);
+    EXPECT_NE(html.find("CPU baseline: portable vs native"), std::string::npos);
+    const auto row = html.substr(html.find("<tr data-name=\"x\">"));
     const auto end = row.find("</tr>");
-    EXPECT_LT(row.find("<td class=\"num\">231,000</td>"), end) << row.substr(0, end);
-    EXPECT_LT(row.find("<td class=\"num\">184,800</td>"), end);
-    EXPECT_LT(row.find("<span class=\"up\">+10.00%</span>"), end);
-    EXPECT_LT(row.find("<span class=\"up\">+15.50%</span>"), end);
-    EXPECT_LT(row.find("<svg "), end) << "a sparkline";
-    EXPECT_NE(html.find("<span class=\"same\">0.00%</span>"), std::string::npos);
-    EXPECT_NE(html.find("2 benchmarks · 3 runs · the last 50 results of each"), std::string::npos);
-    EXPECT_NE(html.find("latest <b>231,000</b> (Ir 184,800) · 2026-11-03 03:15, commit "
-                        "<code>c024567</code> · <span class=\"up\">+10.00%</span> vs previous · "
-                        "<span class=\"up\">+15.50%</span> vs first shown (2026-11-01 03:15, "
-                        "commit <code>c004567</code>) · 3 results</p>"),
-              std::string::npos);
+    EXPECT_LT(row.find("<span class=\"up\">+2.00%</span>"), end) << "since the epoch's start";
+    EXPECT_EQ(row.substr(0, end).find("+53.00%"), std::string::npos) << "never across epochs";
+    const auto chart = std::string(svg_fragments(html).at(1));
+    EXPECT_EQ(occurrences(chart, "class=\"break\""), 1u);
+    EXPECT_NE(chart.find(">fingerprint 2</text>"), std::string::npos) << chart;
+    EXPECT_NE(html.find("<span class=\"badge environment\">environment</span>"), std::string::npos);
 }
 
-TEST(HtmlHistoryReporter, FingerprintsAndFailuresAreExplained) {
-    auto s = series_of("x", {keyed_point(0, 1000, "aaaa"), keyed_point(1, std::nullopt, "aaaa"),
-                             keyed_point(2, 3000, "bbbb")});
-    const std::string html = render_html_history(history({s}));
+TEST(HtmlHistoryReporter, TheAxisIsChosenVisibly) {
+    // One branch, one fingerprint, 0% to +10%: the relative axis runs to a +10% tick.
+    const auto h = HistoryBuilder::simple(flat(3, 1000) + flat(3, 1100));
+    auto page = page_of(h);
+    const auto relative = render_html_history(page);
+    EXPECT_NE(relative.find("% vs the first result of its fingerprint"), std::string::npos);
+    EXPECT_NE(relative.find(">+10%</text>"), std::string::npos) << "ticks in %";
+    page.axis = Axis::Zero;
+    const auto zero = render_html_history(page);
+    EXPECT_NE(zero.find("cost (from zero; lower is better)"), std::string::npos);
+    EXPECT_NE(zero.find(">0</text>"), std::string::npos);
+}
+
+TEST(HtmlHistoryReporter, ManyResultsListOnlyWhatChanged) {
+    const auto h = HistoryBuilder::simple(flat(150, 1000) + flat(150, 1001));
+    const std::string html = render_html_history(page_of(h));
     EXPECT_EQ(check_html(html), "");
-    EXPECT_NE(html.find("Measured with 2 different fingerprints, oldest first:<span class=\"sw "
-                        "k0\"></span><code>aaaa</code> (2 results)<span class=\"sw "
-                        "k1\"></span><code>bbbb</code> (1 result)</p>"),
+    EXPECT_NE(html.find("<summary>4 of 300 results, newest first: where something changed, and "
+                        "the first and latest of each branch</summary>"),
               std::string::npos);
-    EXPECT_NE(html.find("<span class=\"failed\">1 failed</span>"), std::string::npos);
-    EXPECT_NE(html.find("2 fingerprints"), std::string::npos);
-    EXPECT_NE(html.find("fingerprint changed: not comparable across it"), std::string::npos);
-    EXPECT_NE(html.find("failed (no cost)"), std::string::npos);
-    EXPECT_NE(html.find("<summary>All 3 results, newest first</summary>"), std::string::npos);
-    // Latest 3,000 has nothing comparable before it.
-    EXPECT_NE(html.find("· nothing comparable before it (new fingerprint)"), std::string::npos);
-    const auto row = html.substr(html.find("<a href=\"#b0\">"));
-    EXPECT_LT(row.find("<td class=\"num\">-</td><td class=\"num\">-</td>"), row.find("</tr>"));
+    EXPECT_EQ(occurrences(std::string(svg_fragments(html).at(1)), "<circle"), 1u)
+        << "300 results: no dot each, the latest only";
 }
 
-TEST(HtmlHistoryReporter, LatestFailedIsShownAsSuch) {
-    auto s = series_of("x", {keyed_point(0, 1000), keyed_point(1, std::nullopt)});
-    const std::string html = render_html_history(history({s}));
+TEST(HtmlHistoryReporter, LatestFailedAndASingleResult) {
+    const auto failed = HistoryBuilder::simple({1000, std::nullopt});
+    const auto html = render_html_history(page_of(failed));
     EXPECT_EQ(check_html(html), "");
     EXPECT_NE(html.find("<td class=\"num\"><span class=\"failed\">failed</span></td>"),
               std::string::npos);
-    EXPECT_NE(html.find("latest <b><span class=\"failed\">failed</span></b>"), std::string::npos);
-}
-
-TEST(HtmlHistoryReporter, ASingleResultAndNoResults) {
-    const std::string one = render_html_history(history({series_of("one", {keyed_point(0, 7)})}));
+    EXPECT_NE(html.find("<span class=\"failed\">1 failed</span>"), std::string::npos);
+    const auto one = render_html_history(page_of(HistoryBuilder::simple({7})));
     EXPECT_EQ(check_html(one), "");
     EXPECT_NE(one.find("1 benchmark · 1 run ·"), std::string::npos);
-    EXPECT_NE(one.find("1 result</p>"), std::string::npos);
     EXPECT_NE(one.find("<summary>The result</summary>"), std::string::npos);
-    const std::string none = render_html_history(history({}));
-    EXPECT_EQ(check_html(none), "");
-    EXPECT_NE(none.find("No results."), std::string::npos);
+    history::History none;
+    const auto empty = render_html_history(page_of(none));
+    EXPECT_EQ(check_html(empty), "");
+    EXPECT_NE(empty.find("No results."), std::string::npos);
 }
 
 }  // namespace cgbench::report

@@ -1,6 +1,7 @@
 // The measurement pipeline with a fake process runner: how outcomes turn into results.
 // (The real runner and the real Valgrind are exercised by tests/e2e.)
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <thread>
 
 #include "core/errors.hpp"
+#include "exec/staging.hpp"
 #include "runner/measurer.hpp"
 #include "runner/run_pipeline.hpp"
 #include "util/fs.hpp"
@@ -23,7 +25,28 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Plays Valgrind: writes `profile` to the --cachegrind-out-file path and returns `outcome`.
+// The pid every fake Valgrind run reports.
+constexpr int kPid = 4242;
+
+// A Valgrind file template with the pid filled in.
+std::string with_pid(std::string path, int pid = kPid) {
+    return path.replace(path.find("%p"), 2, std::to_string(pid));
+}
+
+// Writes the log a traced process starts with.
+void write_log(const exec::ProcessSpec& spec, int pid = kPid) {
+    for (const auto& a : spec.argv) {
+        if (!util::starts_with(a, "--log-file=")) continue;
+        const auto dashdash = std::find(spec.argv.begin(), spec.argv.end(), std::string("--"));
+        std::vector<std::string> program(dashdash + 1, spec.argv.end());
+        std::ofstream(with_pid(a.substr(11), pid))
+            << fmt::format("=={0}== Command: {1}\n=={0}== Parent PID: 1\n", pid,
+                           util::join(program, " "));
+    }
+}
+
+// Plays Valgrind: writes `profile` to the --cachegrind-out-file path (and the log) and returns
+// `outcome`. Native runs (the warm-up) are recorded in `native` and exit 0.
 class FakeRunner final : public exec::ProcessRunner {
   public:
     std::function<std::string(int call)> profile;
@@ -32,17 +55,23 @@ class FakeRunner final : public exec::ProcessRunner {
         return exec::ProcessOutcome{};
     };
     std::vector<exec::ProcessSpec> calls;
+    std::vector<exec::ProcessSpec> native;
 
     exec::ProcessOutcome run(const exec::ProcessSpec& spec) override {
+        if (spec.argv.front() != "/usr/bin/valgrind.bin") {
+            native.push_back(spec);
+            return exec::ProcessOutcome{};
+        }
         calls.push_back(spec);
         const int call = static_cast<int>(calls.size()) - 1;
+        if (profile || !callgrind_parts.empty()) write_log(spec);
         for (const auto& a : spec.argv) {
             if (util::starts_with(a, "--cachegrind-out-file=") && profile) {
                 const std::string text = profile(call);
-                if (!text.empty()) std::ofstream(a.substr(22)) << text;
+                if (!text.empty()) std::ofstream(with_pid(a.substr(22))) << text;
             }
             if (util::starts_with(a, "--callgrind-out-file=") && !callgrind_parts.empty()) {
-                const fs::path dest = a.substr(21);
+                const fs::path dest = with_pid(a.substr(21));
                 const fs::path source =
                     std::string(CGBENCH_TEST_DATA) + "/callgrind/" + callgrind_parts;
                 for (const auto& file : valgrind::callgrind_part_files(source)) {
@@ -52,7 +81,9 @@ class FakeRunner final : public exec::ProcessRunner {
                 }
             }
         }
-        return outcome(call);
+        auto o = outcome(call);
+        o.pid = kPid;
+        return o;
     }
 };
 
@@ -71,6 +102,7 @@ BenchmarkSpec workload_spec() {
     BenchmarkSpec spec;
     spec.name = "workload";
     spec.command = {std::string(CGBENCH_TEST_PROGRAMS) + "/workload", "100"};
+    spec.warmup = 0;
     return spec;
 }
 
@@ -100,26 +132,49 @@ class ConcurrentFake final : public exec::ProcessRunner {
   public:
     std::atomic<int> running{0};
     std::atomic<int> most{0};
+    std::atomic<int> started{0};
 
     exec::ProcessOutcome run(const exec::ProcessSpec& spec) override {
         const auto out = std::find_if(spec.argv.begin(), spec.argv.end(), [](const auto& a) {
             return util::starts_with(a, "--cachegrind-out-file=");
         });
         if (out == spec.argv.end()) return exited(1);  // the glibc probe: not available
+        const int pid = 1000 + ++started;
+        write_log(spec, pid);
         const int now = ++running;
         for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
         }
         const auto arg = std::stoull(spec.argv.back());
         std::this_thread::sleep_for(std::chrono::milliseconds(4 * (10 - static_cast<int>(arg))));
-        std::ofstream(out->substr(22)) << with_extra_ir(captured(), arg);
+        std::ofstream(with_pid(out->substr(22), pid)) << with_extra_ir(captured(), arg);
         --running;
         exec::ProcessOutcome o;
+        o.pid = pid;
         if (arg == 2) o.aslr_errno = EPERM;
         return o;
     }
 };
 
 }  // namespace
+
+TEST(Measurer, WarmupRunsNativelyWithTheMeasuredEnvironmentFirst) {
+    FakeRunner fake;
+    fake.profile = [](int) { return captured(); };
+    Measurer m(fake_valgrind(), MeasureSettings{}, fake, {{"PATH", "/usr/bin"}});
+    auto spec = workload_spec();
+    spec.warmup = 2;
+    EXPECT_EQ(m.measure(spec).status, BenchStatus::Ok);
+    ASSERT_EQ(fake.native.size(), 2u);
+    ASSERT_EQ(fake.calls.size(), 1u);
+    const auto& valgrind = fake.calls[0];
+    const auto program = std::find(valgrind.argv.begin(), valgrind.argv.end(), "--") + 1;
+    EXPECT_EQ(fake.native[0].argv, std::vector<std::string>(program, valgrind.argv.end()));
+    EXPECT_EQ(fake.native[0].env, valgrind.env);
+    EXPECT_EQ(fake.native[0].cwd, valgrind.cwd);
+    // Repeated measurements (--verify) warm up once.
+    m.measure(spec, 1);
+    EXPECT_EQ(fake.native.size(), 2u);
+}
 
 TEST(Measurer, ParsesAndScoresTheProfile) {
     FakeRunner fake;
@@ -151,9 +206,11 @@ TEST(Measurer, BuildsTheDocumentedCommandLine) {
     EXPECT_TRUE(has("--LL=8388608,16,64"));
     const auto dashdash = std::find(argv.begin(), argv.end(), std::string("--"));
     ASSERT_NE(dashdash, argv.end());
-    // The program runs through the fixed-length staging path, keeping its last two components.
-    EXPECT_TRUE(util::starts_with(*(dashdash + 1), "/tmp/cgbench."));
-    EXPECT_NE((dashdash + 1)->find("/r/programs/workload"), std::string::npos);
+    // The program runs through the fixed-path link, keeping its last two components.
+    EXPECT_TRUE(util::starts_with(*(dashdash + 1), exec::staging_root().string() + "/"));
+    EXPECT_TRUE((dashdash + 1)->ends_with("/programs/workload"));
+    EXPECT_TRUE(has("--trace-children=yes"));
+    EXPECT_TRUE(has("--command-line-only=yes"));
     EXPECT_EQ(*(dashdash + 2), "100");
     EXPECT_TRUE(fake.calls[0].disable_aslr);
 }
@@ -213,10 +270,10 @@ TEST(Measurer, ValgrindProblemsAreEnvironmentErrors) {
 
 TEST(Measurer, UnexecutableProgramIsAUsageError) {
     FakeRunner fake;
-    fake.outcome = [](int) {
-        return exited(
-            126,
-            "valgrind: /tmp/cgbench.abcdef/r/x/prog: bad interpreter: No such file or directory\n");
+    fake.outcome = [&fake](int) {
+        const auto& argv = fake.calls.back().argv;
+        const auto program = *(std::find(argv.begin(), argv.end(), std::string("--")) + 1);
+        return exited(126, "valgrind: " + program + ": bad interpreter: No such file\n");
     };
     Measurer m(fake_valgrind(), MeasureSettings{}, fake, {});
     try {

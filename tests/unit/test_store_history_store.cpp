@@ -157,8 +157,8 @@ TEST(HistoryStore, RecordingIsAllOrNothing) {
     auto r = run("run-2", {bench("parse/small", 1), bench("other", 2), bench("poison", 3)});
     EXPECT_THROW(store.record_run(r), EnvironmentError);
     EXPECT_EQ(store.run_count(), 1u);
-    EXPECT_EQ(store.series("parse/small", 100).size(), 1u);
-    EXPECT_TRUE(store.series("other", 100).empty());
+    EXPECT_EQ(store.load_history("parse/small").series.at(0).results.size(), 1u);
+    EXPECT_TRUE(store.load_history("other").series.empty());
     // The same id twice is refused too, and changes nothing.
     EXPECT_THROW(store.record_run(rich_run("run-1")), EnvironmentError);
     EXPECT_EQ(store.run_count(), 1u);
@@ -223,33 +223,37 @@ TEST(HistoryStore, ARunIsCompletedFromItsCommit) {
     EXPECT_EQ(used, (std::vector<std::string>{"y-run"}));
 }
 
-TEST(HistoryStore, SeriesIsOldestFirstWithChanges) {
+TEST(HistoryStore, LoadHistoryReadsSeriesOldestFirst) {
     auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-series") / "h.db");
     const std::vector<std::pair<std::string, std::uint64_t>> costs = {
         {"r1", 1000}, {"r2", 1100}, {"r3", 0}, {"r4", 990}};
-    int hour = 1;
+    int hour = 4;
     for (const auto& [id, cost] : costs) {
         auto r = run(id, {cost == 0 ? failed_bench("x") : bench("x", 500, cost), bench("y", 10)});
-        r.started = fmt::format("2026-11-22T0{}:00:00Z", hour++);
+        r.started = fmt::format("2026-11-22T0{}:00:00Z", hour--);  // recorded newest first
         store.record_run(r);
     }
-    const auto s = store.series("x", 100);
+    const auto h = store.load_history("x");
+    ASSERT_EQ(h.runs.size(), 4u);
+    EXPECT_EQ(h.runs[0].id, "r4") << "runs by start time, not by recording";
+    ASSERT_EQ(h.series.size(), 1u);
+    const auto& s = h.series[0].results;
     ASSERT_EQ(s.size(), 4u);
-    EXPECT_EQ(s[0].run_id, "r1");
-    EXPECT_FALSE(s[0].change.has_value());
-    ASSERT_TRUE(s[1].change.has_value());
-    EXPECT_DOUBLE_EQ(*s[1].change, 0.1);
-    EXPECT_EQ(s[2].status, BenchStatus::Failed);
-    EXPECT_FALSE(s[2].cost.has_value());
-    EXPECT_DOUBLE_EQ(*s[3].change, -0.1);  // against r2, the previous ok result
-    EXPECT_EQ(s[3].ir, 500u);
-    const auto last = store.series("x", 2);
-    ASSERT_EQ(last.size(), 2u);
-    EXPECT_EQ(last[1].run_id, "r4");
-    EXPECT_TRUE(store.series("nope", 10).empty());
+    EXPECT_EQ(h.run_of(s[0]).id, "r4");
+    EXPECT_EQ(h.run_of(s[3]).id, "r1");
+    EXPECT_EQ(s[1].status, BenchStatus::Failed);
+    EXPECT_FALSE(s[1].cost.has_value());
+    EXPECT_EQ(s[0].cost, 990u);
+    EXPECT_EQ(s[0].ir, 500u);
+    EXPECT_EQ(s[0].position, 0);
+    const auto last = store.load_history("x", 2);
+    ASSERT_EQ(last.series[0].results.size(), 2u);
+    EXPECT_EQ(last.run_of(last.series[0].results[1]).id, "r1");
+    EXPECT_TRUE(store.load_history("nope").series.empty());
+    EXPECT_EQ(store.benchmark_names(), (std::vector<std::string>{"x", "y"}));
 }
 
-TEST(HistoryStore, AllSeriesByNameWithFingerprintKeys) {
+TEST(HistoryStore, LoadHistoryByNameWithFingerprints) {
     auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-all-series") / "h.db");
     const std::vector<std::pair<std::string, std::uint64_t>> costs = {
         {"r1", 1000}, {"r2", 1100}, {"r3", 1500}, {"r4", 1650}};
@@ -260,22 +264,63 @@ TEST(HistoryStore, AllSeriesByNameWithFingerprintKeys) {
         if (id >= "r3") r.fingerprint.weights = metrics::parse_weights("kcachegrind");
         store.record_run(r);
     }
-    const auto all = store.all_series(3, [](const std::string& n) { return n != "y/r2"; });
-    ASSERT_EQ(all.size(), 4u);
-    EXPECT_EQ(all[0].name, "x");
-    EXPECT_EQ(all[1].name, "y/r1");
-    EXPECT_EQ(all[2].name, "y/r3");
-    const auto& x = all[0].points;
+    const auto h = store.load_history([](std::string_view n) { return n != "y/r2"; }, 3);
+    ASSERT_EQ(h.series.size(), 4u);
+    EXPECT_EQ(h.series[0].name, "x");
+    EXPECT_EQ(h.series[1].name, "y/r1");
+    EXPECT_EQ(h.series[2].name, "y/r3");
+    const auto& x = h.series[0].results;
     ASSERT_EQ(x.size(), 3u) << "the last 3";
-    EXPECT_EQ(x[0].point.run_id, "r2");
-    EXPECT_EQ(x[2].point.run_id, "r4");
-    EXPECT_NE(x[0].fingerprint_key, x[1].fingerprint_key);
-    EXPECT_EQ(x[1].fingerprint_key, x[2].fingerprint_key);
-    EXPECT_EQ(x[1].fingerprint_key, store.run_by_id("r3")->fingerprint.comparison_key());
-    EXPECT_FALSE(x[1].point.change.has_value()) << "r2 was measured differently";
-    ASSERT_TRUE(x[2].point.change.has_value());
-    EXPECT_DOUBLE_EQ(*x[2].point.change, 0.1);
-    EXPECT_TRUE(store.all_series(10, [](const std::string&) { return false; }).empty());
+    EXPECT_EQ(h.run_of(x[0]).id, "r2");
+    EXPECT_EQ(h.run_of(x[2]).id, "r4");
+    ASSERT_EQ(h.fingerprints.size(), 2u) << "each distinct fingerprint read once";
+    EXPECT_NE(h.key_of(x[0].run), h.key_of(x[1].run));
+    EXPECT_EQ(h.key_of(x[1].run), store.run_by_id("r3")->fingerprint.comparison_key());
+    EXPECT_EQ(h.fingerprint_of(x[1]).weights.name, "kcachegrind");
+    EXPECT_TRUE(store.load_history([](std::string_view) { return false; }).series.empty());
+}
+
+TEST(HistoryStore, StoredResultForAStep) {
+    auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-result") / "h.db");
+    auto r = run("r1", {bench("a", 1000), bench("b", 5000)});
+    r.benchmarks[1].functions = stored_functions({"hot", kHostile}, 3000);
+    store.record_run(r);
+    const auto h = store.load_history("b");
+    const auto& p = h.series.at(0).results.at(0);
+    const auto b = store.stored_result(h.run_of(p), p.position);
+    ASSERT_TRUE(b.has_value());
+    EXPECT_EQ(b->name, "b");
+    EXPECT_EQ(b->events, r.benchmarks[1].events);
+    EXPECT_EQ(b->derived, r.benchmarks[1].derived);
+    EXPECT_EQ(b->cost, r.benchmarks[1].cost);
+    EXPECT_EQ(b->functions, fold_functions(r.benchmarks[1].functions, kStoredFunctions));
+    EXPECT_FALSE(store.stored_result(h.run_of(p), 7).has_value());
+}
+
+TEST(HistoryStore, CleanRunAtCommitAndRemoveRuns) {
+    const auto path = fresh_dir("cgbench-store-remove") / "h.db";
+    auto store = HistoryStore::open_for_recording(path);
+    auto a = run_at("a", {bench("x", 1000), bench("y", 10)}, "2026-11-22T01:00:00Z");
+    a.benchmarks[0].functions = stored_functions({"only-in-a", "other"}, 600);
+    auto b = run_at("b", {bench("x", 1100)}, "2026-11-22T02:00:00Z");
+    b.git.dirty = true;
+    for (const auto& r : {a, b})
+        store.record_run(r);
+    EXPECT_EQ(store.clean_run_at_commit(*a.git.commit)->id, "a") << "the dirty one is newer";
+    EXPECT_FALSE(store.clean_run_at_commit("0000").has_value());
+
+    const auto h = store.load_history([](std::string_view) { return true; });
+    const auto removed = store.remove_runs({h.runs[0]});
+    EXPECT_EQ(removed.runs, 1u);
+    EXPECT_EQ(removed.results, 2u);
+    EXPECT_EQ(removed.functions, a.benchmarks[0].functions.size());
+    EXPECT_EQ(removed.symbols, 3u) << "names only run a used, \"(other)\" included";
+    EXPECT_EQ(store.run_count(), 1u);
+    EXPECT_FALSE(store.run_by_id("a").has_value());
+    EXPECT_TRUE(store.run_by_id("b").has_value());
+    Database db(path, Database::Mode::Existing);
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM results"), 1);
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM result_functions"), 0);
 }
 
 TEST(HistoryStore, LatestCostsComeFromTheNewestCompleteRun) {
@@ -352,7 +397,8 @@ TEST(HistoryStore, ConcurrentWritersLoseNothing) {
     auto store = HistoryStore::open_existing(path);
     ASSERT_TRUE(store.has_value());
     EXPECT_EQ(store->run_count(), static_cast<std::size_t>(kProcesses * kRuns));
-    EXPECT_EQ(store->series("b", 1000).size(), static_cast<std::size_t>(kProcesses * kRuns));
+    EXPECT_EQ(store->load_history("b").series.at(0).results.size(),
+              static_cast<std::size_t>(kProcesses * kRuns));
 }
 
 }  // namespace cgbench::store

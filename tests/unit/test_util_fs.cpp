@@ -54,12 +54,12 @@ TEST(OutputFile, UnwritableDestinationsFailUpFront) {
     }
 }
 
-TEST(StagingDir, FixedLengthAndRemoved) {
+TEST(StagingDir, CreatedAndRemoved) {
     fs::path p;
     {
         StagingDir d;
         p = d.path();
-        EXPECT_EQ(p.string().size(), std::string("/tmp/cgbench.XXXXXX").size());
+        EXPECT_TRUE(fs::is_directory(p));
         std::ofstream(p / "file") << "x";
     }
     EXPECT_FALSE(fs::exists(p));

@@ -1,0 +1,81 @@
+#include "cli/history_support.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "core/errors.hpp"
+#include "exec/environment.hpp"
+#include "exec/process.hpp"
+#include "history/lines.hpp"
+#include "runner/git_info.hpp"
+#include "util/strings.hpp"
+
+namespace cgbench::cli {
+
+std::vector<history::BranchSteps> explained_steps(store::HistoryStore& store,
+                                                  const history::History& h,
+                                                  const history::StepsOptions& options) {
+    auto branches = history::find_all_steps(h, options);
+    store::StoredResultReader reader(store);
+    for (auto& b : branches) {
+        for (auto& e : b.events) {
+            for (auto& s : e.steps) {
+                const auto before = reader.read(h.runs[s.before.run], s.before.position);
+                const auto after = reader.read(h.runs[s.after.run], s.after.position);
+                if (before && after) s.explanation = history::explain_step(*before, *after);
+            }
+        }
+    }
+    return branches;
+}
+
+std::vector<std::size_t> runs_of(const std::vector<history::BranchSteps>& branches) {
+    std::set<std::size_t> runs;
+    for (const auto& b : branches) {
+        for (const auto& e : b.events) {
+            runs.insert(e.run);
+            for (const auto& s : e.steps)
+                runs.insert(s.before.run);
+        }
+        for (const auto& e : b.epochs)
+            runs.insert(b.runs[e.first]);
+    }
+    return {runs.begin(), runs.end()};
+}
+
+history::Commits commit_subjects(const history::History& h, const std::vector<std::size_t>& runs) {
+    std::set<std::string> commits;
+    for (const auto r : runs) {
+        if (h.runs[r].git.commit) commits.insert(*h.runs[r].git.commit);
+    }
+    if (commits.empty()) return {};
+    exec::PosixProcessRunner runner;
+    return runner::read_commits(std::filesystem::current_path(), {commits.begin(), commits.end()},
+                                exec::current_environment(), runner);
+}
+
+void unknown_benchmark(store::HistoryStore& store, const std::string& name) {
+    const auto names = store.benchmark_names();
+    const std::vector<std::string_view> candidates(names.begin(), names.end());
+    const auto near = util::closest(name, candidates, std::max<std::size_t>(2, name.size() / 3));
+    throw UsageError(
+        fmt::format("no results for benchmark '{}' in {}", util::printable(name),
+                    store.path().string()),
+        near.empty() ? "`cgbench history` lists the runs; a name is what --name gave"
+                     : fmt::format("did you mean '{}'?", util::printable(near)));
+}
+
+void check_branch(const history::History& h, const std::string& branch) {
+    std::set<std::string> branches;
+    for (const auto& r : h.runs)
+        branches.insert(history::branch_of(r));
+    if (branches.count(branch) != 0) return;
+    std::vector<std::string> list;
+    for (const auto& b : branches)
+        list.push_back(util::printable(b));
+    throw UsageError(fmt::format("no run was recorded on branch '{}'", util::printable(branch)),
+                     "recorded branches: " + util::join(list, ", "));
+}
+
+}  // namespace cgbench::cli

@@ -1,0 +1,83 @@
+// `cgbench steps [NAME] [--branch B]`: every lasting change of each benchmark's cost between
+// consecutive measured commits of a branch, labelled code, environment or wobble, grouped by
+// the commit where it happened, with what moved.
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "cli/history_support.hpp"
+#include "config/db_options.hpp"
+#include "core/errors.hpp"
+#include "exec/environment.hpp"
+#include "history/lines.hpp"
+#include "report/steps_reporter.hpp"
+
+namespace cgbench::cli {
+
+namespace {
+
+struct StepsInput {
+    std::optional<std::string> name;
+    std::optional<std::string> branch;
+    config::DbInput db;
+    std::optional<std::string> format;
+};
+
+int execute(const StepsInput& in, const GlobalOptions& global) {
+    const auto reporter =
+        report::make_steps_reporter(report::parse_format(in.format.value_or("console")));
+    const auto path = config::resolve_db(in.db, exec::current_environment());
+    if (!path) throw UsageError("steps needs the database, and --no-db was given");
+    auto store = open_history(*path);
+    const auto h = in.name ? store.load_history(*in.name)
+                           : store.load_history([](std::string_view) { return true; });
+    if (in.name && h.series.empty()) unknown_benchmark(store, *in.name);
+    if (in.branch) check_branch(h, *in.branch);
+    history::StepsOptions options{history::default_branch(h, std::nullopt), in.branch,
+                                  global.verbose > 0};
+    report::StepsReport model;
+    model.database = path->string();
+    model.benchmark = in.name;
+    model.history = &h;
+    model.branches = explained_steps(store, h, options);
+    model.commits = commit_subjects(h, runs_of(model.branches));
+    model.verbose = global.verbose > 0;
+    fmt::print("{}", reporter->render(model, {color_on_stdout(), global.verbose > 0}));
+    return 0;
+}
+
+}  // namespace
+
+Subcommand register_steps(CLI::App& app, GlobalOptions& global) {
+    auto* cmd = app.add_subcommand(
+        "steps",
+        "Find the lasting changes in the history and say what caused them:\n"
+        "  cgbench steps [NAME] [--branch B]");
+    add_global_flags(*cmd, global);
+    auto input = std::make_shared<StepsInput>();
+    cmd->add_option("NAME", input->name, "Only this benchmark");
+    cmd->add_option("--branch", input->branch, "Only this branch [every branch, default first]");
+    add_db_options(*cmd, input->db);
+    cmd->add_option("--format", input->format, "console or json [console]");
+    cmd->footer(
+        "A step is a change of a benchmark's cost between consecutive measured commits of a\n"
+        "branch that the next result does not undo (runs with uncommitted changes are left\n"
+        "out; a commit measured twice counts once). Benchmarks stepping at one commit are one\n"
+        "event. Each step is labelled:\n"
+        "  environment  the fingerprint changed (Valgrind, glibc, loader cache, CPU baseline,\n"
+        "               compiler, cgbench...): never taken for code\n"
+        "  code         same fingerprint, and beyond the benchmark's own wobble\n"
+        "  wobble       within that wobble (listed with -v)\n"
+        "The wobble bound is Q3 + 3*IQR of how far each result is from the nearer of its\n"
+        "neighbours (and of repeated measurements of one commit): 0 for exact counts, so\n"
+        "every lasting change is a step. A change undone by the next result is a one-commit\n"
+        "blip, not a step (-v lists them). Each branch lists its epochs: where each\n"
+        "fingerprint starts; results of different epochs are never compared.\n\n" +
+        exit_code_help());
+    return {cmd, [input, &global] { return execute(*input, global); }};
+}
+
+}  // namespace cgbench::cli

@@ -1,0 +1,58 @@
+#pragma once
+// Rendering of `cgbench bisect`: the commits the search looked at (from the history or built
+// and measured), then the answer: the first commit where a benchmark moved beyond the
+// threshold, its subject, the change against the commit before it, and the functions that
+// moved.
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compare/comparison.hpp"
+#include "history/bisect.hpp"
+#include "history/model.hpp"
+#include "report/reporter.hpp"
+
+namespace cgbench::report {
+
+// One commit the search looked at.
+struct BisectProbe {
+    std::string commit;
+    std::string source;  // "history", "measured", "build failed", "benchmark failed"
+    std::optional<history::Verdict> verdict;
+    std::string detail;  // the benchmark that moved most against GOOD, or why it was skipped
+    double seconds = 0;  // building and measuring it
+};
+
+struct BisectReport {
+    std::string good;  // full commits
+    std::string bad;
+    std::size_t commits = 0;  // on the first-parent line from GOOD to BAD, both included
+    std::string gate;         // the thresholds, described
+    std::vector<BisectProbe> probes;
+    bool moved = false;  // BAD moved against GOOD: there was something to find
+    std::optional<std::string> first_moved;
+    std::optional<std::string> last_unmoved;
+    std::vector<std::string> skipped;  // untestable commits between them
+    // last_unmoved against first_moved, benchmark by benchmark (with the functions that moved).
+    std::optional<compare::Comparison> change;
+    history::Commits commit_info;
+    std::size_t from_history = 0;
+    std::size_t measured = 0;
+};
+
+class BisectReporter {
+  public:
+    virtual ~BisectReporter() = default;
+    virtual std::string render(const BisectReport& report, const RenderOptions& options) const = 0;
+};
+
+// Console or JSON (schema "cgbench-bisect/1"); UsageError for other formats.
+std::unique_ptr<BisectReporter> make_bisect_reporter(Format format);
+
+// "unmoved", "moved", "skipped".
+std::string_view to_string(history::Verdict v);
+
+}  // namespace cgbench::report

@@ -1,0 +1,36 @@
+#pragma once
+// Rendering of `cgbench steps`: per branch its epochs (where each fingerprint starts), then
+// the events (benchmarks that stepped at one commit) with their label, before -> after,
+// change, what moved and the functions that moved most.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "history/model.hpp"
+#include "history/steps.hpp"
+#include "report/reporter.hpp"
+
+namespace cgbench::report {
+
+// The model `cgbench steps` renders.
+struct StepsReport {
+    std::string database;                       // where the history was read from
+    std::optional<std::string> benchmark;       // `steps NAME`
+    const history::History* history = nullptr;  // the runs the steps refer to
+    std::vector<history::BranchSteps> branches;
+    history::Commits commits;  // subjects of the commits git knows
+    bool verbose = false;      // also list wobble steps and blips (counted either way)
+};
+
+class StepsReporter {
+  public:
+    virtual ~StepsReporter() = default;
+    virtual std::string render(const StepsReport& report, const RenderOptions& options) const = 0;
+};
+
+// Console or JSON (schema "cgbench-steps/1"); UsageError for other formats.
+std::unique_ptr<StepsReporter> make_steps_reporter(Format format);
+
+}  // namespace cgbench::report

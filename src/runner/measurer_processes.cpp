@@ -1,0 +1,122 @@
+// Measurer::score_processes: a whole program's result from the profiles of all its processes.
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "runner/function_costs.hpp"
+#include "runner/measurer.hpp"
+#include "util/strings.hpp"
+#include "valgrind/cachegrind_parser.hpp"
+
+namespace cgbench::runner {
+
+namespace {
+
+// Adds `part`'s totals and functions to `sum` (functions by file and name).
+void add_profile(valgrind::Profile& sum, std::map<std::pair<std::string, std::string>, std::size_t>& at,
+                 valgrind::Profile part) {
+    sum.totals.add(part.totals);
+    for (auto& f : part.functions) {
+        const auto [it, added] = at.try_emplace({f.file, f.name}, sum.functions.size());
+        if (added) {
+            sum.functions.push_back(std::move(f));
+        } else {
+            sum.functions[it->second].counts.add(f.counts);
+        }
+    }
+}
+
+// The commands of the processes in `indices`, for a message.
+std::string commands_of(const std::vector<ProcessResult>& processes,
+                        const std::vector<std::size_t>& indices) {
+    std::vector<std::string> names;
+    for (const auto i : indices)
+        names.push_back(util::printable(processes[i].command));
+    return util::join(names, ", ");
+}
+
+// Processes that wrote no profile (still running when the tree was killed, or killed with
+// SIGKILL): their work is not in the result.
+std::vector<std::size_t> unprofiled(const std::vector<ProcessResult>& processes) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < processes.size(); ++i) {
+        if (!processes[i].profiled) out.push_back(i);
+    }
+    return out;
+}
+
+// Warnings and failures that concern the processes of an otherwise measured result.
+void check_processes(const BenchmarkSpec& spec, const exec::ProcessOutcome& outcome,
+                     BenchmarkResult& result) {
+    const auto& procs = result.processes;
+    for (std::size_t i = 1; i < procs.size(); ++i) {
+        if (!procs[i].signal || !is_crash_signal(*procs[i].signal) || spec.allow_child_crash) {
+            continue;
+        }
+        result.status = BenchStatus::Failed;
+        result.error = fmt::format("{} crashed: {} (pass --allow-child-crash if it is expected)",
+                                   process_label(procs, i),
+                                   exec::describe_signal(*procs[i].signal));
+        return;
+    }
+    const auto lost = unprofiled(procs);
+    if (outcome.leftover_processes > 0) {
+        result.warnings.push_back(fmt::format(
+            "{} process(es) outlived the program and were killed: their work is not counted{}",
+            outcome.leftover_processes, lost.empty() ? "" : ": " + commands_of(procs, lost)));
+    } else if (!lost.empty()) {
+        result.warnings.push_back(
+            fmt::format("{} process(es) ended without a profile (killed with SIGKILL?): their "
+                        "work is not counted: {}",
+                        lost.size(), commands_of(procs, lost)));
+    }
+}
+
+}  // namespace
+
+void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
+                               BenchmarkResult& result) const {
+    if (raw.root_pid == 0) return;  // never started (warm-up timed out)
+    const auto traced = traced_processes(raw.files, raw.root_pid);
+    auto procs = describe_processes(traced, spec.processes, raw.names, result.exit_code);
+    if (procs.size() > 1) result.processes = procs;
+    if (result.status == BenchStatus::Timeout || raw.outcome.how == exec::Termination::Limited) {
+        const auto running = unprofiled(procs);
+        if (!running.empty()) {
+            result.error += fmt::format("; {} still running: {}", running.size(),
+                                        commands_of(procs, running));
+        }
+        return;
+    }
+    if (result.status != BenchStatus::Ok) return;
+
+    std::size_t counted = 0;
+    for (const auto& p : procs)
+        counted += p.counted && p.profiled ? 1 : 0;
+    // One counted process: only its top functions are needed. Several: all of each, so that
+    // a function's cost is summed over every process before the top ones are picked.
+    valgrind::ParseOptions options = top_function_options(settings_.weights);
+    if (counted > 1) options = {.collect_functions = true};
+    valgrind::Profile sum;
+    std::map<std::pair<std::string, std::string>, std::size_t> at;
+    for (std::size_t i = 0; i < traced.size(); ++i) {
+        if (!procs[i].profiled) continue;
+        auto these = procs[i].counted ? options : valgrind::ParseOptions{};
+        // The started program's arguments are known: its `cmd:` header spans their lines.
+        // Others' are not: theirs ends at the `events:` line.
+        if (util::trim(traced[i].log.command) == raw.cmd_head) these.cmd_lines = raw.cmd_lines;
+        auto profile = parse_output(
+            [&] { return valgrind::parse_cachegrind_file(traced[i].profile, these); });
+        procs[i].events = profile.totals;
+        procs[i].cost = metrics::cost(profile.totals, settings_.weights);
+        if (!procs[i].counted) continue;
+        if (sum.columns.empty()) sum.columns = profile.columns;
+        add_profile(sum, at, std::move(profile));
+    }
+    if (procs.size() > 1) result.processes = procs;
+    check_processes(spec, raw.outcome, result);
+    if (result.status == BenchStatus::Ok) score(sum, result);
+}
+
+}  // namespace cgbench::runner

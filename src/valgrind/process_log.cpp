@@ -1,0 +1,72 @@
+#include "valgrind/process_log.hpp"
+
+#include <array>
+#include <charconv>
+
+#include "util/strings.hpp"
+
+namespace cgbench::valgrind {
+
+namespace {
+
+// Cachegrind's notes on how it fitted the host's caches: printed by every process that
+// starts, whatever the geometry asked for.
+constexpr std::array<std::string_view, 3> kStartupNoise = {
+    "warning: L3 cache found", "warning: specified LL cache", "warning: simulated LL cache"};
+
+std::optional<int> leading_int(std::string_view s) {
+    int v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end == s.data()) return std::nullopt;
+    return v;
+}
+
+// Splits "==123== text" / "--123-- text" into the pid and the text.
+std::optional<std::pair<int, std::string_view>> split_prefix(std::string_view line) {
+    if (line.size() < 5 || !(line.starts_with("==") || line.starts_with("--"))) return std::nullopt;
+    const std::string_view mark = line.substr(0, 2);
+    const auto end = line.find(mark, 2);
+    if (end == std::string_view::npos) return std::nullopt;
+    const auto pid = leading_int(line.substr(2, end - 2));
+    if (!pid) return std::nullopt;
+    return std::pair{*pid, util::trim(line.substr(end + 2))};
+}
+
+bool is_note(std::string_view text) {
+    for (const auto noise : kStartupNoise) {
+        if (text.starts_with(noise)) return false;
+    }
+    return text.starts_with("Warning:") || text.starts_with("warning:") ||
+           text.starts_with("Error:") || text.starts_with("error:") ||
+           text.starts_with("Possible workaround:") || text.starts_with("FATAL:");
+}
+
+}  // namespace
+
+ProcessLog parse_process_log(std::string_view text) {
+    ProcessLog log;
+    constexpr std::string_view kSignal = "Process terminating with default action of signal ";
+    for (const auto raw : util::split(text, '\n')) {
+        const std::string_view line = util::trim(raw);
+        if (line.starts_with("valgrind: ")) {
+            log.notes.emplace_back(line);
+            continue;
+        }
+        const auto parts = split_prefix(line);
+        if (!parts) continue;
+        const auto& [pid, body] = *parts;
+        if (log.pid == 0) log.pid = pid;
+        if (body.starts_with("Command: ")) {
+            log.command = std::string(body.substr(9));
+        } else if (body.starts_with("Parent PID: ")) {
+            log.parent_pid = leading_int(body.substr(12));
+        } else if (body.starts_with(kSignal)) {
+            log.fatal_signal = leading_int(body.substr(kSignal.size()));
+        } else if (is_note(body)) {
+            log.notes.emplace_back(body);
+        }
+    }
+    return log;
+}
+
+}  // namespace cgbench::valgrind

@@ -1,0 +1,27 @@
+#pragma once
+// What the log of one traced process says about it. With --trace-children=yes and
+// --log-file=...%p, Valgrind writes one log per process: a header naming the program and its
+// parent, the messages about the run, and the tool's summary at exit.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cgbench::valgrind {
+
+struct ProcessLog {
+    int pid = 0;                      // from the "==PID==" prefix; 0 when the log has none
+    std::optional<int> parent_pid;    // "Parent PID: N"
+    std::string command;              // "Command: ..." (argv joined by spaces)
+    std::optional<int> fatal_signal;  // "Process terminating with default action of signal N"
+    // Valgrind's warnings and errors about the program, e.g. "Warning: Can't execute
+    // setuid/setgid/setcap executable: /usr/bin/x". The start-up notes about the host's
+    // caches (always there, never a cause) are left out.
+    std::vector<std::string> notes;
+};
+
+// Parses a log; never throws (an empty or truncated log gives empty fields).
+ProcessLog parse_process_log(std::string_view text);
+
+}  // namespace cgbench::valgrind

@@ -1,0 +1,282 @@
+// Step detection on synthetic series: exact counts make every lasting move a step, however
+// small; a move undone by the next result is a blip; a fingerprint change is never code;
+// wobble is measured from the benchmark's own history.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "history/steps.hpp"
+#include "history_fixtures.hpp"
+
+namespace cgbench::history {
+
+using testing_fixtures::flat;
+using testing_fixtures::HistoryBuilder;
+using testing_fixtures::operator+;
+
+namespace {
+
+std::vector<BranchSteps> steps_of(const History& h, bool wobble = false) {
+    return find_all_steps(h, {default_branch(h, std::nullopt), std::nullopt, wobble});
+}
+
+std::vector<const BenchmarkStep*> all_steps(const std::vector<BranchSteps>& branches) {
+    std::vector<const BenchmarkStep*> out;
+    for (const auto& b : branches) {
+        for (const auto& e : b.events) {
+            for (const auto& s : e.steps)
+                out.push_back(&s);
+        }
+    }
+    return out;
+}
+
+// Pointers into `branches`: keep them alive.
+std::vector<const BenchmarkStep*> all_steps(std::vector<BranchSteps>&&) = delete;
+
+}  // namespace
+
+TEST(HistorySteps, ATinyLastingStepIsFound) {
+    // +0.005%: 20,000,000 -> 20,001,000, at commit 10 of 20.
+    const auto h = HistoryBuilder::simple(flat(10, 20'000'000) + flat(10, 20'001'000));
+    const auto branches = steps_of(h);
+    const auto steps = all_steps(branches);
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(steps[0]->step.label, Label::Code);
+    EXPECT_NEAR(steps[0]->step.change, 0.00005, 1e-12);
+    EXPECT_EQ(h.runs[steps[0]->after.run].git.commit, HistoryBuilder::commit_of(10));
+    EXPECT_EQ(h.runs[steps[0]->before.run].git.commit, HistoryBuilder::commit_of(9));
+    EXPECT_FALSE(steps[0]->step.pending);
+    EXPECT_EQ(steps[0]->wobble.bound, 0) << "exact counts: no wobble";
+    EXPECT_TRUE(branches[0].blips.empty());
+}
+
+TEST(HistorySteps, AOneCommitBlipIsNotAStep) {
+    const auto h = HistoryBuilder::simple(flat(6, 1'000'000) + flat(1, 1'300'000) +
+                                          flat(6, 1'000'000));
+    const auto branches = steps_of(h);
+    EXPECT_TRUE(all_steps(branches).empty());
+    ASSERT_EQ(branches[0].blips.size(), 1u);
+    EXPECT_EQ(h.runs[branches[0].blips[0].at.run].git.commit, HistoryBuilder::commit_of(6));
+    EXPECT_NEAR(branches[0].blips[0].blip.change, 0.3, 1e-12);
+}
+
+TEST(HistorySteps, ATwoCommitExcursionIsTwoSteps) {
+    const auto h = HistoryBuilder::simple(flat(4, 1000) + flat(2, 1100) + flat(4, 1000));
+    const auto branches = steps_of(h);
+    const auto steps = all_steps(branches);
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_GT(steps[0]->step.change, 0);
+    EXPECT_LT(steps[1]->step.change, 0);
+}
+
+TEST(HistorySteps, AFingerprintChangeIsNeverACodeStep) {
+    HistoryBuilder b;
+    std::vector<std::size_t> runs;
+    for (int i = 0; i < 5; ++i)
+        runs.push_back(b.add_run());
+    b.change_fingerprint([](Fingerprint& f) { f.valgrind_version = "3.22.0"; });
+    for (int i = 0; i < 5; ++i)
+        runs.push_back(b.add_run());
+    b.series("bench", runs, flat(5, 1000) + flat(5, 1500));  // +50%, as big as code gets
+    const auto h = b.take();
+    const auto branches = steps_of(h);
+    const auto steps = all_steps(branches);
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(steps[0]->step.label, Label::Environment);
+    ASSERT_FALSE(steps[0]->step.environment.empty());
+    EXPECT_EQ(steps[0]->step.environment[0], "valgrind: 3.19.0 vs 3.22.0");
+}
+
+TEST(HistorySteps, ALoaderCacheOrCompilerChangeIsEnvironmentToo) {
+    for (const auto& [what, edit] :
+         std::vector<std::pair<std::string, std::function<void(Fingerprint&)>>>{
+             {"loader cache", [](Fingerprint& f) { f.loader_cache = "00000000000000bb"; }},
+             {"compiler", [](Fingerprint& f) { f.compilers = {"GCC: (Debian 13.1.0) 13.1.0"}; }}}) {
+        HistoryBuilder b;
+        b.change_fingerprint([](Fingerprint& f) {
+            f.loader_cache = "00000000000000aa";
+            f.compilers = {"GCC: (Debian 12.2.0-14) 12.2.0"};
+        });
+        std::vector<std::size_t> runs;
+        for (int i = 0; i < 4; ++i)
+            runs.push_back(b.add_run());
+        b.change_fingerprint(edit);
+        for (int i = 0; i < 4; ++i)
+            runs.push_back(b.add_run());
+        b.series("bench", runs, flat(4, 100'000) + flat(4, 100'214));
+        const auto h = b.take();
+        const auto branches = steps_of(h);
+        const auto steps = all_steps(branches);
+        ASSERT_EQ(steps.size(), 1u) << what;
+        EXPECT_EQ(steps[0]->step.label, Label::Environment) << what;
+        ASSERT_EQ(steps[0]->step.environment.size(), 1u) << what;
+        EXPECT_EQ(steps[0]->step.environment[0].rfind(what, 0), 0u) << steps[0]->step.environment[0];
+        EXPECT_EQ(h.keys.front(), h.keys.back()) << "comparable: the same epoch";
+    }
+}
+
+TEST(HistorySteps, WobbleComesFromTheBenchmarksOwnHistory) {
+    // Results wandering at random within 0.01% (0..1000 above 10,000,000), then a 1% step.
+    // A fixed-seed LCG (std::minstd_rand is fully specified) keeps the data the same everywhere.
+    std::minstd_rand noise(1);
+    std::vector<std::optional<std::uint64_t>> costs;
+    for (int i = 0; i < 80; ++i)
+        costs.push_back((i < 40 ? 10'000'000 : 10'100'000) + noise() % 1001);
+    // The largest move between neighbours that is noise alone (not the step at 39 -> 40).
+    double largest_noise_move = 0;
+    for (std::size_t i = 1; i < costs.size(); ++i) {
+        if (i == 40) continue;
+        const auto a = static_cast<double>(*costs[i - 1]);
+        largest_noise_move = std::max(largest_noise_move, std::abs(static_cast<double>(*costs[i]) - a) / a);
+    }
+    const auto h = HistoryBuilder::simple(costs);
+    const auto branches = steps_of(h, true);
+    std::size_t code = 0;
+    for (const auto* s : all_steps(branches)) {
+        if (s->step.label == Label::Code) {
+            ++code;
+            EXPECT_NEAR(s->step.change, 0.01, 0.0015);
+        } else {
+            EXPECT_EQ(s->step.label, Label::Wobble);
+            EXPECT_LT(std::abs(s->step.change), 0.00011);
+        }
+    }
+    EXPECT_EQ(code, 1u) << "only the 1% step is code";
+    const auto& wobble = all_steps(branches).front()->wobble;
+    EXPECT_GE(wobble.bound, largest_noise_move) << "every move of the noise is wobble";
+    EXPECT_LT(wobble.bound, 0.005) << "far below the 1% step";
+    EXPECT_GE(wobble.samples, kMinWobbleSamples);
+    EXPECT_GT(branches[0].wobble_steps, 0u);
+    // Without -v the wobble steps are counted, not listed.
+    const auto quiet = steps_of(h, false);
+    ASSERT_EQ(all_steps(quiet).size(), 1u);
+    EXPECT_EQ(quiet[0].wobble_steps, branches[0].wobble_steps);
+}
+
+TEST(HistorySteps, TheNewestStepIsPending) {
+    const auto h = HistoryBuilder::simple(flat(5, 1000) + flat(1, 1013));
+    const auto branches = steps_of(h);
+    const auto steps = all_steps(branches);
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_TRUE(steps[0]->step.pending);
+}
+
+TEST(HistorySteps, BenchmarksSteppingAtOneCommitAreOneEvent) {
+    HistoryBuilder b;
+    std::vector<std::size_t> runs;
+    for (int i = 0; i < 8; ++i)
+        runs.push_back(b.add_run());
+    b.series("b/one", runs, flat(4, 100) + flat(4, 110));
+    b.series("a/two", runs, flat(4, 200) + flat(4, 190));
+    b.series("c/three", runs, flat(6, 300) + flat(2, 330));
+    const auto h = b.take();
+    const auto branches = steps_of(h);
+    ASSERT_EQ(branches.size(), 1u);
+    ASSERT_EQ(branches[0].events.size(), 2u);
+    const auto& first = branches[0].events[0];
+    ASSERT_EQ(first.steps.size(), 2u);
+    EXPECT_EQ(first.steps[0].benchmark, "a/two") << "by name";
+    EXPECT_EQ(first.steps[1].benchmark, "b/one");
+    EXPECT_EQ(h.runs[first.run].git.commit, HistoryBuilder::commit_of(4));
+    EXPECT_EQ(branches[0].events[1].steps.size(), 1u);
+    EXPECT_EQ(branches[0].benchmarks, 3u);
+    EXPECT_EQ(branches[0].commits, 8u);
+}
+
+TEST(HistorySteps, BranchesAndDirtyRunsAreLinesOfTheirOwn) {
+    HistoryBuilder b;
+    std::vector<std::size_t> runs;
+    std::vector<std::optional<std::uint64_t>> costs;
+    for (int i = 0; i < 6; ++i) {
+        runs.push_back(b.add_run());
+        costs.push_back(1000);
+        if (i == 2) {
+            runs.push_back(b.add_run("feature"));  // a branch run amid main's
+            costs.push_back(2237);
+            runs.push_back(b.add_run("main", true));  // a dirty local run
+            costs.push_back(5000);
+        }
+    }
+    b.series("bench", runs, costs);
+    const auto h = b.take();
+    const auto branches = steps_of(h);
+    EXPECT_TRUE(all_steps(branches).empty()) << "no spike in main's line";
+    ASSERT_EQ(branches.size(), 2u);
+    EXPECT_EQ(branches[0].branch, "main");
+    EXPECT_TRUE(branches[0].is_default);
+    EXPECT_EQ(branches[0].commits, 6u) << "the dirty run is no commit of main's line";
+    EXPECT_EQ(branches[1].branch, "feature");
+}
+
+TEST(HistorySteps, ACommitMeasuredTwiceIsOnePoint) {
+    HistoryBuilder b;
+    std::vector<std::size_t> runs;
+    for (int i = 0; i < 5; ++i) {
+        runs.push_back(b.add_run());
+        runs.push_back(b.add_run("main", false, HistoryBuilder::commit_of(runs.back())));
+    }
+    // Each commit measured twice, the second time 0.001% higher: not a step, but wobble.
+    std::vector<std::optional<std::uint64_t>> costs;
+    for (int i = 0; i < 5; ++i) {
+        costs.push_back(100'000'000);
+        costs.push_back(100'001'000);
+    }
+    b.series("bench", runs, costs);
+    const auto h = b.take();
+    const auto lines = lines_of(h, h.series[0], run_keys(h), "main");
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0].points.size(), 5u);
+    EXPECT_EQ(lines[0].repeats.size(), 5u);
+    const auto branches = steps_of(h);
+    EXPECT_TRUE(all_steps(branches).empty());
+}
+
+TEST(HistorySteps, AFailedResultInBetweenDoesNotHideAStep) {
+    const auto h = HistoryBuilder::simple(flat(4, 1000) + std::vector<std::optional<std::uint64_t>>{
+                                                              std::nullopt} +
+                                          flat(4, 1073));
+    const auto branches = steps_of(h);
+    const auto steps = all_steps(branches);
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(h.runs[steps[0]->after.run].git.commit, HistoryBuilder::commit_of(5));
+    EXPECT_EQ(h.runs[steps[0]->before.run].git.commit, HistoryBuilder::commit_of(3));
+}
+
+TEST(HistorySteps, OnlyTheBranchAsked) {
+    HistoryBuilder b;
+    const auto m = b.add_run();
+    const auto f = b.add_run("feature");
+    b.series("bench", {m, f}, {100, 200});
+    const auto h = b.take();
+    const auto out = find_all_steps(h, {"main", std::string("feature"), false});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].branch, "feature");
+}
+
+TEST(HistoryWobble, RobustBound) {
+    const auto bound_of = [](const History& h) {
+        const auto keys = run_keys(h);
+        return wobble_bound(h, lines_of(h, h.series[0], keys, "main"), keys.classes);
+    };
+    // Alternating, but too few observations to call it wobble.
+    const auto few = bound_of(HistoryBuilder::simple({1000, 1001, 1000, 1001, 1000}));
+    EXPECT_EQ(few.samples, 3u);
+    EXPECT_EQ(few.bound, 0);
+    // Enough: the bound covers the alternation.
+    const auto many = bound_of(HistoryBuilder::simple(flat(1, 1000) + flat(1, 1001) + flat(1, 1000) +
+                                                      flat(1, 1001) + flat(1, 1000) + flat(1, 1001) +
+                                                      flat(1, 1000) + flat(1, 1001) + flat(1, 1000) +
+                                                      flat(1, 1001) + flat(1, 1000)));
+    EXPECT_EQ(many.samples, 9u);
+    EXPECT_GT(many.bound, 0.0009);
+    // Exact counts: none.
+    const auto exact = bound_of(HistoryBuilder::simple(flat(30, 1000)));
+    EXPECT_EQ(exact.bound, 0);
+    EXPECT_EQ(exact.samples, 28u) << "every interior point";
+}
+
+}  // namespace cgbench::history
