@@ -299,8 +299,19 @@ if wanted C37; then
 fi
 
 # --- T: the measured program --------------------------------------------------------------
-survivors() { pgrep -f cgbench-audit-grandchild | wc -l; }
-kill_survivors() { pkill -f cgbench-audit-grandchild 2>/dev/null; true; }
+# The grandchildren `grandchild` left (their argv carries a marker; their cwd is below $TMP).
+grandchildren() {
+    local pid
+    for pid in $(pgrep -f cgbench-audit-grandchild); do
+        [[ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" == "$TMP"* ]] && echo "$pid"
+    done
+}
+survivors() { grandchildren | wc -l; }
+kill_survivors() {
+    local pid
+    for pid in $(grandchildren); do kill "$pid" 2>/dev/null; done
+    true
+}
 if wanted T01; then
     check 2 "not found" run --no-db -- ./does-not-exist
     check 2 "not found" run --no-db -- not-on-path-xyz
@@ -756,18 +767,21 @@ fi
 
 # --- I: interrupts and kills ----------------------------------------------------------------
 printf '[[bench]]\nname = "s%d"\ncommand = ["./slowwork", "6"]\n' 1 2 3 4 | sed 's/^\[\[bench\]\]$/\n&/' >slow.toml
-ours_left() {  # Valgrind processes and staging directories of this script's programs
-    local n=0 d
-    n=$(pgrep -f "valgrind.bin.*$W" | wc -l)
-    for d in /tmp/cgbench.??????; do
-        [ "$(readlink "$d/r" 2>/dev/null)" = "$TMP" ] && n=$((n + 1))
+# The Valgrind processes of this script's programs: programs run through a link under
+# /tmp/cgbench (so their command lines do not name $W), but in $W or below it.
+our_valgrinds() {
+    local p cwd exe
+    for p in /proc/[0-9]*; do
+        cwd="$(readlink "$p/cwd" 2>/dev/null)" || continue
+        [[ "$cwd" == "$TMP"* ]] || continue
+        exe="$(readlink "$p/exe" 2>/dev/null)" || continue
+        [[ "$exe" == *valgrind* || "$exe" == *grind-*-linux ]] && echo "${p#/proc/}"
     done
-    echo "$n"
 }
+ours_left() { our_valgrinds | wc -l; }  # Valgrind output directories are cleaned by the next run
 clean_ours() {
-    pkill -KILL -f "valgrind.bin.*$W" 2>/dev/null
-    local d
-    for d in /tmp/cgbench.??????; do [ "$(readlink "$d/r" 2>/dev/null)" = "$TMP" ] && rm -rf "$d"; done
+    local pid
+    for pid in $(our_valgrinds); do kill -KILL "$pid" 2>/dev/null; done
     true
 }
 # interrupt ID SIGNAL WANT-RC [group]: signal a suite run 2 s in
@@ -806,7 +820,7 @@ if wanted I06; then
     sleep 2
     kill -KILL "$pid"
     sleep 10
-    n=$(pgrep -f "valgrind.bin.*$W/hang" | wc -l)
+    n=$(ours_left)
     clean_ours
     if [ "$n" = 0 ]; then record I06 good; else record I06 wrong "Valgrind ran on after the timeout (D8, processes)"; fi
 fi

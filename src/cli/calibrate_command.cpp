@@ -114,7 +114,9 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
     cmd.add_option("--suite", in.suite,
                    "Also time the benchmarks of this suite file (whole programs; regions and "
                    "Google Benchmark entries are left out)");
-    cmd.add_option("--filter", in.filter, "Only the suite benchmarks whose name matches (regex)");
+    cmd.add_option("--filter", in.filter,
+                   "Only the suite benchmarks whose name matches (RE2 syntax, searched anywhere "
+                   "in the name)");
     cmd.add_option("--sizes", in.sizes,
                    "Working sets of the memory walks, e.g. 1K,64K,4M [1K,2K,...,256M]");
     cmd.add_option("--steps", in.steps, "Steps in each kernel's loop [2097152]");
