@@ -184,7 +184,12 @@ int finish_run(const RunResult& run, report::Format format, util::AtomicFile* ou
         std::fflush(stdout);
     }
     // A result file holds at least one measurement; a run where everything failed leaves none.
-    if (out != nullptr && failed.size() < run.benchmarks.size()) {
+    // A benchmark that failed --verify was measured (its spread is the finding), so it counts.
+    const bool measured = std::any_of(run.benchmarks.begin(), run.benchmarks.end(),
+                                      [](const BenchmarkResult& b) {
+                                          return b.status == BenchStatus::Ok || !b.spread.empty();
+                                      });
+    if (out != nullptr && measured) {
         out->commit(dump_json(to_json(run)) + "\n");
     }
     store::record_if_enabled(history, run);

@@ -65,6 +65,11 @@ TEST(Repeatability, PythonWorkloadIgnoresTheCaller) {
                                  {"LOGNAME", "someone-else"}, {"TMPDIR", "/var/tmp/x"}}}),
               base)
         << "another HOME, USER, LOGNAME and TMPDIR";
+    // Python decodes PATH at start-up (~38 Ir a byte when it was passed through).
+    EXPECT_EQ(events_of({"--", script.string()},
+                        {.env = {{"PATH", "/" + std::string(1000, 'p') + ":" + kPath}}}),
+              base)
+        << "a 1 kB longer PATH";
 }
 
 TEST(Repeatability, PythonWorkloadInAParallelSuite) {
