@@ -72,6 +72,22 @@ TEST(Repeatability, PythonWorkloadIgnoresTheCaller) {
         << "a 1 kB longer PATH";
 }
 
+TEST(Repeatability, TheBuildDirectorysNameDoesNotCount) {
+    // The same binary under two differently named build directories of one checkout (the
+    // parent's name is part of the path the program runs by).
+    const auto dir = scratch("rep-build-dir");
+    nlohmann::json first;
+    for (const std::string build : {"build", "cmake-build-release", "out"}) {
+        fs::create_directories(dir / build);
+        const auto copy = dir / build / "workload";
+        fs::copy_file(program("workload"), copy, fs::copy_options::overwrite_existing);
+        const auto events = events_of({"--", copy.string(), "2000"});
+        ASSERT_FALSE(events.empty());
+        if (first.is_null()) first = events;
+        EXPECT_EQ(events, first) << "under " << build << "/";
+    }
+}
+
 TEST(Repeatability, PythonWorkloadInAParallelSuite) {
     const auto dir = scratch("rep-suite");
     python_workload(dir);
