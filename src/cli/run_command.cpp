@@ -112,7 +112,9 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
                    "chooses for Valgrind's CPU [portable]");
     run.add_flag("--branch-sim", in.branch_sim, "Also simulate branch prediction (Bc Bcm Bi Bim)");
     run.add_option("--env", in.env,
-                   "KEY=VALUE sets a variable for the program; KEY passes the caller's value. "
+                   "KEY=VALUE sets a variable for the program; KEY passes the caller's value "
+                   "(the program otherwise sees a fixed environment: LANG=C.UTF-8, TZ=UTC, "
+                   "HOME=/nonexistent, PATH=/usr/local/bin:/usr/bin:/bin, hash seeds). "
                    "Repeatable")
         ->expected(1)
         ->allow_extra_args(false)
