@@ -10,8 +10,8 @@
 #   cpp     examples/varint 20000 0               (C++, libstdc++)
 #   sqlite  sqlite3 :memory: < 2,000-row script
 #   gzip    gzip -c of a 64 kB text
-#   python  python3 tests/programs/pydict.py       (the interpreter is not copied: "-" on the
-#           path rows)
+#   python  python3 tests/programs/pydict.py (3,000 keys)
+#           (the interpreter is not copied: "-" on the path rows)
 # "0" means identical counts. Each cell is one run (cgbench's counts repeat exactly).
 #
 # Usage: bench/caller_variations.sh [AFTER [BEFORE]]
