@@ -94,8 +94,9 @@ measure() {
                 cmd=(/usr/bin/python3 "$TMP/w/pydict.py") ;;
     esac
     if [[ $var == relative && $prog != python ]]; then
-        cwd="$dir"; cmd[0]="./$(basename "${cmd[0]}")"
-        [[ $prog == sqlite ]] && cmd=(--stdin "$TMP/w/script.sql" -- ./sqlite3 :memory:)
+        cwd="$dir"
+        if [[ $prog == sqlite ]]; then cmd=(--stdin "$TMP/w/script.sql" -- ./sqlite3 :memory:)
+        else cmd[0]="./$(basename "${cmd[0]}")"; fi
     fi
     [[ ${cmd[0]} != --stdin ]] && cmd=(-- "${cmd[@]}")
     (cd "$cwd" && "${user[@]}" env -i PWD="$cwd" "${env[@]}" "$cg" run --no-db -q --warmup 1 \
