@@ -112,7 +112,9 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
                    "chooses for Valgrind's CPU [portable]");
     run.add_flag("--branch-sim", in.branch_sim, "Also simulate branch prediction (Bc Bcm Bi Bim)");
     run.add_option("--env", in.env,
-                   "KEY=VALUE sets a variable for the program; KEY passes the caller's value. "
+                   "KEY=VALUE sets a variable for the program; KEY passes the caller's value "
+                   "(the program otherwise sees a fixed environment: LANG=C.UTF-8, TZ=UTC, "
+                   "HOME=/nonexistent, PATH=/usr/local/bin:/usr/bin:/bin, hash seeds). "
                    "Repeatable")
         ->expected(1)
         ->allow_extra_args(false)
@@ -184,7 +186,12 @@ int finish_run(const RunResult& run, report::Format format, util::AtomicFile* ou
         std::fflush(stdout);
     }
     // A result file holds at least one measurement; a run where everything failed leaves none.
-    if (out != nullptr && failed.size() < run.benchmarks.size()) {
+    // A benchmark that failed --verify was measured (its spread is the finding), so it counts.
+    const bool measured = std::any_of(run.benchmarks.begin(), run.benchmarks.end(),
+                                      [](const BenchmarkResult& b) {
+                                          return b.status == BenchStatus::Ok || !b.spread.empty();
+                                      });
+    if (out != nullptr && measured) {
         out->commit(dump_json(to_json(run)) + "\n");
     }
     store::record_if_enabled(history, run);
