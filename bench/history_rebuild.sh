@@ -21,16 +21,11 @@ source "$(dirname "$0")/lib.sh"
 RUNS="${RUNS:-5}"
 bench_init
 bench_build
-FILES="${FILES:-1000}"
-BENCHES="${BENCHES:-20}"
-command -v sqlite3 >/dev/null || { echo "bench: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 1; }
 export CGBENCH
 history="$ROOT/scripts/cgbench-history.sh"
 
 # 1. The files, on the branch of a bare repository; a clone to rebuild from.
-"$CGBENCH" run -q --no-db --name template --out "$TMP/template.json" -- \
-    "$ROOT/build/tests/programs/workload" 2000
-result_files "$TMP/template.json" "$TMP/results" "$FILES" "$BENCHES"
+result_set
 git init -q --bare -b main "$TMP/origin.git"
 git init -q -b main "$TMP/writer"
 git -C "$TMP/writer" remote add origin "$TMP/origin.git"

@@ -16,6 +16,9 @@
 #                         writes FILES result files into DIR, each a run of its own (id,
 #                         start time, commit) with BENCHES benchmarks bench/0000... copied
 #                         from the first benchmark of the result file TEMPLATE (sqlite3)
+#   result_set            FILES (1000) result files of BENCHES (20) benchmarks each in
+#                         $TMP/results, from a template run of tests/programs/workload
+#                         ($TMP/template.json); needs the sqlite3 CLI
 #   ratio A B             A/B with 3 decimals
 
 bench_init() {
@@ -96,4 +99,14 @@ SELECT writefile(printf('$dir/%05d.json', f.n),
                      '\$.position', b.j)) FROM b)))
 FROM f, tpl t;
 SQL
+}
+
+result_set() {
+    FILES="${FILES:-1000}"
+    BENCHES="${BENCHES:-20}"
+    command -v sqlite3 >/dev/null ||
+        { echo "bench: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 1; }
+    "$CGBENCH" run -q --no-db --name template --out "$TMP/template.json" -- \
+        "$ROOT/build/tests/programs/workload" 2000
+    result_files "$TMP/template.json" "$TMP/results" "$FILES" "$BENCHES"
 }

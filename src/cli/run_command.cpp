@@ -114,7 +114,9 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
                    "chooses for Valgrind's CPU [portable]");
     run.add_flag("--branch-sim", in.branch_sim, "Also simulate branch prediction (Bc Bcm Bi Bim)");
     run.add_option("--env", in.env,
-                   "KEY=VALUE sets a variable for the program; KEY passes the caller's value. "
+                   "KEY=VALUE sets a variable for the program; KEY passes the caller's value "
+                   "(the program otherwise sees a fixed environment: LANG=C.UTF-8, TZ=UTC, "
+                   "HOME=/nonexistent, PATH=/usr/local/bin:/usr/bin:/bin, hash seeds). "
                    "Repeatable")
         ->expected(1)
         ->allow_extra_args(false)
@@ -229,7 +231,12 @@ int finish_run(const RunResult& run, report::Format format, util::OutputFile* ou
     }
     // Saved first, printed last: a closed or full stdout never costs the measurement.
     // A result file holds at least one measurement; a run where everything failed leaves none.
-    const bool written = out != nullptr && failed.size() < run.benchmarks.size();
+    // A benchmark that failed --verify was measured (its spread is the finding), so it counts.
+    const bool measured = std::any_of(run.benchmarks.begin(), run.benchmarks.end(),
+                                      [](const BenchmarkResult& b) {
+                                          return b.status == BenchStatus::Ok || !b.spread.empty();
+                                      });
+    const bool written = out != nullptr && measured;
     if (written) out->commit(dump_json(to_json(run)) + "\n");
     if (history != nullptr) {
         const fs::path saved = written && out->is_file() ? out->target() : fs::path();

@@ -320,6 +320,23 @@ Side side_of(const RunResult& run, std::string label) {
 
 namespace {
 
+// A verdict on a multi-threaded result can be chance: Valgrind's schedule of its threads, and
+// so its counts, differ from run to run (BenchmarkResult::threads).
+void warn_threaded(Comparison& out) {
+    for (const auto& c : out.benchmarks) {
+        if (!c.base || !c.head) continue;
+        const int threads = std::max(c.base->threads, c.head->threads);
+        if (threads <= 1) continue;
+        const bool gated = std::any_of(c.changes.begin(), c.changes.end(),
+                                       [](const MetricChange& m) { return m.threshold.has_value(); });
+        out.warnings.push_back(fmt::format(
+            "{} ran {} threads: its counts are not repeatable, so its verdict ({}) can come "
+            "from the thread schedule rather than the code{}",
+            util::printable(c.name), threads, to_string(c.verdict),
+            gated ? "" : " (it was not gated)"));
+    }
+}
+
 // Pairs the benchmarks of both runs and judges each: the part of a comparison after the
 // runs were found comparable.
 void judge_all(Comparison& out, RunResult& base, RunResult& head, const CompareOptions& options) {
@@ -344,6 +361,7 @@ void judge_all(Comparison& out, RunResult& base, RunResult& head, const CompareO
                         "both sides; it was not checked",
                         m));
     }
+    warn_threaded(out);
 }
 
 }  // namespace
@@ -367,7 +385,8 @@ Comparison compare_runs(RunResult base, Side base_side, RunResult head, Side hea
         out.warnings.push_back(
             "BASE and HEAD ran with different dynamic loader caches (/etc/ld.so.cache: the "
             "machines' installed libraries differ): whole-program counts can differ by a few "
-            "hundred instructions at start-up; measure both on one machine to compare exactly");
+            "hundred instructions at start-up, tens of thousands for an interpreter such as "
+            "Python; measure both on one machine to compare exactly");
     }
     judge_all(out, base, head, options);
     return out;

@@ -102,6 +102,10 @@ struct BenchmarkResult {
     std::string error;        // why it failed (empty when Ok)
     std::string stderr_tail;  // last lines of the program's stderr on failure
     std::vector<std::string> warnings;
+    // The most threads one measured process ran (its main thread included); 0: not known (a
+    // result from before it was recorded). Above 1 the counts are not repeatable: Valgrind's
+    // schedule of the threads differs from run to run. JSON "threads", written when above 1.
+    int threads = 0;
     std::string raw_file;                 // where --keep-raw put the Valgrind output
     int runs = 1;                         // times measured (--verify N)
     std::vector<EventSpread> spread;      // events that differed between runs; empty: identical

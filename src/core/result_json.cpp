@@ -260,6 +260,9 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
     b.error = j.value("error", "");
     b.stderr_tail = j.value("stderr_tail", "");
     b.warnings = read_strings(j, "warnings");
+    if (const auto it = j.find("threads"); it != j.end()) {
+        b.threads = static_cast<int>(r.u64(*it, where + ".threads"));
+    }
     b.raw_file = j.value("raw_file", "");
     b.threshold = j.value("threshold", "");
     if (const auto it = j.find("position"); it != j.end()) {
@@ -336,6 +339,7 @@ ojson to_json(const BenchmarkResult& b) {
     if (!b.error.empty()) j["error"] = b.error;
     if (!b.stderr_tail.empty()) j["stderr_tail"] = b.stderr_tail;
     if (!b.warnings.empty()) j["warnings"] = b.warnings;
+    if (b.threads > 1) j["threads"] = b.threads;
     if (!b.raw_file.empty()) j["raw_file"] = b.raw_file;
     if (!b.threshold.empty()) j["threshold"] = b.threshold;
     if (b.position) j["position"] = *b.position;

@@ -86,11 +86,9 @@ BuiltEnvironment build_environment(const EnvironmentSpec& spec, const EnvMap& ca
     // vary between machines (so they shift as little as possible), then the pad.
     EnvMap fixed = {{"LANG", "C.UTF-8"},       {"TZ", "UTC"},
                     {"HOME", "/nonexistent"},  {"PYTHONHASHSEED", "0"},
-                    {"PERL_HASH_SEED", "0"},   {"PERL_PERTURB_KEYS", "0"}};
-    EnvMap varying = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}};
-    for (const char* name : kPassThrough) {
-        if (const auto it = caller.find(name); it != caller.end()) varying[name] = it->second;
-    }
+                    {"PERL_HASH_SEED", "0"},   {"PERL_PERTURB_KEYS", "0"},
+                    {"PYTHONNOUSERSITE", "1"}};
+    EnvMap varying = {{"PATH", std::string(kFixedPath)}};
     EnvMap user;
     for (const auto& req : spec.requests) {
         std::string value;

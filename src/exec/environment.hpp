@@ -7,13 +7,18 @@
 //
 // What the program sees: LANG=C.UTF-8, TZ=UTC, HOME=/nonexistent (the same for every user:
 // Python, for one, puts ~/.local on sys.path), PYTHONHASHSEED=0, PERL_HASH_SEED=0 and
-// PERL_PERTURB_KEYS=0 (hash order), the caller's PATH, `_`, and what --env adds. No USER,
-// LOGNAME or TMPDIR (programs fall back to /tmp). `--env HOME` passes the caller's value.
+// PERL_PERTURB_KEYS=0 (hash order), PYTHONNOUSERSITE=1 (Python's user-site check asks for the
+// uid, and a uid above 256 is a new int object: +357 Ir for uid 4242 against uid 0),
+// PATH=/usr/local/bin:/usr/bin:/bin (Python decodes PATH at start-up, ~38 Ir per byte), `_`,
+// and what --env adds. No USER, LOGNAME or TMPDIR (programs fall back to /tmp).
+// `--env HOME` / `--env PATH` pass the caller's value; `--env PATH=...` sets another.
+// The program itself is still found through the caller's PATH (exec/program.hpp).
 
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -58,8 +63,8 @@ struct BuiltEnvironment {
 // next 4 KiB step and reported, since their counts then depend on their size.
 inline constexpr std::size_t kEnvBlockBudget = 8192;
 
-// Names cgbench passes from the caller when present (fixed defaults otherwise).
-inline constexpr const char* kPassThrough[] = {"PATH"};
+// The PATH the program sees unless --env PATH says otherwise.
+inline constexpr std::string_view kFixedPath = "/usr/local/bin:/usr/bin:/bin";
 
 // Builds the environment. Throws UsageError when a pass-through request names a variable
 // the caller does not have, or when a reserved name is set.

@@ -71,7 +71,22 @@ fs::path link_target(const ResolvedProgram& program) {
     return dir.has_parent_path() && dir != dir.root_path() ? dir.parent_path() : dir;
 }
 
-StagedProgram::StagedProgram(const ResolvedProgram& program) : link_(link_target(program)) {
+namespace {
+
+// How long the link's name is made for `program`: so long that "<link name>/<parent name>"
+// always takes kStagedDirChars characters (the parent's name no longer moves the path's
+// length: `build/` and `cmake-build-release/` give the same counts).
+std::size_t link_name_length(const ResolvedProgram& program) {
+    const fs::path dir = fs::canonical(program.path.parent_path());
+    if (link_target(program) == dir) return kStagedDirChars;
+    const std::size_t parent = dir.filename().string().size() + 1;
+    return parent < kStagedDirChars ? kStagedDirChars - parent : 0;
+}
+
+}  // namespace
+
+StagedProgram::StagedProgram(const ResolvedProgram& program)
+    : link_(link_target(program), link_name_length(program)) {
     const fs::path dir = fs::canonical(program.path.parent_path());
     path_ = link_target(program) == dir ? link_.path() / program.path.filename()
                                         : link_.path() / dir.filename() / program.path.filename();

@@ -5,7 +5,10 @@
 //
 // The program runs as /tmp/cgbench/<H>/<parent-dir-name>/<file-name>, where <H> is a link to
 // the program's grandparent directory (exec/staging.hpp: the same path in every run, job and
-// for every user). The last two path components are kept on purpose:
+// for every user), padded with '_' so that "<H>/<parent-dir-name>" is always kStagedDirChars
+// characters long (parent names up to 47 characters): the same binary under build/ and under
+// cmake-build-release/ runs by paths of one length (measured before: up to +383 cost).
+// The last two path components are kept on purpose:
 // argv[0] still names the program (busybox-style dispatch works), and lexical lookups one or
 // two levels up still land in the real tree (a Python venv finds ../pyvenv.cfg, a tool finds
 // ../share/...), while the length no longer depends on the checkout location.
@@ -17,6 +20,10 @@
 #include "exec/staging.hpp"
 
 namespace cgbench::exec {
+
+// The length of "<link name>/<parent-dir-name>" in the staged path (when the parent's name
+// leaves room for the link's 16 hex digits).
+inline constexpr std::size_t kStagedDirChars = 64;
 
 struct ResolvedProgram {
     std::string as_given;        // what the user typed: "./prog", "python3"

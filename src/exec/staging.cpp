@@ -134,8 +134,10 @@ bool staging_is_private() {
     return root().is_private;
 }
 
-std::string link_name(const fs::path& target) {
-    return util::hex64(util::fnv1a64(target.string()));
+std::string link_name(const fs::path& target, std::size_t min_length) {
+    std::string name = util::hex64(util::fnv1a64(target.string()));
+    if (name.size() < min_length) name.append(min_length - name.size(), '_');
+    return name;
 }
 
 OutputDir::OutputDir() {
@@ -166,8 +168,8 @@ OutputDir::~OutputDir() {
     ::close(lock_fd_);
 }
 
-ProgramLink::ProgramLink(const fs::path& target) {
-    const std::string name = link_name(target);
+ProgramLink::ProgramLink(const fs::path& target, std::size_t min_name_length) {
+    const std::string name = link_name(target, min_name_length);
     for (const fs::path& dir : {staging_root(), private_root_path()}) {
         if (dir != staging_root() && !usable_root(dir.c_str(), 0700)) break;
         path_ = dir / name;

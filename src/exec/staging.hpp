@@ -47,7 +47,8 @@ class OutputDir {
 // The fixed-path link to `target` (a directory), held while the object lives.
 class ProgramLink {
   public:
-    explicit ProgramLink(const std::filesystem::path& target);
+    // `min_name_length`: the link's name is padded to at least this many characters.
+    explicit ProgramLink(const std::filesystem::path& target, std::size_t min_name_length = 0);
     ~ProgramLink();
     ProgramLink(const ProgramLink&) = delete;
     ProgramLink& operator=(const ProgramLink&) = delete;
@@ -60,8 +61,9 @@ class ProgramLink {
     int lock_fd_ = -1;
 };
 
-// The link name for `target`: 16 hex digits of a hash of its path.
-std::string link_name(const std::filesystem::path& target);
+// The link name for `target`: 16 hex digits of a hash of its path, then '_' up to
+// `min_length` characters.
+std::string link_name(const std::filesystem::path& target, std::size_t min_length = 0);
 
 // Removes output directories and links under staging_root() that the caller owns and no live
 // cgbench holds (left by a run that was killed). Never throws; returns how many were removed.

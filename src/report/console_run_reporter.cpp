@@ -74,8 +74,11 @@ std::string spread_table(const BenchmarkResult& b) {
     for (const auto& s : b.spread) {
         const double rel =
             s.min == 0 ? 1.0 : static_cast<double>(s.max - s.min) / static_cast<double>(s.min);
+        // Enough digits to show the spread: ~1,000 of 450 M is 0.00022%, not 0.00%.
+        std::string spread = util::precise_percent(rel);
+        if (spread.front() == '+') spread.erase(0, 1);
         t.add_row({std::string(metrics::info(s.event).name), util::with_commas(s.min),
-                   util::with_commas(s.max), util::percent(rel)});
+                   util::with_commas(s.max), spread});
     }
     return fmt::format("\n{} differed across {} runs:\n{}", util::printable(b.name), b.runs,
                        t.render(2));

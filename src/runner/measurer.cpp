@@ -194,6 +194,7 @@ std::vector<BenchmarkResult> Measurer::measure_regions(const BenchmarkSpec& spec
         return {whole};
     }
     std::vector<BenchmarkResult> results;
+    mark_threads(traced_processes(raw.files, raw.root_pid), {}, whole);
     for (const auto& region : found.regions) {
         BenchmarkResult r = whole;
         r.name = spec.name + "/" + region.name;

@@ -115,6 +115,10 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
         add_profile(sum, at, std::move(profile));
     }
     if (procs.size() > 1) result.processes = procs;
+    std::vector<bool> counts;
+    for (const auto& p : procs)
+        counts.push_back(p.counted);
+    mark_threads(traced, counts, result);
     check_processes(spec, raw.outcome, result);
     if (result.status == BenchStatus::Ok) score(sum, result);
 }

@@ -95,6 +95,21 @@ std::vector<ProcessResult> describe_processes(const std::vector<TracedProcess>& 
     return out;
 }
 
+void mark_threads(const std::vector<TracedProcess>& traced, const std::vector<bool>& counted,
+                  BenchmarkResult& result) {
+    int most = 0;
+    for (std::size_t i = 0; i < traced.size(); ++i) {
+        if (counted.empty() || (i < counted.size() && counted[i]))
+            most = std::max(most, traced[i].log.threads);
+    }
+    result.threads = most;
+    if (most <= 1) return;
+    result.warnings.push_back(fmt::format(
+        "ran {} threads: Valgrind interleaves them differently from run to run, so these "
+        "counts are not repeatable (a gate on them can fire by chance; see --verify)",
+        most));
+}
+
 bool is_crash_signal(int signo) {
     switch (signo) {
         case SIGSEGV:

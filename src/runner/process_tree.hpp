@@ -45,6 +45,12 @@ std::vector<ProcessResult> describe_processes(const std::vector<TracedProcess>& 
                                               ProcessMode mode, const CommandNames& names,
                                               std::optional<int> root_exit_code);
 
+// Sets `result.threads` to the most threads one of the `counted` processes of `traced` ran
+// (counted[i] for traced[i]; all when `counted` is empty) and, above 1, adds the warning that
+// the counts are not repeatable.
+void mark_threads(const std::vector<TracedProcess>& traced, const std::vector<bool>& counted,
+                  BenchmarkResult& result);
+
 // Signals that mean a process crashed (a fault: SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
 // SIGSYS, SIGTRAP) rather than was told to stop (SIGTERM, SIGKILL, SIGPIPE, ...).
 bool is_crash_signal(int signo);

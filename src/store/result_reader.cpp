@@ -13,10 +13,10 @@ namespace cgbench::store {
 namespace {
 
 // The top-level keys of a benchmark document (core/result_json.cpp, to_json).
-constexpr std::array<std::string_view, 20> kKeys = {
+constexpr std::array<std::string_view, 21> kKeys = {
     "name",     "command", "status",    "tool",         "exit_code", "signal",      "events",
     "derived",  "weights", "cost",      "wall_seconds", "error",     "stderr_tail", "warnings",
-    "raw_file", "verify",  "threshold", "position",     "functions", "region"};
+    "raw_file", "verify",  "threshold", "position",     "functions", "region",      "threads"};
 enum Key : int {
     kName,
     kCommand,
@@ -38,6 +38,7 @@ enum Key : int {
     kPosition,
     kFunctions,
     kRegion,
+    kThreads,
     kUnknown
 };
 // What read_benchmark requires.
@@ -82,6 +83,7 @@ class Reader {
     bool weights(metrics::Weights& out);
     bool verify(BenchmarkResult& b);
     bool position(std::optional<std::size_t>& out);
+    bool threads(int& out);
     bool functions(std::vector<FunctionResult>& out);
     bool function(FunctionResult& out);
     bool region(std::optional<RegionInfo>& out);
@@ -134,6 +136,8 @@ bool Reader::top_value(Key k, BenchmarkResult& b) {
             return functions(b.functions);
         case kRegion:
             return region(b.region);
+        case kThreads:
+            return threads(b.threads);
         case kUnknown:
             return false;
     }
@@ -250,6 +254,13 @@ bool Reader::position(std::optional<std::size_t>& out) {
     std::uint64_t v = 0;
     if (!unsigned_value(v)) return false;
     out = static_cast<std::size_t>(v);
+    return true;
+}
+
+bool Reader::threads(int& out) {
+    std::uint64_t v = 0;
+    if (!unsigned_value(v) || v > 1000000) return false;
+    out = static_cast<int>(v);
     return true;
 }
 

@@ -22,7 +22,8 @@ std::vector<std::string> behaviour_args(const ToolOptions& o) {
     args.emplace_back(o.cache_sim ? "--cache-sim=yes" : "--cache-sim=no");
     args.emplace_back(o.branch_sim ? "--branch-sim=yes" : "--branch-sim=no");
     // Threads take turns round-robin instead of racing for Valgrind's lock. This does not make
-    // a multi-threaded program's cache counts repeat (measured: see the README); single-
+    // a multi-threaded program's counts repeat (measured: bench/threads.sh, 10 of 10 runs
+    // differ; no scheduler option does), and such results are marked (`threads`); single-
     // threaded programs are not affected.
     args.emplace_back("--fair-sched=yes");
     args.emplace_back("--trace-children=yes");
@@ -84,6 +85,10 @@ std::vector<std::string> valgrind_command(const Installation& inst, const ToolOp
     argv.push_back("--" + std::string(to_string(options.tool)) +
                    "-out-file=" + files.out_template());
     argv.push_back("--log-file=" + files.log_template());
+    // The log then names every thread a process starts (process_log.hpp): how cgbench knows a
+    // result came from several threads and is not repeatable. It prints to the log only; the
+    // counts are the same with and without it.
+    argv.push_back("--trace-sched=yes");
     argv.push_back("--");
     argv.insert(argv.end(), program_argv.begin(), program_argv.end());
     return argv;

@@ -46,6 +46,7 @@ bool is_note(std::string_view text) {
 ProcessLog parse_process_log(std::string_view text) {
     ProcessLog log;
     constexpr std::string_view kSignal = "Process terminating with default action of signal ";
+    constexpr std::string_view kThreadStart = "acquired lock (thread_wrapper(starting new thread))";
     for (const auto raw : util::split(text, '\n')) {
         const std::string_view line = util::trim(raw);
         if (line.starts_with("valgrind: ")) {
@@ -56,7 +57,9 @@ ProcessLog parse_process_log(std::string_view text) {
         if (!parts) continue;
         const auto& [pid, body] = *parts;
         if (log.pid == 0) log.pid = pid;
-        if (body.starts_with("Command: ")) {
+        if (body.starts_with("SCHED[")) {
+            if (body.ends_with(kThreadStart)) ++log.threads;
+        } else if (body.starts_with("Command: ")) {
             log.command = std::string(body.substr(9));
         } else if (body.starts_with("Parent PID: ")) {
             log.parent_pid = leading_int(body.substr(12));

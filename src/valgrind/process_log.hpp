@@ -19,6 +19,10 @@ struct ProcessLog {
     // setuid/setgid/setcap executable: /usr/bin/x". The start-up notes about the host's
     // caches (always there, never a cause) are left out.
     std::vector<std::string> notes;
+    // Threads the process ran, its main thread included, counted from the thread starts that
+    // --trace-sched=yes logs ("SCHED[N]:  acquired lock (thread_wrapper(starting new
+    // thread))"); 0 in a log written without that option.
+    int threads = 0;
 };
 
 // Parses a log; never throws (an empty or truncated log gives empty fields).

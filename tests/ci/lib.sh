@@ -1,5 +1,6 @@
 # shellcheck shell=bash
 # Shared by the CI tests (sourced): installing the clients, scratch directories, checks.
+# shellcheck disable=SC2034  # ci_bin and build are used by the tests that source this
 
 ci_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ci_bin="$ci_root/tests/ci/node_modules/.bin"
@@ -12,6 +13,12 @@ ci_install_clients() {
     [ "$code" -eq 77 ] && echo "SKIPPED: $(basename "$0"): the CI clients could not be installed" >&2
     exit "$code"
   fi
+}
+
+# The test's one argument, the build directory: sets `build` to its absolute path.
+ci_build_arg() { # "$@"
+  [ $# -eq 1 ] || { echo "usage: $(basename "$0") BUILD_DIR" >&2; exit 2; }
+  build="$(cd "$1" && pwd)"
 }
 
 # A fresh directory under BUILD/tests/ci-scratch.

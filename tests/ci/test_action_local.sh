@@ -18,8 +18,7 @@
 set -euo pipefail
 # shellcheck source=tests/ci/lib.sh
 source "$(dirname "$0")/lib.sh"
-[ $# -eq 1 ] || { echo "usage: test_action_local.sh BUILD_DIR" >&2; exit 2; }
-build="$(cd "$1" && pwd)"
+ci_build_arg "$@"
 ci_install_clients
 scratch="$(ci_scratch "$build" action-local)"
 ci_install_build "$build" "$scratch/cache"

@@ -16,8 +16,7 @@
 set -euo pipefail
 # shellcheck source=tests/ci/lib.sh
 source "$(dirname "$0")/lib.sh"
-[ $# -eq 1 ] || { echo "usage: test_cgbench_pr.sh BUILD_DIR" >&2; exit 2; }
-build="$(cd "$1" && pwd)"
+ci_build_arg "$@"
 scratch="$(ci_scratch "$build" cgbench-pr)"
 export CGBENCH="$build/src/cgbench"
 pr="$ci_root/scripts/cgbench-pr.sh"

@@ -19,8 +19,7 @@
 set -euo pipefail
 # shellcheck source=tests/ci/lib.sh
 source "$(dirname "$0")/lib.sh"
-[ $# -eq 1 ] || { echo "usage: test_gitlab_local.sh BUILD_DIR" >&2; exit 2; }
-build="$(cd "$1" && pwd)"
+ci_build_arg "$@"
 ci_install_clients
 command -v rsync >/dev/null || fail "gitlab-ci-local needs rsync (scripts/install-deps.sh installs it)"
 scratch="$(ci_scratch "$build" gitlab-local)"

@@ -12,8 +12,7 @@
 set -euo pipefail
 # shellcheck source=tests/ci/lib.sh
 source "$(dirname "$0")/lib.sh"
-[ $# -eq 1 ] || { echo "usage: test_history_branch.sh BUILD_DIR" >&2; exit 2; }
-build="$(cd "$1" && pwd)"
+ci_build_arg "$@"
 scratch="$(ci_scratch "$build" history-branch)"
 export CGBENCH="$build/src/cgbench"
 history="$ci_root/scripts/cgbench-history.sh"

@@ -65,6 +65,27 @@ TEST(Repeatability, PythonWorkloadIgnoresTheCaller) {
                                  {"LOGNAME", "someone-else"}, {"TMPDIR", "/var/tmp/x"}}}),
               base)
         << "another HOME, USER, LOGNAME and TMPDIR";
+    // Python decodes PATH at start-up (~38 Ir a byte when it was passed through).
+    EXPECT_EQ(events_of({"--", script.string()},
+                        {.env = {{"PATH", "/" + std::string(1000, 'p') + ":" + kPath}}}),
+              base)
+        << "a 1 kB longer PATH";
+}
+
+TEST(Repeatability, TheBuildDirectorysNameDoesNotCount) {
+    // The same binary under two differently named build directories of one checkout (the
+    // parent's name is part of the path the program runs by).
+    const auto dir = scratch("rep-build-dir");
+    nlohmann::json first;
+    for (const std::string build : {"build", "cmake-build-release", "out"}) {
+        fs::create_directories(dir / build);
+        const auto copy = dir / build / "workload";
+        fs::copy_file(program("workload"), copy, fs::copy_options::overwrite_existing);
+        const auto events = events_of({"--", copy.string(), "2000"});
+        ASSERT_FALSE(events.empty());
+        if (first.is_null()) first = events;
+        EXPECT_EQ(events, first) << "under " << build << "/";
+    }
 }
 
 TEST(Repeatability, PythonWorkloadInAParallelSuite) {

@@ -158,6 +158,33 @@ TEST(RunErrors, VerifyCatchesANondeterministicProgram) {
     EXPECT_NE(r.out.find("Ir"), std::string::npos);
 }
 
+TEST(RunErrors, VerifyFailureShowsASmallSpreadAndWritesTheResult) {
+    // ~10 M Ir, of which up to ~300 vary: a spread of a few parts per million.
+    const auto dir = scratch("verify-small-spread");
+    const auto out = dir / "result.json";
+    const auto r = cgbench({"run", "--no-db", "--verify", "4", "--out", out.string(), "--",
+                            program("nondeterministic"), "2000000", "64"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    const auto at = r.out.find("differed across 4 runs");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::string table = r.out.substr(at);
+    EXPECT_EQ(table.find("0.00%"), std::string::npos) << "a spread shown as zero:\n" << table;
+    // The Ir row's spread, e.g. "0.0025%", is above zero.
+    const auto ir = table.find("\n  Ir ");
+    ASSERT_NE(ir, std::string::npos) << table;
+    const auto pct = table.find('%', ir);
+    const auto start = table.rfind(' ', pct) + 1;
+    EXPECT_GT(std::stod(table.substr(start, pct - start)), 0.0) << table;
+    // The only benchmark failed --verify, and the result file still says so.
+    ASSERT_TRUE(fs::exists(out)) << "--out wrote nothing";
+    const auto doc = read_json(out);
+    const auto& b = doc["benchmarks"][0];
+    EXPECT_EQ(b["status"], "failed");
+    EXPECT_EQ(b["verify"]["identical"], false);
+    EXPECT_EQ(b["verify"]["runs"], 4);
+    EXPECT_TRUE(b["verify"]["spread"].contains("Ir")) << b.dump();
+}
+
 TEST(RunErrors, ErrorsAreOneLine) {
     const auto r = cgbench({"run", "--geometry", "I1=30000,8,64", "--", program("workload")});
     EXPECT_EQ(r.exit_code, 2);

@@ -1,14 +1,18 @@
-/* nondeterministic: does a random amount of work (seeded from /dev/urandom), the kind of
- * program --verify exists to catch. */
+/* nondeterministic [BASE [RANGE]]: does BASE + a random amount below RANGE of work (seeded
+ * from /dev/urandom; defaults 1000 and 1000), the kind of program --verify exists to catch.
+ * A large BASE with a small RANGE gives a spread of a few parts per million. */
 #include <stdio.h>
+#include <stdlib.h>
 
-int main(void) {
+int main(int argc, char** argv) {
+    const unsigned long base = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000;
+    const unsigned long range = argc > 2 ? strtoul(argv[2], NULL, 10) : 1000;
     unsigned seed = 0;
     FILE* f = fopen("/dev/urandom", "rb");
-    if (!f || fread(&seed, sizeof seed, 1, f) != 1) return 1;
+    if (!f || fread(&seed, sizeof seed, 1, f) != 1 || range == 0) return 1;
     fclose(f);
     volatile unsigned long acc = 0;
-    for (unsigned i = 0; i < 1000 + seed % 1000; ++i)
+    for (unsigned long i = 0; i < base + seed % range; ++i)
         acc += i;
     printf("%lu\n", (unsigned long)acc);
     return 0;

@@ -35,7 +35,7 @@ TEST(Environment, OnlyTheAllowListPasses) {
                            {"LANG", "de_DE.UTF-8"}, {"LC_ALL", "de_DE.UTF-8"}};
     const auto env = build_environment(spec_for(), caller);
     const std::vector<std::string> expected = {
-        "HOME", "LANG", "PERL_HASH_SEED", "PERL_PERTURB_KEYS", "PYTHONHASHSEED",
+        "HOME", "LANG", "PERL_HASH_SEED", "PERL_PERTURB_KEYS", "PYTHONHASHSEED", "PYTHONNOUSERSITE",
         "TZ",   "_",    "PATH",           "CGBENCH_ENV_PAD"};
     EXPECT_EQ(names(env), expected);
     EXPECT_TRUE(contains(env, "LANG=C.UTF-8"));
@@ -46,14 +46,28 @@ TEST(Environment, OnlyTheAllowListPasses) {
     // The same HOME for every user (Python puts ~/.local on sys.path); no USER, LOGNAME or
     // TMPDIR, whatever the caller has.
     EXPECT_TRUE(contains(env, "HOME=/nonexistent"));
-    EXPECT_TRUE(contains(env, "PATH=/usr/bin"));
+    EXPECT_TRUE(contains(env, "PYTHONNOUSERSITE=1"));
+    // The caller's PATH stays out (Python decodes it at start-up: its length moves counts).
+    EXPECT_TRUE(contains(env, "PATH=/usr/local/bin:/usr/bin:/bin"));
     EXPECT_TRUE(contains(env, "_=/tmp/cgbench.abcdef/r/bin/prog"));
 }
 
-TEST(Environment, MissingPassThroughVariablesGetFixedDefaults) {
-    const auto env = build_environment(spec_for(), {});
-    EXPECT_TRUE(contains(env, "HOME=/nonexistent"));
-    EXPECT_TRUE(contains(env, "PATH=/usr/local/bin:/usr/bin:/bin"));
+TEST(Environment, PathIsFixedWhateverTheCallerHas) {
+    for (const EnvMap& caller :
+         {EnvMap{}, EnvMap{{"PATH", "/usr/bin"}}, EnvMap{{"PATH", std::string(1000, 'p')}}}) {
+        const auto env = build_environment(spec_for(), caller);
+        EXPECT_TRUE(contains(env, "PATH=/usr/local/bin:/usr/bin:/bin"));
+        EXPECT_TRUE(contains(env, "HOME=/nonexistent"));
+    }
+}
+
+TEST(Environment, PathIsPassedOrSetOnlyWhenAsked) {
+    EnvironmentSpec s = spec_for();
+    s.requests = {parse_env_request("PATH")};
+    EXPECT_TRUE(contains(build_environment(s, {{"PATH", "/opt/x/bin:/usr/bin"}}),
+                         "PATH=/opt/x/bin:/usr/bin"));
+    s.requests = {parse_env_request("PATH=/opt/y/bin")};
+    EXPECT_TRUE(contains(build_environment(s, {{"PATH", "/opt/x/bin"}}), "PATH=/opt/y/bin"));
 }
 
 TEST(Environment, HomeIsPassedOnlyWhenAsked) {

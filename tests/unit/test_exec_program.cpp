@@ -57,11 +57,32 @@ TEST(Program, StagedPathKeepsTheLastTwoComponentsAndIsTheSameEveryTime) {
     EXPECT_EQ(a.path().parent_path().filename(), "programs");
     EXPECT_TRUE(fs::equivalent(a.path(), programs / "workload"));
     EXPECT_EQ(a.link().parent_path(), staging_root());
-    EXPECT_EQ(a.link().filename().string().size(), 16u);
-    // Another program in another directory: another link, the same length.
+    // "<link>/<parent>" has one length whatever the parent is called.
+    const auto staged_dir = [](const StagedProgram& p) {
+        return p.path().parent_path().string().substr(p.link().parent_path().string().size() + 1);
+    };
+    EXPECT_EQ(staged_dir(a).size(), kStagedDirChars) << staged_dir(a);
+    EXPECT_EQ(a.link().filename().string().substr(0, 16).find('_'), std::string::npos);
+    // Another program in another directory: another link, a path of the same length.
     const StagedProgram c(resolve_program("/bin/true", "/", {}));
     EXPECT_NE(c.link(), a.link());
-    EXPECT_EQ(c.link().string().size(), a.link().string().size());
+    EXPECT_EQ(staged_dir(c).size(), kStagedDirChars) << staged_dir(c);
+}
+
+TEST(Program, TheBuildDirectorysNameDoesNotChangeTheStagedPathsLength) {
+    const fs::path dir = ::testing::TempDir() + "/cgbench-program-dirs";
+    std::size_t length = 0;
+    for (const std::string name : {"b", "build", "cmake-build-release",
+                                   "x86_64-unknown-linux-gnu-release"}) {
+        fs::create_directories(dir / name);
+        fs::copy_file(fs::path(CGBENCH_TEST_PROGRAMS) / "workload", dir / name / "workload",
+                      fs::copy_options::overwrite_existing);
+        const StagedProgram p(resolve_program((dir / name / "workload").string(), "/", {}));
+        EXPECT_EQ(p.path().parent_path().filename(), name);
+        EXPECT_TRUE(fs::equivalent(p.path(), dir / name / "workload"));
+        if (length == 0) length = p.path().string().size();
+        EXPECT_EQ(p.path().string().size(), length) << p.path();
+    }
 }
 
 }  // namespace cgbench::exec
