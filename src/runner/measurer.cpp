@@ -243,7 +243,7 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
     raw.names = {run_path, program.as_given, staged.link().string()};
     const std::string joined = util::join(argv, " ");
     raw.cmd_lines = 1 + static_cast<std::size_t>(std::count(joined.begin(), joined.end(), '\n'));
-    raw.cmd_head = std::string(util::trim(joined.substr(0, joined.find('\n'))));
+    raw.cmd_program = run_path;
     exec::ProcessSpec ps;
     ps.argv = argv;
     ps.env = env.entries;

@@ -107,7 +107,7 @@ class Measurer {
         // spans (1 + the newlines in the arguments) and its first line, to know the started
         // program's profile by (ParseOptions::cmd_lines).
         std::size_t cmd_lines = 1;
-        std::string cmd_head;
+        std::string cmd_program;  // argv[0], the staged path
         // The started process's profile (Callgrind: its final dump; parts are .N) and log.
         std::filesystem::path out_file() const { return files.out_file(root_pid); }
         std::filesystem::path log_file() const { return files.log_file(root_pid); }
