@@ -137,7 +137,9 @@ TEST(CalibrateE2E, NoisyTimingsAreRefusedWithExit4AndNothingWritten) {
                               (dir / "w.toml").string()});
     EXPECT_EQ(r.exit_code, 4) << r.err;
     EXPECT_NE(r.err.find("native timings are too noisy to fit"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("worst: noisy"), std::string::npos) << r.err;
+    // The worst kernel is named; on a loaded machine a short real kernel can be worse than
+    // the noisy program, which the table must flag in any case.
+    EXPECT_NE(r.err.find("(worst: "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("quiet machine"), std::string::npos) << r.err;
     const auto row = r.err.find("\nnoisy ");
     ASSERT_NE(row, std::string::npos) << "no table of timings: " << r.err;
