@@ -13,6 +13,7 @@
 // one commit were apart. With exact counts it is 0, and every lasting move is a step.
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -112,5 +113,23 @@ struct StepsOptions {
 
 // The steps of every series of `h`, by branch (the default branch first).
 std::vector<BranchSteps> find_all_steps(const History& h, const StepsOptions& options);
+
+// find_all_steps one series at a time, for series read one after another and not kept
+// (HistoryStore::scan_series): add() each series over the runs of `h`, then finish().
+// `h` must outlive the finder; its own series are not looked at.
+class StepFinder {
+  public:
+    StepFinder(const History& h, StepsOptions options);
+    ~StepFinder();
+    StepFinder(const StepFinder&) = delete;
+    StepFinder& operator=(const StepFinder&) = delete;
+
+    void add(const Series& series);
+    std::vector<BranchSteps> finish();
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 }  // namespace cgbench::history
