@@ -35,8 +35,9 @@ int execute(const StepsInput& in, const GlobalOptions& global) {
     // Each benchmark's series is read, searched and dropped in turn: the history is never
     // held whole (a million results would be ~100 MB to allocate and fault in).
     const auto h = store.load_runs();
-    history::StepFinder finder(h, {history::default_branch(h, std::nullopt), in.branch,
-                                   global.verbose > 0});
+    const bool verbose = global.verbose > 0;
+    history::StepFinder finder(h, {history::default_branch(h, std::nullopt), in.branch, verbose,
+                                   verbose});
     bool found = false;
     const auto add = [&](const history::Series& s) {
         found = true;

@@ -238,6 +238,8 @@ struct StepFinder::State {
             c.add_step(h, {series.name, line.points[s.before], line.points[s.after], std::move(s),
                            wobble, std::nullopt});
         }
+        c.branch.blip_count += found.blips.size();
+        if (!options.list_blips) return;
         for (const auto& b : found.blips) {
             c.branch.blips.push_back({series.name, line.points[b.before], line.points[b.at], b});
         }

@@ -101,7 +101,8 @@ struct BranchSteps {
     std::vector<Epoch> epochs;      // over `runs`
     std::size_t benchmarks = 0;     // benchmarks with results on the branch
     std::vector<StepEvent> events;  // oldest first
-    std::vector<BenchmarkBlip> blips;
+    std::vector<BenchmarkBlip> blips;  // when StepsOptions::list_blips
+    std::size_t blip_count = 0;        // how many blips were found (listed or not)
     std::size_t wobble_steps = 0;  // how many steps were wobble (in `events` only when asked)
 };
 
@@ -109,6 +110,7 @@ struct StepsOptions {
     std::string default_branch;         // listed first
     std::optional<std::string> branch;  // only this one
     bool include_wobble = false;        // list wobble steps in the events
+    bool list_blips = true;             // list the blips (else only count them)
 };
 
 // The steps of every series of `h`, by branch (the default branch first).
