@@ -44,6 +44,9 @@ struct StoredCosts {
     std::map<std::string, std::uint64_t> costs;  // benchmark name -> cost (ok results only)
 };
 
+// The page cache (KiB) of a database opened only to read (open_existing).
+inline constexpr int kReadCacheKiB = 256;
+
 // How long recording waits for the lock another process holds (5 minutes): a run was
 // measured already, and is kept in a file for `cgbench import` when even that is not enough.
 inline constexpr int kRecordBusyMs = 300000;
