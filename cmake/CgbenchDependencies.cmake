@@ -9,12 +9,17 @@ find_package(tomlplusplus REQUIRED CONFIG)
 if(CGBENCH_BUILD_EXAMPLES)
   find_package(benchmark REQUIRED CONFIG)  # Google Benchmark: examples and microbenchmarks
 endif()
+# RE2 (--filter): Debian's package has a pkg-config file, no CMake one, and ships libre2.a.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 
 # cgbench_deps: the libraries cgbench_lib links. Debian ships fmt, spdlog and toml++ as
 # shared libraries only, so the static build compiles fmt's core once (fmt 9.1, the version
 # of Debian 12 and Ubuntu 24.04: cmake/fmt_compiled.cpp; other versions header-only) and uses
 # spdlog and toml++ header-only (SPDLOG_FMT_EXTERNAL, TOML_HEADER_ONLY), with SQLite's
-# libsqlite3.a and glibc, libstdc++ and libgcc linked in (-static).
+# libsqlite3.a, RE2's libre2.a (with what `pkg-config --static` lists beside it: -pthread on
+# Debian 12; newer RE2 releases add Abseil's libraries) and glibc, libstdc++ and libgcc
+# linked in (-static).
 add_library(cgbench_deps INTERFACE)
 target_link_libraries(cgbench_deps INTERFACE CLI11::CLI11 nlohmann_json::nlohmann_json
                                              Threads::Threads)
@@ -32,11 +37,16 @@ if(CGBENCH_STATIC)
   endif()
   target_include_directories(cgbench_deps SYSTEM INTERFACE ${_spdlog_include} ${_toml_include})
   target_compile_definitions(cgbench_deps INTERFACE SPDLOG_FMT_EXTERNAL TOML_HEADER_ONLY=1)
-  target_link_libraries(cgbench_deps INTERFACE "${CGBENCH_SQLITE3_STATIC}" m)
+  find_library(CGBENCH_RE2_STATIC NAMES libre2.a HINTS ${RE2_STATIC_LIBRARY_DIRS} REQUIRED)
+  list(REMOVE_ITEM RE2_STATIC_LDFLAGS -lre2)
+  target_include_directories(cgbench_deps SYSTEM INTERFACE ${RE2_STATIC_INCLUDE_DIRS})
+  target_compile_options(cgbench_deps INTERFACE ${RE2_STATIC_CFLAGS_OTHER})
+  target_link_libraries(cgbench_deps INTERFACE "${CGBENCH_SQLITE3_STATIC}"
+                                               "${CGBENCH_RE2_STATIC}" ${RE2_STATIC_LDFLAGS} m)
   target_link_options(cgbench_deps INTERFACE -static)
 else()
   target_link_libraries(cgbench_deps INTERFACE fmt::fmt spdlog::spdlog SQLite::SQLite3
-                                               tomlplusplus::tomlplusplus)
+                                               tomlplusplus::tomlplusplus PkgConfig::RE2)
 endif()
 
 find_program(VALGRIND_EXECUTABLE NAMES valgrind)

@@ -14,7 +14,7 @@ runtime=(valgrind git)
 build=(
   build-essential cmake pkg-config git
   libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
-  libsqlite3-dev libtomlplusplus-dev
+  libsqlite3-dev libtomlplusplus-dev libre2-dev
 )
 development=(
   "${build[@]}" "${runtime[@]}"

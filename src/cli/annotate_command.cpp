@@ -59,7 +59,7 @@ int execute(const AnnotateInput& in) {
                              ? "measure it again with this cgbench"
                              : "it failed; per-function costs exist only for measured results");
     }
-    fmt::print("{}", report::render_functions(b, format, in.top));
+    print_out(report::render_functions(b, format, in.top));
     return 0;
 }
 

@@ -1,18 +1,25 @@
 #include "cli/app.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <map>
 
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "core/errors.hpp"
+#include "core/result_json.hpp"
 #include "core/version.hpp"
 #include "store/history_store.hpp"
+#include "store/schema.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::cli {
 
@@ -22,6 +29,16 @@ void print_error(const std::string& message, const std::string& hint) {
     std::string line = "cgbench: error: " + message;
     if (!hint.empty()) line += " (" + hint + ")";
     fmt::print(stderr, "{}\n", line);
+}
+
+// Every command resolves paths against the working directory; a deleted one is the user's to
+// fix, not an internal error.
+void check_working_directory() {
+    char buffer[4096];
+    if (::getcwd(buffer, sizeof buffer) == nullptr && errno == ENOENT) {
+        throw UsageError("the working directory no longer exists",
+                         "cd to an existing directory and run cgbench again");
+    }
 }
 
 void setup_logging(const GlobalOptions& g) {
@@ -34,11 +51,89 @@ void setup_logging(const GlobalOptions& g) {
     spdlog::set_default_logger(logger);
 }
 
+std::string write_error_hint(int err) {
+    return err == EPIPE ? "the reader of cgbench's output stopped reading; what cgbench saves "
+                          "(result file, history) was saved before printing"
+                        : "check where standard output goes (a full disk, a closed descriptor)";
+}
+
+// The subcommands of `app`, for messages: "run, compare, ...".
+std::vector<std::string> subcommand_names(const CLI::App& app) {
+    std::vector<std::string> names;
+    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        names.push_back(sub->get_name());
+    return names;
+}
+
+// UsageError for `word`, which names no subcommand of `app`.
+[[noreturn]] void refuse_subcommand(const CLI::App& app, const std::string& word) {
+    const auto names = subcommand_names(app);
+    std::vector<std::string_view> candidates(names.begin(), names.end());
+    const auto near = util::closest(word, candidates);
+    const std::string where = app.get_parent() == nullptr ? "cgbench" : "cgbench " + app.get_name();
+    throw UsageError(fmt::format("unknown subcommand '{}' of {}{}", util::printable(word), where,
+                                 near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)),
+                     fmt::format("{} has {}; see `{} --help`", where, util::join(names, ", "),
+                                 where));
+}
+
+// Follows the subcommands `args` name (after a parse error) and throws UsageError for a word
+// that names none, or for a command line that ends before a required subcommand.
+void check_subcommands(const CLI::App& app, const std::vector<std::string>& args) {
+    const CLI::App* at = &app;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (!args[i].empty() && args[i][0] == '-') continue;
+        const CLI::App* next = nullptr;
+        for (const auto* sub : at->get_subcommands([](const CLI::App*) { return true; })) {
+            if (sub->get_name() == args[i]) next = sub;
+        }
+        if (next == nullptr) refuse_subcommand(*at, args[i]);
+        if (next->get_require_subcommand_min() == 0) return;
+        at = next;
+    }
+    const std::string where = at->get_parent() == nullptr ? "cgbench" : "cgbench " + at->get_name();
+    throw UsageError(fmt::format("{} needs a subcommand", where),
+                     fmt::format("one of {}; see `{} --help`",
+                                 util::join(subcommand_names(*at), ", "), where));
+}
+
+// Flushes stdout at exit: a write error the buffer hid until now (a full disk) is reported,
+// and a successful command then exits 4 instead of 0.
+int flush_stdout(int code) {
+    if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return code;
+    const int err = errno;
+    print_error(fmt::format("cannot write to standard output: {}", std::strerror(err)),
+                write_error_hint(err));
+    return code == 0 ? static_cast<int>(ExitCode::kEnvironment) : code;
+}
+
 }  // namespace
+
+void print_out(std::string_view text, Stream stream) {
+    std::FILE* f = stream == Stream::Stderr ? stderr : stdout;
+    if (std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0) return;
+    const int err = errno;
+    std::clearerr(f);  // reported here, not again at exit
+    throw EnvironmentError(fmt::format("cannot write to standard {}: {}",
+                                       stream == Stream::Stderr ? "error" : "output",
+                                       std::strerror(err)),
+                           write_error_hint(err));
+}
 
 void add_global_flags(CLI::App& app, GlobalOptions& global) {
     app.add_flag("-q,--quiet", global.quiet, "Print only errors");
     app.add_flag("-v,--verbose", global.verbose, "More detail (-vv: also the environment)");
+}
+
+CLI::Validator positive_count() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            const auto n = util::parse_u64(text);
+            if (n && *n >= 1) return {};
+            return fmt::format("'{}' is not a whole number of at least 1",
+                               util::printable(text));
+        },
+        "COUNT");
 }
 
 void add_db_options(CLI::App& app, config::DbInput& db) {
@@ -77,7 +172,7 @@ std::string exit_code_help() {
            "  3  a benchmark failed: non-zero exit, signal, timeout, not repeatable\n"
            "  4  environment error: valgrind missing or unusable, history database damaged,\n"
            "     unwritable or from a newer cgbench, files cgbench needs\n"
-           "130  interrupted (Ctrl-C); nothing partial is written";
+           "130  interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP); nothing partial is written";
 }
 
 int main(int argc, char** argv) {
@@ -85,7 +180,9 @@ int main(int argc, char** argv) {
         "cgbench: deterministic performance numbers for CI, measured under Valgrind's "
         "Cachegrind.",
         "cgbench"};
-    app.set_version_flag("--version", fmt::format("cgbench {}", kVersion));
+    app.set_version_flag("--version",
+                         fmt::format("cgbench {}\nhistory database schema {}\nresult files {}",
+                                     kVersion, store::kSchemaVersion, kResultSchema));
     app.footer(exit_code_help());
     app.require_subcommand(1);
     GlobalOptions global;
@@ -101,6 +198,9 @@ int main(int argc, char** argv) {
           register_import(app, global)}) {
         actions[sub.app] = sub.action;
     }
+    // A closed pipe is a write error to report (and to survive: results are saved before
+    // anything is printed), not a silent death. Measured programs get SIGPIPE back.
+    ::signal(SIGPIPE, SIG_IGN);
 
     // The first "--" ends cgbench's own options; what follows is never parsed as options.
     int own = argc;
@@ -120,6 +220,12 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
+        try {
+            check_subcommands(app, std::vector<std::string>(argv + 1, argv + own));
+        } catch (const UsageError& u) {
+            print_error(u.what(), u.hint());
+            return static_cast<int>(ExitCode::kUsage);
+        }
         const auto* sub = app.get_subcommands().empty() ? &app : app.get_subcommands().front();
         print_error(e.what(),
                     fmt::format("see `{} --help`", sub == &app ? std::string("cgbench")
@@ -128,10 +234,11 @@ int main(int argc, char** argv) {
     }
     setup_logging(global);
     try {
-        return actions.at(app.get_subcommands().front())();
+        check_working_directory();
+        return flush_stdout(actions.at(app.get_subcommands().front())());
     } catch (const Error& e) {
         print_error(e.what(), e.hint());
-        return static_cast<int>(e.code());
+        return flush_stdout(static_cast<int>(e.code()));
     } catch (const std::exception& e) {
         print_error(fmt::format("internal error: {}", e.what()),
                     "please report this with the command line that caused it");

@@ -45,10 +45,10 @@ int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
     for (const auto& why : plan.left_out)
         warn("left out " + why);
     // Every output is proven writable before minutes of measuring.
-    std::unique_ptr<util::AtomicFile> out, html, json;
-    if (plan.out) out = std::make_unique<util::AtomicFile>(*plan.out);
-    if (plan.html) html = std::make_unique<util::AtomicFile>(*plan.html);
-    if (plan.json_file) json = std::make_unique<util::AtomicFile>(*plan.json_file);
+    std::unique_ptr<util::OutputFile> out, html, json;
+    if (plan.out) out = std::make_unique<util::OutputFile>(*plan.out);
+    if (plan.html) html = std::make_unique<util::OutputFile>(*plan.html);
+    if (plan.json_file) json = std::make_unique<util::OutputFile>(*plan.json_file);
     if (const auto& dir = plan.simulated.settings.keep_raw_dir; !dir.empty()) {
         util::ensure_writable_dir(dir, "--keep-raw directory");
     }
@@ -70,25 +70,33 @@ int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
     }
     exec::throw_if_interrupted();
 
-    if (plan.json) {
-        fmt::print("{}", report::render_calibration_json(c));
-    } else if (!global.quiet) {
-        fmt::print("{}", report::render_calibration_console(c, color_on_stdout()));
-    }
+    // Files first, then stdout: a closed pipe never costs the measurement.
     if (html) html->commit(report::render_calibration_html(c));
     if (json) json->commit(report::render_calibration_json(c));
     if (out) out->commit(config::format_weights_file(calibrate::weights_file(c)));
+    const bool file_on_stdout = (out && out->is_stdout()) || (html && html->is_stdout()) ||
+                                (json && json->is_stdout());
+    const Stream stream = file_on_stdout ? Stream::Stderr : Stream::Stdout;
+    if (plan.json) {
+        print_out(report::render_calibration_json(c), stream);
+    } else if (!global.quiet) {
+        print_out(report::render_calibration_console(c, !file_on_stdout && color_on_stdout()),
+                  stream);
+    }
     if (!global.quiet && !plan.json) {
+        std::string notes;
         if (out) {
-            fmt::print("\nwrote {}: use `cgbench run --weights {}`, or weights = \"{}\" in a "
-                       "suite's [defaults]\n",
-                       out->target().string(), out->target().string(), out->target().string());
+            notes += fmt::format("\nwrote {}: use `cgbench run --weights {}`, or weights = \"{}\" "
+                                 "in a suite's [defaults]\n",
+                                 out->target().string(), out->target().string(),
+                                 out->target().string());
         } else {
-            fmt::print("\n--out FILE writes the fitted weights for `cgbench run --weights FILE`\n");
+            notes += "\n--out FILE writes the fitted weights for `cgbench run --weights FILE`\n";
         }
         for (const auto* f : {html.get(), json.get()}) {
-            if (f != nullptr) fmt::print("wrote {}\n", f->target().string());
+            if (f != nullptr) notes += fmt::format("wrote {}\n", f->target().string());
         }
+        print_out(notes, stream);
     }
     return 0;
 }
@@ -106,7 +114,9 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
     cmd.add_option("--suite", in.suite,
                    "Also time the benchmarks of this suite file (whole programs; regions and "
                    "Google Benchmark entries are left out)");
-    cmd.add_option("--filter", in.filter, "Only the suite benchmarks whose name matches (regex)");
+    cmd.add_option("--filter", in.filter,
+                   "Only the suite benchmarks whose name matches (RE2 syntax, searched anywhere "
+                   "in the name)");
     cmd.add_option("--sizes", in.sizes,
                    "Working sets of the memory walks, e.g. 1K,64K,4M [1K,2K,...,256M]");
     cmd.add_option("--steps", in.steps, "Steps in each kernel's loop [2097152]");

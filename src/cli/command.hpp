@@ -15,6 +15,7 @@
 
 namespace CLI {
 class App;
+class Validator;
 }
 
 namespace cgbench::config {
@@ -47,6 +48,10 @@ struct Subcommand {
 // subcommand name (CLI11's fallthrough would break `run`'s pass-through of program args).
 void add_global_flags(CLI::App& app, GlobalOptions& global);
 
+// A count option's check (`history -n`, `report --last`): a whole number of at least 1.
+// CLI11's PositiveNumber accepts 0 and prints a 309-digit bound.
+CLI::Validator positive_count();
+
 // Adds --db PATH and --no-db (mutually exclusive) for the history database.
 void add_db_options(CLI::App& app, config::DbInput& db);
 
@@ -56,6 +61,14 @@ store::HistoryStore open_history(const std::filesystem::path& path);
 
 // True when stdout is a terminal and colour is allowed (NO_COLOR unset, TERM not dumb).
 bool color_on_stdout();
+
+// Where print_out writes.
+enum class Stream { Stdout, Stderr };
+
+// Writes `text` to stdout (or stderr) and flushes it. SIGPIPE is ignored, so a closed pipe,
+// a full disk or a closed descriptor is an EnvironmentError (exit 4) naming the cause; every
+// command saves what it must before it prints.
+void print_out(std::string_view text, Stream stream = Stream::Stdout);
 
 // Prints a one-line warning to stderr ("cgbench: warning: ...").
 void warn(const std::string& message);
@@ -79,7 +92,7 @@ config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvM
 // Prints `run` in `format` (not with -q on the console), writes it to `out` (may be null)
 // when at least one benchmark succeeded, records it in `history` (may be null; failed
 // benchmarks included), and throws BenchmarkError naming every failed benchmark. Returns 0.
-int finish_run(const RunResult& run, report::Format format, util::AtomicFile* out,
+int finish_run(const RunResult& run, report::Format format, util::OutputFile* out,
                store::HistoryStore* history, const GlobalOptions& global);
 
 // Registers `cgbench run`.

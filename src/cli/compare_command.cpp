@@ -144,24 +144,26 @@ compare::Comparison build_comparison(store::RunResolver& resolver,
 int execute(const config::CompareInput& in, const GlobalOptions& global) {
     const auto env = exec::current_environment();
     const auto plan = config::plan_compare(in, env);
-    std::unique_ptr<util::AtomicFile> out_file;
-    if (plan.out) out_file = std::make_unique<util::AtomicFile>(*plan.out);
+    std::unique_ptr<util::OutputFile> out_file;
+    if (plan.out) out_file = std::make_unique<util::OutputFile>(*plan.out);
 
     exec::PosixProcessRunner runner;
     store::RunResolver resolver(plan.db, std::filesystem::current_path(), env, runner);
     auto comparison = build_comparison(resolver, plan);
     if (comparison.forced) warn(report::forced_warning(comparison));
 
-    const report::RenderOptions ro{!out_file && color_on_stdout(), global.verbose > 0};
+    const report::RenderOptions ro{(!out_file || out_file->is_stdout()) && color_on_stdout(),
+                                   global.verbose > 0};
     const std::string text = report::make_compare_reporter(plan.format)->render(comparison, ro);
     if (out_file) {
         out_file->commit(text);
         if (!global.quiet) {
-            fmt::print("{}  {}\n", report::gate_word(comparison),
-                       report::summary_line(comparison, util::printable));
+            print_out(fmt::format("{}  {}\n", report::gate_word(comparison),
+                                  report::summary_line(comparison, util::printable)),
+                      out_file->is_stdout() ? Stream::Stderr : Stream::Stdout);
         }
     } else if (!(global.quiet && plan.format == report::Format::Console)) {
-        fmt::print("{}", text);
+        print_out(text);
     }
     return static_cast<int>(comparison.exit_code());
 }

@@ -79,8 +79,8 @@ std::string per_benchmark(const config::RunPlan& plan, std::size_t i) {
 int show(const config::RunInput& in) {
     const auto env = exec::current_environment();
     if (in.command.empty() && !in.suite && config::discover_suite().empty()) {
-        fmt::print("no program and no suite (./{} not found): run-wide settings only\n\n{}",
-                   config::kSuiteFileName, run_wide(config::layer_run_settings(in, env, nullptr)));
+        print_out(fmt::format("no program and no suite (./{} not found): run-wide settings only\n\n{}",
+                   config::kSuiteFileName, run_wide(config::checked_run_settings(in, env))));
         return 0;
     }
     const auto plan = plan_sharded_run(in, env);
@@ -97,7 +97,7 @@ int show(const config::RunInput& in) {
     out += run_wide(plan.settings);
     for (std::size_t i = 0; i < plan.request.benchmarks.size(); ++i)
         out += per_benchmark(plan, i);
-    fmt::print("{}", out);
+    print_out(out);
     return 0;
 }
 

@@ -30,8 +30,8 @@ struct ExportInput {
 int execute(const ExportInput& in) {
     const auto env = exec::current_environment();
     const auto exporter = report::make_exporter(report::parse_export_format(in.format));
-    std::unique_ptr<util::AtomicFile> out_file;
-    if (in.out) out_file = std::make_unique<util::AtomicFile>(*in.out);
+    std::unique_ptr<util::OutputFile> out_file;
+    if (in.out) out_file = std::make_unique<util::OutputFile>(*in.out);
     exec::PosixProcessRunner runner;
     store::RunResolver resolver(config::resolve_db(in.db, env), std::filesystem::current_path(),
                                 env, runner);
@@ -43,7 +43,7 @@ int execute(const ExportInput& in) {
     if (out_file) {
         out_file->commit(text);
     } else {
-        fmt::print("{}", text);
+        print_out(text);
     }
     return 0;
 }

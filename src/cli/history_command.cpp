@@ -41,12 +41,12 @@ int execute(const HistoryInput& in, const GlobalOptions& global) {
     auto store = open_store(in.db);
     const report::RenderOptions ro{color_on_stdout(), global.verbose > 0};
     if (!in.name) {
-        fmt::print("{}", reporter->runs(store.runs(in.limit.value_or(kDefaultRunLimit)), ro));
+        print_out(reporter->runs(store.runs(in.limit.value_or(kDefaultRunLimit)), ro));
         return 0;
     }
     const auto h = store.load_history(*in.name, in.limit.value_or(SIZE_MAX));
     if (h.series.empty()) unknown_benchmark(store, *in.name);
-    fmt::print("{}", reporter->series(report::view_series(h, h.series.front()), ro));
+    print_out(reporter->series(report::view_series(h, h.series.front()), ro));
     return 0;
 }
 
@@ -64,7 +64,7 @@ Subcommand register_history(CLI::App& app, GlobalOptions& global) {
     cmd->add_option("--format", input->format, "console or json (an array) [console]");
     cmd->add_option("-n,--limit", input->limit,
                     "Show the last N entries [all results of NAME; 20 runs]")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_count());
     cmd->footer(
         "The change column compares each cost with the previous ok result of its epoch: a\n"
         "line marks where a new fingerprint starts (results measured differently are not\n"

@@ -49,7 +49,7 @@ void note_present(const store::ImportSource& source, const store::ImportedFile& 
         warn(fmt::format("{} with {} (this file has {}); the stored run was kept", what,
                          plural(stored.benchmarks, "result", "results"), file.benchmarks));
     } else if (!global.quiet && (global.verbose > 0 || !source.found_in_directory)) {
-        fmt::print("{}; not imported again\n", what);
+        print_out(what + "; not imported again\n");
     }
 }
 
@@ -101,7 +101,7 @@ int execute(const ImportInput& in, const GlobalOptions& global) {
         }
     }
     importer.finish();
-    if (!global.quiet) fmt::print("{}", summary(importer, tally, path->string()));
+    if (!global.quiet) print_out(summary(importer, tally, path->string()));
     if (tally.invalid > 0) {
         throw UsageError(
             fmt::format("{} of {} not imported: not a valid result file (named above)",

@@ -74,7 +74,9 @@ int execute(const PruneInput& in, const GlobalOptions& global) {
     }
     const auto path = config::resolve_db(in.db, exec::current_environment());
     if (!path) throw UsageError("prune needs the database, and --no-db was given");
-    auto store = open_history(*path);
+    // Prune writes: it opens the database as a recording run does, once it is known to exist.
+    open_history(*path);
+    auto store = store::HistoryStore::open_for_recording(*path);
     const auto h = store.load_history([](std::string_view) { return false; });
     rules.default_branch = history::default_branch(h, std::nullopt);
     const auto selection = history::select_prune(h.runs, rules);

@@ -72,7 +72,7 @@ int execute(const ReportInput& in, const GlobalOptions& global) {
     const auto path = config::resolve_db(in.db, env);
     if (!path) throw UsageError("report needs the database, and --no-db was given");
     const auto url = commit_url(in, env);
-    util::AtomicFile out(in.html);  // an unwritable destination fails before any reading
+    util::OutputFile out(in.html);  // an unwritable destination fails before any reading
     auto store = open_store(*path);
     const auto h = store.load_history(
         [&filter](std::string_view name) { return !filter || filter->search(std::string(name)); },
@@ -96,8 +96,9 @@ int execute(const ReportInput& in, const GlobalOptions& global) {
     page.axis = in.axis == "zero" ? report::Axis::Zero : report::Axis::Relative;
     out.commit(report::render_html_history(page));
     if (!global.quiet) {
-        fmt::print("wrote {}: {} benchmark{}\n", out.target().string(), h.series.size(),
-                   h.series.size() == 1 ? "" : "s");
+        print_out(fmt::format("wrote {}: {} benchmark{}\n", out.target().string(), h.series.size(),
+                              h.series.size() == 1 ? "" : "s"),
+                  out.is_stdout() ? Stream::Stderr : Stream::Stdout);
     }
     return 0;
 }
@@ -115,9 +116,9 @@ Subcommand register_report(CLI::App& app, GlobalOptions& global) {
                     "table, then each benchmark's chart and results")
         ->required();
     cmd->add_option("--last", input->last, "Show the last N results of each benchmark [50]")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_count());
     cmd->add_option("--filter", input->filter,
-                    "Only the benchmarks whose name matches (ECMAScript, searched anywhere in "
+                    "Only the benchmarks whose name matches (RE2 syntax, searched anywhere in "
                     "the name)");
     cmd->add_option("--axis", input->axis,
                     "relative: % against the first result of each epoch, at least ±1% wide; "

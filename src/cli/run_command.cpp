@@ -28,6 +28,8 @@
 
 namespace cgbench::cli {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 std::string run_help_footer() {
@@ -92,7 +94,7 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
                    "Run the benchmarks of this suite file (default: ./cgbench.toml when no "
                    "program is given)");
     run.add_option("--filter", in.filter,
-                   "Only suite benchmarks whose name matches this regex (ECMAScript, searched); "
+                   "Only suite benchmarks whose name matches this regex (RE2 syntax, searched); "
                    "with --gbench, the binary's --benchmark_filter");
     run.add_option("-j,--jobs", in.jobs,
                    "Benchmarks measured at once; counts do not change [number of cores]");
@@ -174,27 +176,78 @@ std::vector<std::string> program_arguments(const CLI::App& app, const GlobalOpti
     return command;
 }
 
-int finish_run(const RunResult& run, report::Format format, util::AtomicFile* out,
+namespace {
+
+// Writes `json` where a run that could not be recorded is kept: beside the database, or else
+// in the working directory. The file, or nullopt with the reason in `why`.
+std::optional<fs::path> keep_unrecorded(const RunResult& run, const std::string& json,
+                                        const fs::path& db, std::string& why) {
+    const std::string name = "unrecorded-" + util::file_safe(run.id) + ".json";
+    const fs::path beside = db.has_parent_path() ? db.parent_path() : fs::path(".");
+    for (const auto& dir : {beside, fs::path(".")}) {
+        try {
+            util::write_file_atomic(dir / name, json);
+            return dir / name;
+        } catch (const Error& e) {
+            why = e.what();
+        }
+    }
+    return std::nullopt;
+}
+
+// Records `run` in `history`. When that fails (the lock held too long, a full disk, a damaged
+// page) or is interrupted, the measurement is not lost: the error names the result file that
+// holds it (`saved`, the --out file, or one written for the purpose) and `cgbench import`.
+void record_or_keep(store::HistoryStore& history, const RunResult& run, const fs::path* saved) {
+    std::string why;
+    const auto kept = [&]() -> std::string {
+        const auto file =
+            saved != nullptr ? std::optional(*saved)
+                             : keep_unrecorded(run, dump_json(to_json(run)) + "\n", history.path(), why);
+        if (!file) return "the run is lost: it could not be kept in a file either (" + why + ")";
+        return fmt::format("the run is kept in {} (`cgbench import {}` adds it)", file->string(),
+                           util::shell_quote(file->string()));
+    };
+    try {
+        history.record_run(run);
+    } catch (const Interrupted&) {
+        warn(fmt::format("interrupted before the run was recorded in {}; {}",
+                         history.path().string(), kept()));
+        throw;
+    } catch (const EnvironmentError& e) {
+        throw EnvironmentError(fmt::format("{}; {}", e.what(), kept()),
+                               e.hint().empty() ? "import it once the database is usable"
+                                                : e.hint() + "; then import it");
+    }
+}
+
+}  // namespace
+
+int finish_run(const RunResult& run, report::Format format, util::OutputFile* out,
                store::HistoryStore* history, const GlobalOptions& global) {
     std::vector<const BenchmarkResult*> failed;
     for (const auto& b : run.benchmarks) {
         if (b.status != BenchStatus::Ok) failed.push_back(&b);
     }
-    if (!(global.quiet && format == report::Format::Console)) {
-        report::RenderOptions ro{color_on_stdout(), global.verbose > 0};
-        fmt::print("{}", report::make_run_reporter(format)->render(run, ro));
-        std::fflush(stdout);
-    }
+    // Saved first, printed last: a closed or full stdout never costs the measurement.
     // A result file holds at least one measurement; a run where everything failed leaves none.
     // A benchmark that failed --verify was measured (its spread is the finding), so it counts.
     const bool measured = std::any_of(run.benchmarks.begin(), run.benchmarks.end(),
                                       [](const BenchmarkResult& b) {
                                           return b.status == BenchStatus::Ok || !b.spread.empty();
                                       });
-    if (out != nullptr && measured) {
-        out->commit(dump_json(to_json(run)) + "\n");
+    const bool written = out != nullptr && measured;
+    if (written) out->commit(dump_json(to_json(run)) + "\n");
+    if (history != nullptr) {
+        const fs::path saved = written && out->is_file() ? out->target() : fs::path();
+        record_or_keep(*history, run, saved.empty() ? nullptr : &saved);
     }
-    store::record_if_enabled(history, run);
+    if (!(global.quiet && format == report::Format::Console)) {
+        const bool on_stderr = out != nullptr && out->is_stdout();
+        report::RenderOptions ro{!on_stderr && color_on_stdout(), global.verbose > 0};
+        print_out(report::make_run_reporter(format)->render(run, ro),
+                  on_stderr ? Stream::Stderr : Stream::Stdout);
+    }
     if (!failed.empty()) throw_failures(failed, run.benchmarks.size());
     return 0;
 }
@@ -234,8 +287,8 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
         return 0;
     }
     // Prove every output is writable before measuring.
-    std::unique_ptr<util::AtomicFile> out_file;
-    if (plan.out) out_file = std::make_unique<util::AtomicFile>(*plan.out);
+    std::unique_ptr<util::OutputFile> out_file;
+    if (plan.out) out_file = std::make_unique<util::OutputFile>(*plan.out);
     if (!plan.request.settings.keep_raw_dir.empty()) {
         util::ensure_writable_dir(plan.request.settings.keep_raw_dir, "--keep-raw directory");
     }

@@ -7,6 +7,7 @@
 
 #include "compare/threshold.hpp"
 #include "core/errors.hpp"
+#include "core/result_json.hpp"
 #include "util/regex.hpp"
 #include "util/strings.hpp"
 
@@ -194,7 +195,9 @@ void check_raw_names(const RunPlan& plan) {
 void plan_single_benchmark(const RunInput& in, const exec::EnvMap& env, RunPlan& plan) {
     runner::BenchmarkSpec spec;
     spec.command = in.command;
-    spec.name = in.name ? *in.name : runner::default_benchmark_name(in.command);
+    // Bytes that are not UTF-8 (a file name in another encoding) become U+FFFD here, so every
+    // output shows the one name the history stores.
+    spec.name = as_json_text(in.name ? *in.name : runner::default_benchmark_name(in.command));
     if (in.gbench) {
         if (in.regions) {
             throw UsageError("--regions and --gbench do not go together",
@@ -258,7 +261,7 @@ util::Regex filter_regex(const std::string& filter) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(
             fmt::format("invalid --filter '{}': {}", util::printable(filter), e.what()),
-            "give an ECMAScript regular expression, e.g. --filter '^parse/'");
+            "give a regular expression (RE2 syntax), e.g. --filter '^parse/'");
     }
 }
 

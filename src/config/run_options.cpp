@@ -126,13 +126,9 @@ void plan_shard(RunPlan& plan, const RunInput& in) {
     if (!shard.value.empty()) plan.shard = parse_shard(shard.value, shard.origin);
 }
 
-}  // namespace
-
-RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
+// Validates the run-wide settings of `plan` (layered already) into its request.
+void plan_run_settings(RunPlan& plan, const RunInput& in, const exec::EnvMap& env) {
     if (in.verify < 1) throw UsageError("--verify needs a count of at least 1");
-    const auto suite = find_suite(in);
-    RunPlan plan;
-    plan.settings = layer_run_settings(in, env, suite ? &*suite : nullptr);
     auto& ms = plan.request.settings;
     ms.geometry = parse_layered(plan.settings.geometry, valgrind::parse_geometry);
     ms.weights = parse_layered(plan.settings.weights,
@@ -147,6 +143,23 @@ RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
     plan.db = resolve_db(in.db, env);
     plan.request.verify = in.verify;
     plan.request.probe_cache_dir = probe_cache_dir(env);
+}
+
+}  // namespace
+
+RunSettings checked_run_settings(const RunInput& in, const exec::EnvMap& env) {
+    RunPlan plan;
+    plan.settings = layer_run_settings(in, env, nullptr);
+    plan_run_settings(plan, in, env);
+    plan_shard(plan, in);
+    return plan.settings;
+}
+
+RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
+    const auto suite = find_suite(in);
+    RunPlan plan;
+    plan.settings = layer_run_settings(in, env, suite ? &*suite : nullptr);
+    plan_run_settings(plan, in, env);
     if (suite) {
         plan.suite = suite->path;
         plan.suite_entries = suite->entries.size();

@@ -99,6 +99,10 @@ struct Suite;
 // CI_NODE_*) in `env` < command line. Not validated; plan_run validates.
 RunSettings layer_run_settings(const RunInput& input, const exec::EnvMap& env, const Suite* suite);
 
+// The run-wide settings without a suite, each validated as plan_run validates it (`config
+// show` with neither a program nor a suite). Throws UsageError naming the setting.
+RunSettings checked_run_settings(const RunInput& input, const exec::EnvMap& env);
+
 // Resolves the layers (built-in < suite [defaults] < suite entry < CGBENCH_* in `env`,
 // CGBENCH_DB included, < command line) and validates every value. Without a program and without
 // --suite, a cgbench.toml in the current directory is used. Throws UsageError naming the setting

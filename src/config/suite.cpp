@@ -4,8 +4,10 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <map>
 
 #include "compare/threshold.hpp"
@@ -36,6 +38,10 @@ const Keys kGbenchKeys = {"name",      "binary",  "filter", "args",
                           "cwd",       "env",     "threshold", "timeout",
                           "warmup"};
 const Keys kTopKeys = {"defaults", "bench", "gbench"};
+// Bounds checked before toml++ parses a suite, whose parser recurses once per dotted key
+// part (a key of 40,000 parts overflowed the stack) and holds the whole file in memory.
+constexpr std::size_t kMaxKeyParts = 64;
+constexpr std::uintmax_t kMaxSuiteBytes = 64u << 20;
 // Settings that decide the fingerprint: one value for the whole run.
 const Keys kRunWideKeys = {"geometry", "weights", "cpu_baseline", "branch_sim"};
 
@@ -365,6 +371,39 @@ class Reader {
     const Suite& suite_;
 };
 
+// The first line holding a key of more than kMaxKeyParts dotted parts ("a.b.c" has three),
+// counted outside strings and comments; nullopt when there is none.
+std::optional<int> too_deep_key(std::string_view text) {
+    int line = 1;
+    std::size_t parts = 1;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"' || c == '\'') {  // a string (or a quoted key part): skipped whole
+            const std::string_view quote = text.substr(i, 3) == std::string(3, c)
+                                               ? text.substr(i, 3)
+                                               : text.substr(i, 1);
+            std::size_t j = i + quote.size();
+            while (j < text.size() && text.substr(j, quote.size()) != quote) {
+                if (text[j] == '\n') ++line;
+                j += c == '"' && text[j] == '\\' ? 2 : 1;
+            }
+            i = j + quote.size() - 1;
+        } else if (c == '#') {
+            while (i + 1 < text.size() && text[i + 1] != '\n')
+                ++i;
+        } else if (c == '.') {
+            if (++parts > kMaxKeyParts) return line;
+        } else if (c == '\n') {
+            ++line;
+            parts = 1;
+        } else if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+                     c == ' ' || c == '\t')) {
+            parts = 1;  // '[', '=', ',' ...: whatever followed was not one key
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string Suite::origin(int line) const {
@@ -376,6 +415,12 @@ Suite parse_suite(std::string_view text, const fs::path& path) {
     suite.path = path;
     suite.dir = util::absolute_lexical(path).parent_path();
     const Reader reader(suite);
+    if (const auto deep = too_deep_key(text)) {
+        // toml++ recurses once per dotted part: tens of thousands overflow the stack.
+        reader.fail(*deep, fmt::format("a key of more than {} dotted parts", kMaxKeyParts),
+                    "the keys of a suite have one or two parts ([defaults], env.NAME); check "
+                    "the file");
+    }
     toml::table root;
     try {
         root = toml::parse(text, path.string());
@@ -406,6 +451,13 @@ Suite load_suite(const fs::path& path) {
         throw UsageError(fmt::format("suite file {} {}", path.string(),
                                      fs::exists(path, ec) ? "is not a file" : "does not exist"),
                          "check the path given to --suite");
+    }
+    if (const auto size = fs::file_size(path, ec); !ec && size > kMaxSuiteBytes) {
+        throw UsageError(fmt::format("suite file {} is {} bytes, more than the {} a suite may "
+                                     "have",
+                                     path.string(), util::with_commas(size),
+                                     util::with_commas(kMaxSuiteBytes)),
+                         "a suite of 10,000 benchmarks takes about 1 MB; check the path");
     }
     std::string text;
     try {

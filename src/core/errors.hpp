@@ -14,7 +14,7 @@ enum class ExitCode : int {
     kUsage = 2,        // bad usage, configuration or input
     kBenchmark = 3,    // a benchmark failed: non-zero exit, signal, timeout, unstable
     kEnvironment = 4,  // valgrind missing/unusable, database problems, I/O of our own files
-    kInterrupted = 130,
+    kInterrupted = 130,  // SIGINT (Ctrl-C); a signal N exits 128 + N, as a shell reports it
 };
 
 // Base of everything cgbench throws on purpose.
@@ -52,11 +52,13 @@ class EnvironmentError : public Error {
         : Error(ExitCode::kEnvironment, std::move(message), std::move(hint)) {}
 };
 
-// The user pressed Ctrl-C or cgbench got SIGTERM/SIGHUP; nothing partial was written.
+// The user pressed Ctrl-C or cgbench got SIGTERM/SIGHUP; nothing partial was written. Exits
+// 128 + the signal's number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
 class Interrupted : public Error {
   public:
     explicit Interrupted(int signo)
-        : Error(ExitCode::kInterrupted, "interrupted by signal " + std::to_string(signo)),
+        : Error(static_cast<ExitCode>(128 + signo),
+                "interrupted by signal " + std::to_string(signo)),
           signo_(signo) {}
     int signo() const noexcept { return signo_; }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <optional>
 
 #include "core/errors.hpp"
@@ -473,6 +475,13 @@ bool is_result_document(const json& doc) {
 
 RunResult load_result_file(const std::filesystem::path& path) {
     return run_from_json(read_json_file(path), path.string());
+}
+
+std::string as_json_text(const std::string& text) {
+    const bool ascii = std::all_of(text.begin(), text.end(),
+                                   [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    if (ascii) return text;
+    return json::parse(dump_json(ojson(text), -1)).get<std::string>();
 }
 
 std::string dump_json(const nlohmann::ordered_json& j, int indent) {

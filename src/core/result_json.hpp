@@ -18,6 +18,11 @@ inline constexpr std::string_view kResultSchema = "cgbench-result/1";
 // makes a result unwritable.
 std::string dump_json(const nlohmann::ordered_json& j, int indent = 2);
 
+// `text` as a result document stores it: bytes that are not UTF-8 become U+FFFD, as
+// dump_json writes them. Names are made so before they are used, so the console, the result
+// file, the history and raw file names all show one name.
+std::string as_json_text(const std::string& text);
+
 nlohmann::ordered_json to_json(const RunResult& run);
 nlohmann::ordered_json to_json(const BenchmarkResult& bench);
 nlohmann::ordered_json to_json(const Fingerprint& fp);

@@ -96,8 +96,10 @@ class Session {
     // Waits until the keeper has reported the end and exited, then fills the outputs. Throws
     // Interrupted (once the tree is gone) when cgbench was interrupted.
     void wait(ProcessOutcome& outcome, Clock::time_point start) {
+        // Beyond ~30 years means never (and would overflow the clock's nanoseconds).
+        constexpr double kNeverSeconds = 1e9;
         const auto deadline =
-            spec_.timeout_seconds
+            spec_.timeout_seconds && *spec_.timeout_seconds < kNeverSeconds
                 ? start + std::chrono::duration_cast<Clock::duration>(
                               std::chrono::duration<double>(*spec_.timeout_seconds))
                 : kNever;

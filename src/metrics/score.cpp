@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/errors.hpp"
 #include "util/strings.hpp"
 
@@ -73,6 +75,13 @@ Weights parse_weights(std::string_view text) {
         *slots[i] = *v;
     }
     if (w.l1 == 0 && w.ll == 0 && w.ram == 0) throw bad();
+    if (std::max({w.l1, w.ll, w.ram}) > kMaxWeight) {
+        // Found before measuring, not as an overflowing cost after it.
+        throw UsageError(fmt::format("invalid weights '{}': a weight above {} could make the "
+                                     "cost overflow 64 bits",
+                                     util::printable(text), util::with_commas(kMaxWeight)),
+                         "use weights up to 1,000,000 (their ratios are what matters)");
+    }
     return w;
 }
 

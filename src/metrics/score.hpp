@@ -39,7 +39,11 @@ struct WeightPreset {
 // The named presets, for parsing and help text.
 const std::vector<WeightPreset>& weight_presets();
 
-// Parses a preset name or "L1,LL,RAM" non-negative integers (e.g. "1,6,80"). Throws
+// The largest weight parse_weights accepts: with it, a cost overflows 64 bits only beyond
+// 1.8e13 references (days of Valgrind time), so an overflow is refused before measuring.
+inline constexpr std::uint64_t kMaxWeight = 1000000;
+
+// Parses a preset name or "L1,LL,RAM" integers from 0 to kMaxWeight (e.g. "1,6,80"). Throws
 // UsageError naming the problem and the accepted forms.
 Weights parse_weights(std::string_view text);
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/errors.hpp"
 #include "exec/program.hpp"
 #include "runner/gbench.hpp"
@@ -13,7 +15,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Listing takes milliseconds; a binary that hangs while registering is stopped.
+// Listing takes milliseconds; a binary that hangs while registering is stopped after the
+// benchmark's --timeout, or this without one.
 constexpr double kListTimeoutSeconds = 60;
 
 // Runs the binary natively with `args` after its own arguments; UsageError unless it exits 0.
@@ -29,7 +32,8 @@ exec::ProcessOutcome run_native(const BenchmarkSpec& spec, const exec::ResolvedP
     env.underscore = program.path.string();
     ps.env = exec::build_environment(env, caller).entries;
     ps.cwd = spec.cwd.empty() ? fs::current_path().string() : spec.cwd.string();
-    ps.timeout_seconds = kListTimeoutSeconds;
+    ps.timeout_seconds = std::min(spec.timeout_seconds.value_or(kListTimeoutSeconds),
+                                  kListTimeoutSeconds);
     ps.tail_bytes = 16 * 1024 * 1024;
     auto outcome = runner.run(ps);
     if (outcome.how != exec::Termination::Exited || outcome.exit_code != 0) {
@@ -38,7 +42,9 @@ exec::ProcessOutcome run_native(const BenchmarkSpec& spec, const exec::ResolvedP
             fmt::format("{} {} failed ({}){}", program.as_given, util::join(args, " "),
                         outcome.how == exec::Termination::Exited
                             ? fmt::format("exit status {}", outcome.exit_code)
-                            : std::string("killed or timed out"),
+                        : outcome.how == exec::Termination::TimedOut
+                            ? fmt::format("timed out after {:.3g} s", *ps.timeout_seconds)
+                            : std::string("killed"),
                         err.empty() ? std::string() : ": " + util::printable(err.substr(0, 200))),
             "run it by hand to see why; check its extra arguments");
     }

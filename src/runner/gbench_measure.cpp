@@ -34,18 +34,6 @@ std::vector<GbenchRun> read_report(const fs::path& report) {
     return parse_gbench_report(util::read_file(report));
 }
 
-// With --keep-raw: the library's report as NAME.gbench.json next to the Callgrind files.
-void keep_report(const fs::path& dir, const BenchmarkSpec& spec, int attempt,
-                 const fs::path& report) {
-    std::error_code ec;
-    if (dir.empty() || !fs::exists(report, ec)) return;
-    const fs::path dest =
-        dir / (util::file_safe(spec.name) +
-               (attempt > 0 ? fmt::format(".{}", attempt + 1) : std::string()) + ".gbench.json");
-    fs::copy_file(report, dest, fs::copy_options::overwrite_existing, ec);
-    if (ec) throw EnvironmentError(fmt::format("cannot keep {}: {}", dest.string(), ec.message()));
-}
-
 }  // namespace
 
 BenchmarkResult Measurer::measure_gbench(const BenchmarkSpec& spec, int attempt) {
@@ -56,8 +44,7 @@ BenchmarkResult Measurer::measure_gbench(const BenchmarkSpec& spec, int attempt)
     options.dump_triggers = gbench_dump_args();
     const RawOutput raw =
         launch(spec, options, gbench_args(*spec.gbench, report), staging.path(), result, attempt);
-    keep_raw(spec, attempt, raw, result);
-    keep_report(settings_.keep_raw_dir, spec, attempt, report);
+    keep_raw(spec, attempt, raw, result, {report});  // the library's report: NAME.gbench.json
     if (result.status != BenchStatus::Ok) return result;
     const auto parts = parse_output(
         [&] { return valgrind::parse_callgrind_parts(raw.out_file(), {.collect_functions = true}); });

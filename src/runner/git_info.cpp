@@ -1,5 +1,7 @@
 #include "runner/git_info.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "exec/git.hpp"
@@ -35,6 +37,22 @@ GitInfo read_git_info(const std::filesystem::path& dir, const exec::EnvMap& call
         info.dirty = !status->empty();
     }
     return info;
+}
+
+std::optional<std::string> missing_git_warning(const std::filesystem::path& dir,
+                                               const exec::EnvMap& caller) {
+    exec::PosixProcessRunner unused;
+    if (exec::Git(dir, caller, unused).available()) return std::nullopt;
+    std::error_code ec;
+    for (auto p = std::filesystem::absolute(dir, ec); !ec && !p.empty(); p = p.parent_path()) {
+        if (std::filesystem::exists(p / ".git", ec)) {
+            return fmt::format("{} is in a git checkout, but git is not on PATH: the run has no "
+                               "commit, so `compare` cannot find it by a git ref (install git)",
+                               dir.string());
+        }
+        if (p == p.parent_path()) break;
+    }
+    return std::nullopt;
 }
 
 std::map<std::string, CommitInfo, std::less<>> read_commits(const std::filesystem::path& dir,

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,12 @@ namespace cgbench::runner {
 // comes from GITHUB_HEAD_REF / GITHUB_REF_NAME / CI_COMMIT_REF_NAME in `caller`.
 GitInfo read_git_info(const std::filesystem::path& dir, const exec::EnvMap& caller,
                       exec::ProcessRunner& runner);
+
+// A warning when `dir` is inside a git checkout (a `.git` in it or above) but no git is on
+// the PATH of `caller`: the run would be recorded without its commit, and a later `compare
+// main` could not find it. nullopt otherwise.
+std::optional<std::string> missing_git_warning(const std::filesystem::path& dir,
+                                               const exec::EnvMap& caller);
 
 // Subject, author and date of each of `commits` that git knows in `dir`, by full commit id;
 // unknown commits (and everything, outside a repository or without git) are left out.

@@ -1,6 +1,7 @@
 #include "runner/measurer.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -44,6 +45,16 @@ std::string valgrind_complaint(std::string_view stderr_text) {
 }
 
 }  // namespace
+
+void throw_if_tmp_full() {
+    constexpr std::uint64_t kEnough = 1 << 20;  // Valgrind's files of a small program
+    const auto free = util::free_bytes("/tmp");
+    if (!free || *free >= kEnough) return;
+    throw EnvironmentError(
+        fmt::format("/tmp is full ({} KiB free): Valgrind could not write its profile there",
+                    *free / 1024),
+        "free space in /tmp; cgbench stages every run there (fixed-length paths)");
+}
 
 valgrind::ToolOptions tool_options(const MeasureSettings& s, valgrind::Tool tool) {
     return {tool, s.geometry, !s.weights.instructions_only, s.branch_sim, {}};
@@ -98,10 +109,16 @@ fs::path Measurer::program_path(const BenchmarkSpec& spec) const {
 void Measurer::check(const BenchmarkSpec& spec) const {
     locate(spec);
     std::error_code ec;
-    if (!spec.stdin_path.empty() && !fs::exists(spec.stdin_path, ec)) {
-        throw UsageError(fmt::format("stdin file {} of '{}' does not exist", spec.stdin_path,
-                                     util::printable(spec.name)),
-                         "fix the stdin setting");
+    if (spec.stdin_path.empty()) return;
+    const auto status = fs::status(spec.stdin_path, ec);
+    const std::string why = !fs::exists(status)           ? "does not exist"
+                            : fs::is_directory(status)    ? "is a directory"
+                            : ::access(spec.stdin_path.c_str(), R_OK) != 0 ? "is not readable"
+                                                                           : "";
+    if (!why.empty()) {
+        throw UsageError(fmt::format("stdin file {} of '{}' {}", spec.stdin_path,
+                                     util::printable(spec.name), why),
+                         "fix the stdin setting: a file (or a device, a FIFO) to read");
     }
 }
 
@@ -224,6 +241,9 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
     raw.files = {staging, options.tool};
     raw.max_processes = spec.max_processes;
     raw.names = {run_path, program.as_given, staged.link().string()};
+    const std::string joined = util::join(argv, " ");
+    raw.cmd_lines = 1 + static_cast<std::size_t>(std::count(joined.begin(), joined.end(), '\n'));
+    raw.cmd_program = run_path;
     exec::ProcessSpec ps;
     ps.argv = argv;
     ps.env = env.entries;
@@ -242,7 +262,7 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
     raw.outcome = runner_.run(ps);
     raw.root_pid = raw.outcome.pid;
     record_facts(raw.outcome.aslr_errno, env.block_bytes, spec.env);
-    interpret(raw, result);
+    interpret(raw, spec.timeout_seconds, result);
     return raw;
 }
 
@@ -256,7 +276,7 @@ bool Measurer::warm_up(const BenchmarkSpec& spec, const exec::ProcessSpec& nativ
             result.error = fmt::format(
                 "timed out after {:.3g} s in its native warm-up run (--warmup), before "
                 "measuring; everything it started was killed",
-                outcome.wall_seconds);
+                native.timeout_seconds.value_or(outcome.wall_seconds));
             return false;
         }
         if (outcome.how == exec::Termination::SpawnFailed) return true;  // reported by the run
@@ -274,7 +294,9 @@ std::string Measurer::valgrind_notes(const RawOutput& raw) const {
     return util::join(notes, "; ");
 }
 
-void Measurer::interpret(const RawOutput& raw, BenchmarkResult& result) const {
+// `limit`: the timeout, which a timeout's message names (not the wall time, a little longer).
+void Measurer::interpret(const RawOutput& raw, std::optional<double> limit,
+                         BenchmarkResult& result) const {
     using exec::Termination;
     const auto& outcome = raw.outcome;
     result.wall_seconds = outcome.wall_seconds;
@@ -294,7 +316,7 @@ void Measurer::interpret(const RawOutput& raw, BenchmarkResult& result) const {
         case Termination::TimedOut:
             result.status = BenchStatus::Timeout;
             result.error = fmt::format("timed out after {:.3g} s; everything it started was killed",
-                                       outcome.wall_seconds);
+                                       limit.value_or(outcome.wall_seconds));
             return;
         case Termination::Limited:
             result.status = BenchStatus::Failed;
@@ -314,6 +336,7 @@ void Measurer::interpret(const RawOutput& raw, BenchmarkResult& result) const {
     result.exit_code = outcome.exit_code;
     std::error_code ec;
     if (!fs::exists(raw.out_file(), ec)) {
+        throw_if_tmp_full();
         no_profile(raw, result);
         return;
     }
@@ -387,13 +410,13 @@ std::string without_pid(const fs::path& file, int pid) {
 }  // namespace
 
 void Measurer::keep_raw(const BenchmarkSpec& spec, int attempt, const RawOutput& raw,
-                        BenchmarkResult& result) const {
+                        BenchmarkResult& result, const std::vector<fs::path>& extra) const {
     if (settings_.keep_raw_dir.empty() || raw.root_pid == 0) return;
     const std::string stem = util::file_safe(spec.name) +
                              (attempt > 0 ? fmt::format(".{}", attempt + 1) : std::string());
     // NAME.cachegrind.out, or NAME.callgrind.out with its dump parts NAME.callgrind.out.N;
     // NAME.valgrind.log. The other processes of a whole-program run: NAME.process-K.*, K as
-    // in the result's list.
+    // in the result's list. Then `extra` as NAME.<its file name>.
     std::vector<std::pair<fs::path, std::string>> files;
     const auto add = [&](const TracedProcess& p, const std::string& infix) {
         for (const auto& f : valgrind::callgrind_part_files(raw.files.out_file(p.pid)))
@@ -405,15 +428,21 @@ void Measurer::keep_raw(const BenchmarkSpec& spec, int attempt, const RawOutput&
         if (i > 0 && result.processes.empty()) break;
         add(traced[i], i == 0 ? "" : fmt::format(".process-{}", i + 1));
     }
+    for (const auto& file : extra)
+        files.emplace_back(file, stem + "." + file.filename().string());
     for (const auto& [file, name] : files) {
         const fs::path dest = settings_.keep_raw_dir / name;
         std::error_code ec;
-        fs::copy_file(file, dest, fs::copy_options::overwrite_existing, ec);
-        const bool is_log = file.filename().string().starts_with(valgrind::kLogPrefix);
-        if (ec && !is_log) {
-            throw EnvironmentError(fmt::format("cannot keep {}: {}", dest.string(), ec.message()));
+        if (!fs::exists(file, ec)) continue;  // nothing written (Valgrind did not start)
+        try {
+            // A temporary file renamed into place: a link planted at `dest` is replaced,
+            // never written through.
+            util::copy_file_replacing(file, dest);
+            if (file == raw.out_file()) result.raw_file = dest.string();
+        } catch (const Error& e) {
+            // The measurement stands; only the copy is missing.
+            result.warnings.push_back(fmt::format("--keep-raw: {}", e.what()));
         }
-        if (!ec && file == raw.out_file()) result.raw_file = dest.string();
     }
 }
 

@@ -35,12 +35,17 @@ struct MeasureFacts {
 // The Valgrind options of `tool` under `settings`.
 valgrind::ToolOptions tool_options(const MeasureSettings& settings, valgrind::Tool tool);
 
+// Throws EnvironmentError when /tmp, where every run is staged, is (nearly) full: Valgrind's
+// truncated or missing profile is then explained by that, not by Valgrind.
+void throw_if_tmp_full();
+
 // Parses a profile Valgrind wrote; a malformed one means Valgrind misbehaved (EnvironmentError).
 template <typename Parse>
 auto parse_output(Parse&& parse) {
     try {
         return parse();
     } catch (const valgrind::ParseError& e) {
+        throw_if_tmp_full();
         throw EnvironmentError(fmt::format("valgrind wrote an unreadable profile: {}", e.what()));
     }
 }
@@ -98,6 +103,11 @@ class Measurer {
         std::size_t max_processes = 0;
         CommandNames names;
         exec::ProcessOutcome outcome;
+        // Cachegrind writes the command line unescaped on its `cmd:` header: the lines it
+        // spans (1 + the newlines in the arguments) and its first line, to know the started
+        // program's profile by (ParseOptions::cmd_lines).
+        std::size_t cmd_lines = 1;
+        std::string cmd_program;  // argv[0], the staged path
         // The started process's profile (Callgrind: its final dump; parts are .N) and log.
         std::filesystem::path out_file() const { return files.out_file(root_pid); }
         std::filesystem::path log_file() const { return files.log_file(root_pid); }
@@ -116,7 +126,8 @@ class Measurer {
     // The native warm-up runs; false (and `result` timed out or failed) when one timed out.
     bool warm_up(const BenchmarkSpec& spec, const exec::ProcessSpec& native,
                  BenchmarkResult& result);
-    void interpret(const RawOutput& raw, BenchmarkResult& result) const;
+    void interpret(const RawOutput& raw, std::optional<double> limit,
+                   BenchmarkResult& result) const;
     // The started process left no profile: Valgrind's complaint, or what its log says.
     void no_profile(const RawOutput& raw, BenchmarkResult& result) const;
     // Whole programs: every process's profile into `result` (measurer_processes.cpp).
@@ -126,8 +137,12 @@ class Measurer {
                       const std::vector<exec::EnvRequest>& env);
     // Sets events, derived hits, cost and top functions of `result` from `profile`.
     void score(const valgrind::Profile& profile, BenchmarkResult& result) const;
+    // With --keep-raw: copies Valgrind's files of `raw` and `extra` as NAME.<file name>
+    // (replacing, never writing through, what is there); a copy that fails is a warning on
+    // `result`, never the loss of the measurement.
     void keep_raw(const BenchmarkSpec& spec, int attempt, const RawOutput& raw,
-                  BenchmarkResult& result) const;
+                  BenchmarkResult& result,
+                  const std::vector<std::filesystem::path>& extra = {}) const;
     // Valgrind's notes about the program's processes, for an error message ("" when none).
     std::string valgrind_notes(const RawOutput& raw) const;
 

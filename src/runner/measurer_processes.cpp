@@ -13,6 +13,20 @@ namespace cgbench::runner {
 
 namespace {
 
+// Whether `p` is the started process still running the program cgbench started. Valgrind's
+// log shows the command with spaces escaped ("\ ") and other bytes altered, so only the
+// program's path, which cgbench staged, is compared.
+bool runs_started_program(const TracedProcess& p, int root_pid, const std::string& program) {
+    if (p.pid != root_pid) return false;
+    std::string escaped;
+    for (const char c : program) {
+        if (c == ' ') escaped += '\\';
+        escaped += c;
+    }
+    const std::string_view command = util::trim(p.log.command);
+    return command == escaped || command.starts_with(escaped + ' ');
+}
+
 // Adds `part`'s totals and functions to `sum` (functions by file and name).
 void add_profile(valgrind::Profile& sum, std::map<std::pair<std::string, std::string>, std::size_t>& at,
                  valgrind::Profile part) {
@@ -102,11 +116,12 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
     std::map<std::pair<std::string, std::string>, std::size_t> at;
     for (std::size_t i = 0; i < traced.size(); ++i) {
         if (!procs[i].profiled) continue;
-        auto profile = parse_output([&] {
-            return valgrind::parse_cachegrind_file(traced[i].profile,
-                                                   procs[i].counted ? options
-                                                                    : valgrind::ParseOptions{});
-        });
+        auto these = procs[i].counted ? options : valgrind::ParseOptions{};
+        // The started program's arguments are known: its `cmd:` header spans their lines.
+        // Others' are not (nor those of what it exec'd into): theirs ends at `events:`.
+        if (runs_started_program(traced[i], raw.root_pid, raw.cmd_program)) these.cmd_lines = raw.cmd_lines;
+        auto profile = parse_output(
+            [&] { return valgrind::parse_cachegrind_file(traced[i].profile, these); });
         procs[i].events = profile.totals;
         procs[i].cost = metrics::cost(profile.totals, settings_.weights);
         if (!procs[i].counted) continue;

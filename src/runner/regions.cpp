@@ -69,6 +69,12 @@ RegionAttribution attribute_regions(const std::vector<valgrind::Profile>& parts)
 
         const auto marker = region_marker(part.trigger);
         if (!marker) continue;
+        if (marker->name.find('\n') != std::string_view::npos) {
+            out.error = fmt::format("marked a region named {}, which holds a newline (region "
+                                    "names must be one line)",
+                                    quoted(marker->name));
+            return out;
+        }
         const auto it = std::find_if(out.regions.begin(), out.regions.end(),
                                      [&](const RegionCost& r) { return r.name == marker->name; });
         const auto index = static_cast<std::size_t>(it - out.regions.begin());

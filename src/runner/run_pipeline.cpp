@@ -123,6 +123,11 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
     run.fingerprint = build_fingerprint(measurer, selection, tools_of(request));
     run.fingerprint.compilers = compilers_of(programs);
     run.git = git.get();
+    if (!run.git.commit) {
+        const auto dir =
+            request.git_dir.empty() ? std::filesystem::current_path() : request.git_dir;
+        if (auto warning = missing_git_warning(dir, caller)) run.warnings.push_back(*warning);
+    }
     if (inst.is_wrapper) {
         run.warnings.push_back(fmt::format(
             "{} is a wrapper script and no real binary was found next to it; the variables it "

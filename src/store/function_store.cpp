@@ -24,15 +24,6 @@ constexpr std::string_view kSelectFunctions = R"sql(
 SELECT position, symbol, cost, ir FROM result_functions
 WHERE run = ?1 {} ORDER BY position, rank)sql";
 
-// A text as a result document stores it: bytes that are not UTF-8 become U+FFFD
-// (dump_json), so a name reads back from the table as it did from the document.
-std::string stored_text(const std::string& text) {
-    const bool ascii = std::all_of(text.begin(), text.end(),
-                                   [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-    if (ascii) return text;
-    return nlohmann::json::parse(dump_json(nlohmann::ordered_json(text), -1)).get<std::string>();
-}
-
 // Counts are unsigned 64-bit, SQLite integers signed: stored as their two's complement, so
 // every count reads back as written (one beyond 2^63 was never seen).
 std::int64_t to_column(std::uint64_t v) {
@@ -52,7 +43,7 @@ FunctionWriter::FunctionWriter(Database& db)
       insert_function_(db.prepare(kInsertFunction)) {}
 
 std::int64_t FunctionWriter::symbol(const std::string& file, const std::string& name) {
-    auto key = std::make_pair(stored_text(file), stored_text(name));
+    auto key = std::make_pair(as_json_text(file), as_json_text(name));
     if (const auto it = ids_.find(key); it != ids_.end()) return it->second;
     find_symbol_.reset();
     find_symbol_.bind(1, key.first).bind(2, key.second);

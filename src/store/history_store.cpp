@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 #include <set>
 #include <system_error>
 
@@ -59,7 +60,8 @@ std::string compact(const nlohmann::ordered_json& j) {
 
 void bind_result(Statement& s, std::int64_t run, std::size_t position, const BenchmarkResult& b) {
     const bool ok = b.status == BenchStatus::Ok;
-    s.bind(1, run).bind(2, static_cast<std::int64_t>(position)).bind(3, b.name);
+    // The name as the document stores it (U+FFFD for bytes that are not UTF-8).
+    s.bind(1, run).bind(2, static_cast<std::int64_t>(position)).bind(3, as_json_text(b.name));
     s.bind(4, to_string(b.status)).bind(5, b.tool);
     bind_count(s, 6, ok ? std::optional(b.cost) : std::nullopt);
     for (const auto& e : metrics::kEvents) {
@@ -125,7 +127,52 @@ BenchmarkResult read_stored_benchmark(const Database& db, std::string_view text,
 
 }  // namespace
 
+namespace {
+
+// A database path that exists must be a regular file: SQLite would make /dev/null a database
+// and leave its journal beside it.
+void require_regular_file(const fs::path& path) {
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status) || fs::is_regular_file(status)) return;
+    throw EnvironmentError(
+        fmt::format("history database {} is not a regular file{}", path.string(),
+                    fs::is_directory(status) ? " (a directory)" : ""),
+        "pass --db with the path of a file (created when missing), or --no-db");
+}
+
+// Files SQLite made for a database that did not exist and could not be set up (a full
+// disk): removed, so the next run starts clean.
+void remove_new_database(const fs::path& path) {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        std::error_code ec;
+        fs::remove(path.string() + suffix, ec);
+    }
+}
+
+// A damaged page shows only when it is read. A database up to this size is read whole
+// before a run is measured (PRAGMA quick_check: about ... per MiB), so that damage fails in
+// milliseconds rather than after the measurement; a larger one shows it when recording, and
+// the run is then kept for `cgbench import`.
+constexpr std::uintmax_t kCheckedBytes = 64u << 20;
+
+void quick_check(Database& db, const fs::path& path) {
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    if (ec || size > kCheckedBytes) return;
+    auto s = db.prepare("PRAGMA quick_check(1)");
+    if (s.step() && s.text(0) != "ok") {
+        throw EnvironmentError(fmt::format("history database {}: damaged ({})", path.string(),
+                                           util::printable(s.text(0))),
+                               "move the file aside or pass --db with another path; cgbench "
+                               "never overwrites it");
+    }
+}
+
+}  // namespace
+
 HistoryStore HistoryStore::open_for_recording(const fs::path& path) {
+    require_regular_file(path);
     if (const auto dir = path.parent_path(); !dir.empty()) {
         std::error_code ec;
         fs::create_directories(dir, ec);
@@ -136,22 +183,45 @@ HistoryStore HistoryStore::open_for_recording(const fs::path& path) {
                                    "pass --db with a writable path, or --no-db");
         }
     }
-    Database db(path, Database::Mode::Create);
-    prepare_schema(db);
-    if (db.read_only()) {
-        throw EnvironmentError(fmt::format("history database {} is read-only", path.string()),
-                               "check its permissions, or pass --no-db");
+    std::error_code ec;
+    const bool existed = fs::exists(path, ec);
+    try {
+        Database db(path, Database::Mode::Create);
+        prepare_schema(db);
+        if (db.read_only()) {
+            throw EnvironmentError(fmt::format("history database {} is read-only", path.string()),
+                                   "check its permissions, or pass --no-db");
+        }
+        quick_check(db, path);
+        { Transaction probe(db); }  // takes the write lock and rolls back: nothing is written
+        // Recording comes after a measurement of any length: wait for the lock much longer
+        // than before measuring (saying so every 10 s), rather than lose the run.
+        db.set_busy_timeout(kRecordBusyMs);
+        return HistoryStore(std::move(db));
+    } catch (const Error&) {
+        if (!existed) remove_new_database(path);
+        throw;
     }
-    { Transaction probe(db); }  // takes the write lock and rolls back: nothing is written
-    return HistoryStore(std::move(db));
 }
 
 std::optional<HistoryStore> HistoryStore::open_existing(const fs::path& path) {
     std::error_code ec;
     if (!fs::exists(path, ec)) return std::nullopt;
-    Database db(path, Database::Mode::Existing);
-    prepare_schema(db);
-    return HistoryStore(std::move(db));
+    require_regular_file(path);
+    Database db(path, Database::Mode::ReadOnly);
+    const int version = check_schema(db);
+    if (version == kSchemaVersion) return HistoryStore(std::move(db));
+    // An older (or empty) database is never converted by a command that only reads: an older
+    // cgbench could not read it any more. A copy in memory is converted instead.
+    if (version > 0) {
+        spdlog::warn("history database {} was written by an older cgbench (schema {}): it is "
+                     "read through a converted copy; `cgbench run` or `cgbench import` with it "
+                     "converts the file",
+                     path.string(), version);
+    }
+    Database copy = db.copy_in_memory();
+    prepare_schema(copy);
+    return HistoryStore(std::move(copy));
 }
 
 void HistoryStore::record_run(const RunResult& run) {
@@ -167,6 +237,7 @@ void HistoryStore::record_run(const RunResult& run) {
 RunBatch::RunBatch(HistoryStore& store)
     : db_(store.db_),
       tx_(db_),
+      version_(check_schema(db_)),  // again under the lock: a newer cgbench may have migrated
       find_run_(db_.prepare("SELECT started, (SELECT COUNT(*) FROM results WHERE run = seq) "
                             "FROM runs WHERE id = ?1")),
       insert_run_(db_.prepare(kInsertRun)),
@@ -399,10 +470,6 @@ std::size_t HistoryStore::run_count() {
 std::unique_ptr<HistoryStore> open_history_for_run(const std::optional<fs::path>& path) {
     if (!path) return nullptr;
     return std::make_unique<HistoryStore>(HistoryStore::open_for_recording(*path));
-}
-
-void record_if_enabled(HistoryStore* store, const RunResult& run) {
-    if (store != nullptr) store->record_run(run);
 }
 
 }  // namespace cgbench::store

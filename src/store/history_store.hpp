@@ -44,14 +44,21 @@ struct StoredCosts {
     std::map<std::string, std::uint64_t> costs;  // benchmark name -> cost (ok results only)
 };
 
+// How long recording waits for the lock another process holds (5 minutes): a run was
+// measured already, and is kept in a file for `cgbench import` when even that is not enough.
+inline constexpr int kRecordBusyMs = 300000;
+
 // One open history database (one connection; not shared between threads).
 class HistoryStore {
   public:
     // Opens `path` for recording: creates the directory, the file and the schema when
-    // missing, and proves the write lock can be taken. Throws EnvironmentError (exit 4)
-    // for a damaged, foreign, newer or unwritable database.
+    // missing (or converts an older one), reads a small database whole (PRAGMA quick_check)
+    // and proves the write lock can be taken. Throws EnvironmentError (exit 4) for a damaged,
+    // foreign, newer, unwritable or not regular file; files it created are then removed.
     static HistoryStore open_for_recording(const std::filesystem::path& path);
-    // Opens an existing database for queries; nullopt when the file does not exist.
+    // Opens an existing database read-only for queries (never writes, never converts: an
+    // older schema is read through a converted copy in memory); nullopt when the file does
+    // not exist.
     static std::optional<HistoryStore> open_existing(const std::filesystem::path& path);
 
     // Stores `run` and all its benchmarks (failed ones too) in one transaction: either all
@@ -157,6 +164,7 @@ class RunBatch {
 
     Database& db_;
     Transaction tx_;
+    int version_;
     Statement find_run_;
     Statement insert_run_;
     Statement insert_result_;
@@ -181,8 +189,5 @@ class StoredResultReader {
 // is absent, i.e. --no-db), so an unusable database fails in milliseconds with exit 4.
 std::unique_ptr<HistoryStore> open_history_for_run(
     const std::optional<std::filesystem::path>& path);
-
-// Records `run` when `store` is not null.
-void record_if_enabled(HistoryStore* store, const RunResult& run);
 
 }  // namespace cgbench::store

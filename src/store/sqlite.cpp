@@ -1,13 +1,16 @@
 #include "store/sqlite.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <sqlite3.h>
 
+#include <cerrno>
 #include <chrono>
 #include <thread>
 #include <utility>
 
 #include "core/errors.hpp"
+#include "exec/interrupt.hpp"
 
 namespace cgbench::store {
 
@@ -36,11 +39,71 @@ std::string hint_for(int rc) {
 
 }  // namespace
 
+namespace {
+
+int on_busy(void* waiting, int count) {
+    return static_cast<Database::Waiting*>(waiting)->again(count == 0) ? 1 : 0;
+}
+
+// `path` as an SQLite URI with `query` ("file:/a%3Fb.db?immutable=1").
+std::string file_uri(const std::string& path, std::string_view query) {
+    std::string uri = "file:";
+    for (const char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+        } else {
+            uri += c;
+        }
+    }
+    return uri + "?" + std::string(query);
+}
+
+}  // namespace
+
+bool Database::Waiting::again(bool first) {
+    using namespace std::chrono;
+    const auto now = steady_clock::now();
+    if (first || !since) {
+        since = now;
+        noted_s = 0;
+    }
+    if (exec::interrupt_signal() != 0) return false;
+    const auto waited_ms = duration_cast<milliseconds>(now - *since).count();
+    if (waited_ms >= busy_ms) return false;
+    if (const int s = static_cast<int>(waited_ms / 1000); s >= noted_s + 10) {
+        noted_s = s - s % 10;
+        spdlog::warn("waiting for the history database {}: another process holds its lock ({} s "
+                     "so far; giving up after {} s)",
+                     path, noted_s, busy_ms / 1000);
+    }
+    std::this_thread::sleep_for(milliseconds(20));
+    return true;
+}
+
 Database::Database(std::filesystem::path path, Mode mode, int busy_ms)
-    : path_(std::move(path)), busy_ms_(busy_ms) {
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-    if (mode == Mode::Create) flags |= SQLITE_OPEN_CREATE;
-    const int rc = sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr);
+    : path_(std::move(path)), busy_ms_(busy_ms), waiting_(std::make_unique<Waiting>()) {
+    waiting_->path = path_.string();
+    waiting_->busy_ms = busy_ms;
+    const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
+                      : mode == Mode::Create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                             : SQLITE_OPEN_READWRITE;
+    open(flags, path_.string());
+    if (mode != Mode::ReadOnly) return;
+    // A WAL database whose directory the caller cannot write: SQLite cannot make the
+    // shared-memory file readers need, so it is read as a file nobody changes.
+    sqlite3_stmt* probe = nullptr;
+    int rc = sqlite3_prepare_v2(db_, "SELECT COUNT(*) FROM sqlite_master", -1, &probe, nullptr);
+    if (rc == SQLITE_OK) rc = sqlite3_step(probe);
+    sqlite3_finalize(probe);
+    if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        open(SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, file_uri(path_.string(), "immutable=1"));
+    }
+}
+
+void Database::open(int flags, const std::string& name) {
+    const int rc = sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);
@@ -50,7 +113,7 @@ Database::Database(std::filesystem::path path, Mode mode, int busy_ms)
             hint_for(rc));
     }
     sqlite3_extended_result_codes(db_, 1);
-    sqlite3_busy_timeout(db_, busy_ms_);
+    sqlite3_busy_handler(db_, &on_busy, waiting_.get());
 }
 
 Database::~Database() {
@@ -60,7 +123,8 @@ Database::~Database() {
 Database::Database(Database&& other) noexcept
     : path_(std::move(other.path_)),
       db_(std::exchange(other.db_, nullptr)),
-      busy_ms_(other.busy_ms_) {}
+      busy_ms_(other.busy_ms_),
+      waiting_(std::move(other.waiting_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
     if (this != &other) {
@@ -68,14 +132,35 @@ Database& Database::operator=(Database&& other) noexcept {
         path_ = std::move(other.path_);
         db_ = std::exchange(other.db_, nullptr);
         busy_ms_ = other.busy_ms_;
+        waiting_ = std::move(other.waiting_);
     }
     return *this;
+}
+
+Database Database::copy_in_memory() const {
+    Database copy;
+    copy.path_ = path_;
+    copy.busy_ms_ = busy_ms_;
+    copy.waiting_ = std::make_unique<Waiting>(*waiting_);
+    copy.open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY, ":memory:");
+    sqlite3_backup* backup = sqlite3_backup_init(copy.db_, "main", db_, "main");
+    if (backup == nullptr) fail(sqlite3_extended_errcode(copy.db_), "reading");
+    const int rc = sqlite3_backup_step(backup, -1);
+    sqlite3_backup_finish(backup);
+    if (rc != SQLITE_DONE) fail(rc, "reading");
+    return copy;
+}
+
+void Database::set_busy_timeout(int busy_ms) {
+    busy_ms_ = busy_ms;
+    waiting_->busy_ms = busy_ms;
 }
 
 void Database::fail(int rc, std::string_view what) const {
     const bool current = db_ != nullptr && sqlite3_extended_errcode(db_) == rc;
     const std::string message = current ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) {
+        if (const int signo = exec::interrupt_signal(); signo != 0) throw Interrupted(signo);
         throw EnvironmentError(
             fmt::format("history database {}: still locked by another process after {} s "
                         "while {}",
@@ -87,6 +172,14 @@ void Database::fail(int rc, std::string_view what) const {
             fmt::format("history database {}: not a cgbench history database, or damaged ({})",
                         path_.string(), message),
             hint_for(rc));
+    }
+    // SQLite calls a full disk met while writing the journal an I/O error.
+    if ((rc & 0xff) == SQLITE_FULL ||
+        (db_ != nullptr && sqlite3_system_errno(db_) == ENOSPC && (rc & 0xff) == SQLITE_IOERR)) {
+        throw EnvironmentError(
+            fmt::format("history database {}: no space left on its device while {}",
+                        path_.string(), what),
+            hint_for(SQLITE_FULL));
     }
     throw EnvironmentError(
         fmt::format("history database {}: {} failed: {}", path_.string(), what, message),
@@ -101,13 +194,12 @@ void Database::exec(std::string_view sql) {
 
 void Database::exec_retrying_busy(std::string_view sql) {
     const std::string text(sql);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_ms_);
+    waiting_->since.reset();  // SQLite's busy handler, when it ran, started the wait
     for (;;) {
         const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, nullptr);
         if (rc == SQLITE_OK) return;
         const bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
-        if (!busy || std::chrono::steady_clock::now() >= deadline) fail(rc, "taking the lock");
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (!busy || !waiting_->again(false)) fail(rc, "taking the lock");
     }
 }
 

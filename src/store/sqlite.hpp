@@ -3,8 +3,10 @@
 // Every SQLite failure becomes an EnvironmentError (exit 4) naming the database file, with a
 // hint chosen by the error class (damaged file, permissions, lock held, disk full).
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,22 +18,35 @@ namespace cgbench::store {
 
 class Statement;
 
-// One connection. Not thread-safe; one per thread or process.
+// How long a connection waits for a lock another process holds, unless told otherwise: long
+// enough for another cgbench to record a run, short enough to fail fast before measuring.
+inline constexpr int kDefaultBusyMs = 10000;
+
+// One connection. Not thread-safe; one per thread or process. While it waits for a lock it
+// says so on stderr every 10 s, and a signal (Ctrl-C) ends the wait with Interrupted.
 class Database {
   public:
     enum class Mode {
         Create,    // create the file when missing
         Existing,  // the file must exist (SQLITE_CANTOPEN otherwise)
+        ReadOnly,  // the file must exist; never written (a WAL database in a read-only
+                   // directory is read as immutable)
     };
 
     // Opens `path` with a busy timeout of `busy_ms`. Throws EnvironmentError when SQLite
     // cannot open it. Nothing is read or written yet: a damaged file shows on first use.
-    Database(std::filesystem::path path, Mode mode, int busy_ms = 10000);
+    Database(std::filesystem::path path, Mode mode, int busy_ms = kDefaultBusyMs);
     ~Database();
     Database(Database&& other) noexcept;
     Database& operator=(Database&& other) noexcept;
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;
+
+    // A copy of the whole database in memory, to read (and migrate) without touching the
+    // file; messages still name the file.
+    Database copy_in_memory() const;
+    // Sets how long statements wait for a lock another connection holds, from now on.
+    void set_busy_timeout(int busy_ms);
 
     // Runs SQL that returns no rows (may hold several statements).
     void exec(std::string_view sql);
@@ -52,11 +67,27 @@ class Database {
     // Throws the EnvironmentError for SQLite result code `rc` while doing `what`.
     [[noreturn]] void fail(int rc, std::string_view what) const;
 
+    // Where a wait for a lock stands (SQLite's busy handler and exec_retrying_busy): kept on
+    // the heap, since the handler holds its address and a Database moves.
+    struct Waiting {
+        std::string path;
+        int busy_ms = 0;
+        std::optional<std::chrono::steady_clock::time_point> since;
+        int noted_s = 0;
+        // Whether to wait on: false when `busy_ms` is over or a signal arrived; says every
+        // 10 s that it waits. `first` starts a new wait.
+        bool again(bool first);
+    };
+
   private:
     friend class Statement;
+    Database() = default;
+    void open(int flags, const std::string& name);
+
     std::filesystem::path path_;
     sqlite3* db_ = nullptr;
     int busy_ms_ = 0;
+    std::unique_ptr<Waiting> waiting_;
 };
 
 // A prepared statement; bind parameters by 1-based index, step through rows.

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "util/hash.hpp"
+
 namespace cgbench::util {
 
 std::vector<std::string_view> split(std::string_view text, char sep) {
@@ -143,6 +145,11 @@ std::string file_safe(std::string_view text) {
         out += ok ? c : '_';
     }
     if (out.empty() || out.front() == '.') out.insert(out.begin(), '_');
+    // File names are at most 255 bytes and cgbench appends suffixes such as
+    // ".callgrind.out.123": a long name keeps its start and a hash of the whole.
+    if (out.size() > kMaxFileSafe) {
+        out = out.substr(0, kMaxFileSafe - 17) + "-" + hex64(fnv1a64(text));
+    }
     return out;
 }
 

@@ -47,7 +47,10 @@ inline constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
 // point in `cp`; 0 when it is not one (overlong, surrogate, beyond U+10FFFF, truncated).
 std::size_t utf8_sequence(std::string_view text, char32_t& cp);
 
-// Turns an arbitrary name into a file-name-safe token ("a/b c" -> "a_b_c").
+// Turns an arbitrary name into a file-name-safe token ("a/b c" -> "a_b_c") of at most
+// kMaxFileSafe bytes: a longer one is cut and ends in a hash of the whole name, so distinct
+// names stay distinct.
+inline constexpr std::size_t kMaxFileSafe = 120;
 std::string file_safe(std::string_view text);
 
 // The candidate closest to `word` by edit distance (for "did you mean ...?"), or empty when

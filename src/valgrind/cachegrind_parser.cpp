@@ -12,7 +12,7 @@ namespace {
 class CachegrindParser {
   public:
     CachegrindParser(std::string_view data, const ParseOptions& options)
-        : scanner_(data), builder_("cachegrind", options) {}
+        : scanner_(data), builder_("cachegrind", options), cmd_lines_(options.cmd_lines) {}
 
     Profile run() {
         std::string_view line;
@@ -28,6 +28,12 @@ class CachegrindParser {
     std::size_t at() const { return scanner_.number(); }
 
     void handle(std::string_view line) {
+        if (in_cmd_ && continues_cmd(line)) {
+            builder_.profile().cmd += '\n';
+            builder_.profile().cmd += line;
+            return;
+        }
+        in_cmd_ = false;
         if (saw_summary_) {
             if (!util::trim(line).empty()) ProfileBuilder::fail(at(), "content after 'summary:'");
             return;
@@ -48,12 +54,22 @@ class CachegrindParser {
             builder_.set_events(value, at());
         } else if (take_field(line, "desc:", value)) {
             builder_.profile().desc.emplace_back(value);
-        } else if (take_field(line, "cmd:", value)) {
+        } else if (take_field(line, "cmd:", value) && !builder_.has_events()) {
             builder_.profile().cmd = std::string(value);
+            in_cmd_ = true;
+            cmd_rest_ = cmd_lines_ > 0 ? cmd_lines_ - 1 : 0;
         } else if (!util::trim(line).empty()) {
             ProfileBuilder::fail(
                 at(), fmt::format("unexpected line '{}'", util::printable(line.substr(0, 40))));
         }
+    }
+
+    // Whether `line` is a continuation of the `cmd:` line (see ParseOptions::cmd_lines).
+    bool continues_cmd(std::string_view line) {
+        if (cmd_lines_ == 0) return !util::starts_with(line, "events:");
+        if (cmd_rest_ == 0) return false;
+        --cmd_rest_;
+        return true;
     }
 
     void need_events() const {
@@ -86,6 +102,9 @@ class CachegrindParser {
     ProfileBuilder builder_;
     bool saw_summary_ = false;
     std::string_view file_;
+    std::size_t cmd_lines_;
+    bool in_cmd_ = false;
+    std::size_t cmd_rest_ = 0;
 };
 
 }  // namespace

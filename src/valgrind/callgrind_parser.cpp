@@ -72,6 +72,7 @@ class CallgrindParser {
     std::size_t at() const { return scanner_.number(); }
 
     void handle(std::string_view line) {
+        if (in_trigger_ && continues_trigger(line)) return;
         if (line.empty() || line.front() == '#') return;
         const char c = line.front();
         if (call_pending_) {
@@ -184,7 +185,10 @@ class CallgrindParser {
         Profile& p = builder_.profile();
         if (key == "desc") {
             p.desc.emplace_back(value);
-            if (util::starts_with(value, "Trigger:")) p.trigger = util::trim(value.substr(8));
+            if (util::starts_with(value, "Trigger:")) {
+                p.trigger = util::trim(value.substr(8));
+                in_trigger_ = !builder_.has_events();
+            }
         } else if (key == "cmd") {
             p.cmd = std::string(value);
         } else if (key == "part") {
@@ -193,6 +197,23 @@ class CallgrindParser {
             p.part = *part;
         }
         // version, creator, pid, thread, event and future keys carry nothing cgbench uses.
+    }
+
+    // A client request's dump trigger (a region marker's name) is written unescaped: a name
+    // holding newlines continues on the next lines, up to the blank line before `positions:`.
+    // Such lines are added to the trigger (the region code then refuses the name).
+    bool continues_trigger(std::string_view line) {
+        if (line.empty() || util::starts_with(line, "positions:") ||
+            util::starts_with(line, "events:")) {
+            in_trigger_ = false;
+            return false;
+        }
+        Profile& p = builder_.profile();
+        p.trigger += '\n';
+        p.trigger += line;
+        p.desc.back() += '\n';
+        p.desc.back() += line;
+        return true;
     }
 
     void positions_line(std::string_view value) {
@@ -213,6 +234,7 @@ class CallgrindParser {
     std::size_t positions_ = 1;  // "positions: line" unless the file says otherwise
     bool call_pending_ = false;
     bool saw_totals_ = false;
+    bool in_trigger_ = false;  // after `desc: Trigger:`, before the header's blank line
     std::string_view file_;
     NameTable files_;
     NameTable functions_;

@@ -39,14 +39,23 @@ std::string ask_version(const fs::path& launcher, exec::ProcessRunner& runner) {
     spec.timeout_seconds = 30;
     const auto out = runner.run(spec);
     const std::string text(util::trim(out.stdout_tail));
-    if (out.how != exec::Termination::Exited || out.exit_code != 0 ||
+    if (out.how == exec::Termination::Exited && out.exit_code == 0 &&
         !util::starts_with(text, "valgrind-")) {
+        // It ran: it is something else than Valgrind (CGBENCH_VALGRIND=/bin/true).
+        const std::string said = util::printable(text.substr(0, 80));
+        throw EnvironmentError(fmt::format("{} is not Valgrind: `{} --version` printed {}",
+                                           launcher.string(), launcher.filename().string(),
+                                           said.empty() ? "nothing" : "'" + said + "'"),
+                               kInstallHint);
+    }
+    if (out.how != exec::Termination::Exited || out.exit_code != 0) {
+        const std::string err = util::printable(util::trim(out.stderr_tail).substr(0, 200));
         throw EnvironmentError(
-            fmt::format("{} does not run ({}): {}", launcher.string(),
+            fmt::format("{} does not run ({}){}", launcher.string(),
                         out.how == exec::Termination::SpawnFailed
                             ? std::string(strerror(out.spawn_errno))
                             : fmt::format("exit {}", out.exit_code),
-                        util::printable(util::trim(out.stderr_tail).substr(0, 200))),
+                        err.empty() ? "" : ": " + err),
             kInstallHint);
     }
     return text.substr(std::string_view("valgrind-").size());

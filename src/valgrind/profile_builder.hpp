@@ -39,6 +39,11 @@ struct ParseOptions {
     // which is most of the cost of collecting functions in a large profile. 0: keep all.
     std::size_t function_limit = 0;
     std::function<std::uint64_t(const metrics::EventCounts&)> function_rank = {};
+    // Cachegrind: how many lines its `cmd:` header spans. Valgrind 3.19 writes the command
+    // line unescaped, so an argument holding newlines continues it on the next lines (which
+    // may look like anything, even "events: ..."): 1 + the newlines in the program's argv.
+    // 0: unknown; the command then spans every line up to the first `events:` line.
+    std::size_t cmd_lines = 0;
 };
 
 class ProfileBuilder {

@@ -7,7 +7,8 @@
  *   overlap   "a" begins, "b" begins, "a" ends first
  *   none      no region at all
  *   empty     region "optimised" whose loop the compiler removes (its result is unused)
- *   ignored   regions "sum/100" and "sum/200", whose work ignores the parameter */
+ *   ignored   regions "sum/100" and "sum/200", whose work ignores the parameter
+ *   newline   region "a\nb", a name with a newline (unsupported) */
 #include <cgbench/cgbench.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,10 @@ int main(int argc, char** argv) {
         CGBENCH_REGION_BEGIN("sum/200");
         sum_ignoring(200);
         CGBENCH_REGION_END("sum/200");
+    } else if (strcmp(mode, "newline") == 0) {
+        CGBENCH_REGION_BEGIN("a\nb");
+        work(n);
+        CGBENCH_REGION_END("a\nb");
     } else if (strcmp(mode, "none") != 0) {
         fprintf(stderr, "regions: unknown mode %s\n", mode);
         return 2;

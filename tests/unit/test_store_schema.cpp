@@ -112,15 +112,33 @@ TEST(Schema, Version2FunctionsMoveToTheirTableAndReadBackTheSame) {
     v2.benchmarks.push_back(odd);
     write_version_2(path, v2);
 
-    auto store = HistoryStore::open_existing(path);
-    ASSERT_TRUE(store.has_value());
-    const auto loaded = store->run_by_id("v2-run");
-    ASSERT_TRUE(loaded.has_value());
-    ASSERT_EQ(loaded->benchmarks.size(), v2.benchmarks.size());
-    for (std::size_t i = 0; i < v2.benchmarks.size(); ++i) {
-        EXPECT_EQ(loaded->benchmarks[i].functions, v2.benchmarks[i].functions) << i;
+    const auto expect_read_back = [&v2](HistoryStore& store) {
+        const auto loaded = store.run_by_id("v2-run");
+        ASSERT_TRUE(loaded.has_value());
+        ASSERT_EQ(loaded->benchmarks.size(), v2.benchmarks.size());
+        for (std::size_t i = 0; i < v2.benchmarks.size(); ++i) {
+            EXPECT_EQ(loaded->benchmarks[i].functions, v2.benchmarks[i].functions) << i;
+        }
+        expect_same_run(*loaded, v2);
+    };
+
+    // A reader sees the run as it was recorded, and leaves the file as it found it: an older
+    // cgbench must still be able to read it.
+    const std::string before = util::read_file(path);
+    {
+        auto reader = HistoryStore::open_existing(path);
+        ASSERT_TRUE(reader.has_value());
+        expect_read_back(*reader);
     }
-    expect_same_run(*loaded, v2);
+    EXPECT_EQ(util::read_file(path), before) << "a read-only command changed the database";
+    {
+        Database db(path, Database::Mode::ReadOnly);
+        EXPECT_EQ(db.query_int("PRAGMA user_version"), 2);
+    }
+
+    // Opening it to record converts it.
+    auto writer = HistoryStore::open_for_recording(path);
+    expect_read_back(writer);
 
     Database db(path, Database::Mode::Existing);
     EXPECT_EQ(db.query_int("PRAGMA user_version"), 3);

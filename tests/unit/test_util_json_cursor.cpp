@@ -61,4 +61,24 @@ TEST(JsonCursor, Numbers) {
     EXPECT_FALSE(read("x").first);
 }
 
+TEST(JsonCursor, SkipReturnsAValueAsWritten) {
+    JsonCursor c(R"( {"a": "x}\"]", "b": [1, {"c": null}]} , 12.5e3 ,"s" true)");
+    std::string_view raw;
+    ASSERT_TRUE(c.skip(raw));
+    EXPECT_EQ(raw, R"({"a": "x}\"]", "b": [1, {"c": null}]})");
+    ASSERT_TRUE(c.eat(','));
+    ASSERT_TRUE(c.skip(raw));
+    EXPECT_EQ(raw, "12.5e3");
+    ASSERT_TRUE(c.eat(','));
+    ASSERT_TRUE(c.skip(raw));
+    EXPECT_EQ(raw, "\"s\"");
+    ASSERT_TRUE(c.skip(raw));
+    EXPECT_EQ(raw, "true");
+    EXPECT_TRUE(c.at_end());
+    for (const char* bad : {"{\"a\": [1, 2}", "\"open", "]", "", "{\"a\\"}) {
+        JsonCursor d(bad);
+        EXPECT_FALSE(d.skip(raw)) << bad;
+    }
+}
+
 }  // namespace cgbench::util

@@ -13,7 +13,7 @@ TEST(Regex, SearchesAnywhereInTheText) {
     EXPECT_FALSE(re.search("walk"));
     EXPECT_TRUE(Regex("^a|b$").search("xb"));
     EXPECT_FALSE(Regex("^(small|large)$").search("medium"));
-    EXPECT_TRUE(Regex("\\d+").search("w2000"));  // ECMAScript classes
+    EXPECT_TRUE(Regex("\\d+").search("w2000"));  // Perl classes
 }
 
 TEST(Regex, InvalidPatternsThrowWithTheReason) {

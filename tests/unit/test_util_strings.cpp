@@ -60,6 +60,12 @@ TEST(Strings, FileSafe) {
     EXPECT_EQ(file_safe("memory-cache/linear 10"), "memory-cache_linear_10");
     EXPECT_EQ(file_safe("../x"), "_.._x");
     EXPECT_EQ(file_safe(""), "_");
+    // Long names stay under the file name limit with their raw-file suffixes, and distinct.
+    const std::string a(300, 'L'), b = std::string(299, 'L') + "M";
+    EXPECT_EQ(file_safe(a).size(), kMaxFileSafe);
+    EXPECT_EQ(file_safe(a).substr(0, 100), std::string(100, 'L'));
+    EXPECT_NE(file_safe(a), file_safe(b));
+    EXPECT_EQ(file_safe(std::string(kMaxFileSafe, 'x')), std::string(kMaxFileSafe, 'x'));
 }
 
 TEST(Strings, ShellQuoteRoundTripsThroughAShellReading) {

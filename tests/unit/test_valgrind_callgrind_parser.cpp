@@ -233,4 +233,15 @@ TEST(CallgrindParser, ErrorsNameTheFileAndLine) {
     }
 }
 
+TEST(CallgrindParser, ATriggerWithNewlinesContinuesUpToTheBlankLine) {
+    // A region name holding a newline, as Callgrind 3.19 writes its dump trigger: unescaped.
+    std::string text = data("regions-nested.out.1");
+    const std::string trigger = "cgbench:begin:outer";
+    ASSERT_NE(text.find(trigger + "\n\n"), std::string::npos);
+    text.replace(text.find(trigger), trigger.size(), trigger + "\nb: c\nfl=x");
+    const Profile p = parse_callgrind(text);
+    EXPECT_EQ(p.trigger, "Client Request: cgbench:begin:outer\nb: c\nfl=x");
+    EXPECT_EQ(p.totals, parse_callgrind(data("regions-nested.out.1")).totals);
+}
+
 }  // namespace cgbench::valgrind
