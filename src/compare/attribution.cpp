@@ -4,6 +4,8 @@
 #include <limits>
 #include <map>
 
+#include "util/strings.hpp"
+
 namespace cgbench::compare {
 
 namespace {
@@ -57,10 +59,7 @@ namespace {
 std::map<std::string, std::uint64_t> process_costs(const BenchmarkResult& b) {
     std::map<std::string, std::uint64_t> out;
     if (b.processes.empty()) {
-        std::string command;
-        for (const auto& a : b.command)
-            command += (command.empty() ? "" : " ") + a;
-        out[command] = b.cost;
+        out[util::join(b.command, " ")] = b.cost;
         return out;
     }
     std::map<std::string, int> seen;

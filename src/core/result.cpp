@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "util/hash.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench {
 
@@ -57,10 +58,7 @@ std::vector<KeyField> key_fields(const Fingerprint& f) {
     };
     // Only when set, so the key of every run without them stays what it was.
     if (!f.loader_env.empty()) {
-        std::string all;
-        for (const auto& e : f.loader_env)
-            all += (all.empty() ? "" : " ") + e;
-        fields.push_back({"loader environment (--env)", all});
+        fields.push_back({"loader environment (--env)", util::join(f.loader_env, " ")});
     }
     return fields;
 }

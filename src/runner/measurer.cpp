@@ -262,7 +262,7 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
     raw.outcome = runner_.run(ps);
     raw.root_pid = raw.outcome.pid;
     record_facts(raw.outcome.aslr_errno, env.block_bytes, spec.env);
-    interpret(raw, result);
+    interpret(raw, spec.timeout_seconds, result);
     return raw;
 }
 
@@ -276,7 +276,7 @@ bool Measurer::warm_up(const BenchmarkSpec& spec, const exec::ProcessSpec& nativ
             result.error = fmt::format(
                 "timed out after {:.3g} s in its native warm-up run (--warmup), before "
                 "measuring; everything it started was killed",
-                outcome.wall_seconds);
+                native.timeout_seconds.value_or(outcome.wall_seconds));
             return false;
         }
         if (outcome.how == exec::Termination::SpawnFailed) return true;  // reported by the run
@@ -294,7 +294,9 @@ std::string Measurer::valgrind_notes(const RawOutput& raw) const {
     return util::join(notes, "; ");
 }
 
-void Measurer::interpret(const RawOutput& raw, BenchmarkResult& result) const {
+// `limit`: the timeout, which a timeout's message names (not the wall time, a little longer).
+void Measurer::interpret(const RawOutput& raw, std::optional<double> limit,
+                         BenchmarkResult& result) const {
     using exec::Termination;
     const auto& outcome = raw.outcome;
     result.wall_seconds = outcome.wall_seconds;
@@ -314,7 +316,7 @@ void Measurer::interpret(const RawOutput& raw, BenchmarkResult& result) const {
         case Termination::TimedOut:
             result.status = BenchStatus::Timeout;
             result.error = fmt::format("timed out after {:.3g} s; everything it started was killed",
-                                       outcome.wall_seconds);
+                                       limit.value_or(outcome.wall_seconds));
             return;
         case Termination::Limited:
             result.status = BenchStatus::Failed;

@@ -126,7 +126,8 @@ class Measurer {
     // The native warm-up runs; false (and `result` timed out or failed) when one timed out.
     bool warm_up(const BenchmarkSpec& spec, const exec::ProcessSpec& native,
                  BenchmarkResult& result);
-    void interpret(const RawOutput& raw, BenchmarkResult& result) const;
+    void interpret(const RawOutput& raw, std::optional<double> limit,
+                   BenchmarkResult& result) const;
     // The started process left no profile: Valgrind's complaint, or what its log says.
     void no_profile(const RawOutput& raw, BenchmarkResult& result) const;
     // Whole programs: every process's profile into `result` (measurer_processes.cpp).

@@ -101,6 +101,18 @@ ResolvedRun RunResolver::latest() {
     return completed(std::move(*run), "latest run", {}, {});
 }
 
+// HEAD already on BRANCH is its own merge base: the base is another run at that commit, and
+// without one the usual "no run at commit" would not say why.
+void RunResolver::refuse_head_on_base_branch(const std::string& commit, const std::string& branch,
+                                             const std::vector<std::string>& exclude) {
+    if (history("the merge base").latest_run_at_commit(commit, exclude)) return;
+    throw UsageError(
+        fmt::format("HEAD ({}) is on {}, so it is its own merge base, and no other run is recorded "
+                    "at it in {}",
+                    short_commit(commit), util::printable(branch), db_path_->string()),
+        "compare with the previous run of the branch (--previous), or name BASE explicitly");
+}
+
 ResolvedRun RunResolver::at_merge_base(const ResolvedRun& head,
                                        const std::optional<std::string>& base_branch) {
     auto head_commit = head.run.git.commit;
@@ -116,6 +128,7 @@ ResolvedRun RunResolver::at_merge_base(const ResolvedRun& head,
                     : std::vector<std::string>{"main", "master", "origin/main", "origin/master"};
     for (const auto& branch : candidates) {
         if (const auto base = git_.run({"merge-base", "--end-of-options", *head_commit, branch})) {
+            if (*base == *head_commit) refuse_head_on_base_branch(*base, branch, head.run_ids);
             return at_commit(*base, fmt::format("merge base with {}", branch), head.run_ids);
         }
     }

@@ -56,6 +56,8 @@ class RunResolver {
     HistoryStore* history_if_present();
     ResolvedRun at_commit(const std::string& commit, const std::string& label,
                           const std::vector<std::string>& exclude);
+    void refuse_head_on_base_branch(const std::string& commit, const std::string& branch,
+                                    const std::vector<std::string>& exclude);
     // Completes `anchor` from its commit; labelled "LABEL (NOTES, N runs)".
     ResolvedRun completed(RunResult anchor, const std::string& label,
                           std::vector<std::string> notes, const std::vector<std::string>& exclude);

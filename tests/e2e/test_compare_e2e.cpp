@@ -214,6 +214,16 @@ TEST(CompareE2E, GitRefsAndTheMergeBase) {
     const auto no_base = cgbench({"compare", "--base-branch", "nope"}, in_repo);
     EXPECT_EQ(no_base.exit_code, 2);
     EXPECT_NE(no_base.err.find("merge base"), std::string::npos) << no_base.err;
+
+    // On main itself HEAD is its own merge base: the error says so and points at --previous.
+    ASSERT_TRUE(git.run({"checkout", "-q", "main"}));
+    const auto main_db = (repo / ".cgbench" / "main.db").string();
+    record(main_db, "w", false, {}, in_repo);
+    const auto on_main = cgbench({"compare", "--db", main_db}, in_repo);
+    EXPECT_EQ(on_main.exit_code, 2);
+    EXPECT_NE(on_main.err.find("is on main, so it is its own merge base"), std::string::npos)
+        << on_main.err;
+    EXPECT_NE(on_main.err.find("--previous"), std::string::npos) << on_main.err;
 }
 
 TEST(CompareE2E, HostileNamesSurviveTheDatabaseAndEveryFormat) {

@@ -241,11 +241,15 @@ TEST(Measurer, ProgramFailuresBecomeResults) {
     fake.outcome = [](int) {
         exec::ProcessOutcome o;
         o.how = exec::Termination::TimedOut;
-        o.wall_seconds = 2;
+        o.wall_seconds = 2.0137;  // killed a little after the limit
         return o;
     };
-    r = m.measure(workload_spec());
+    auto limited = workload_spec();
+    limited.timeout_seconds = 2;
+    r = m.measure(limited);
     EXPECT_EQ(r.status, BenchStatus::Timeout);
+    // The message names the limit the user set, not the wall time the kill took.
+    EXPECT_EQ(r.error.rfind("timed out after 2 s;", 0), 0u) << r.error;
 }
 
 TEST(Measurer, ValgrindProblemsAreEnvironmentErrors) {
