@@ -9,7 +9,7 @@
 # Usage: bench/calibrate.sh [extra cgbench calibrate options, e.g. --rounds 5 --cpu 1]
 # Env:   OUT=DIR (default ./calibration), SKIP_BUILD=1 (don't run scripts/build.sh)
 # A busy machine makes the timings noisy: calibrate refuses (exit 4) when they are too
-# noisy to fit. Run it when nothing else runs (see README, "Calibrating on a quiet machine").
+# noisy to fit. Run it when nothing else runs (see docs/calibrate.md, "Calibrating on a quiet machine").
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"

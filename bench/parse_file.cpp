@@ -20,7 +20,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "runner/function_costs.hpp"
 #include "valgrind/cachegrind_parser.hpp"
 #include "valgrind/callgrind_parser.hpp"

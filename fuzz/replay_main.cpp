@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/fs.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);

@@ -23,6 +23,7 @@ development=(
   python3
   rsync
   curl jq
+  groff-base
 )
 # The CI tests install their clients with npm (tests/ci/install.sh). Debian's nodejs and npm,
 # unless a Node.js with npm is already installed (another distribution's packages conflict).

@@ -105,8 +105,8 @@ void check_noise(const std::vector<Kernel>& kernels, const std::vector<Timing>& 
     }
     if (!conditions.empty()) message += "; " + conditions;
     throw TooNoisy(message,
-                   "calibrate on a quiet machine, as the README's \"Calibrating on a quiet "
-                   "machine\" says; more runs (--rounds, --repeat) narrow the medians, "
+                   "calibrate on a quiet machine, as docs/calibrate.md (\"Calibrating on a "
+                   "quiet machine\") says; more runs (--rounds, --repeat) narrow the medians, "
                    "--max-noise accepts more",
                    timings);
 }

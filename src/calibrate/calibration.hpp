@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/kernels.hpp"
 #include "calibrate/native.hpp"
 #include "calibrate/timing.hpp"
-#include "core/errors.hpp"
 #include "core/result.hpp"
 #include "metrics/score.hpp"
 #include "runner/run_pipeline.hpp"

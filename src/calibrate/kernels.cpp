@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::calibrate {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <sched.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "exec/program.hpp"
 #include "util/strings.hpp"
 

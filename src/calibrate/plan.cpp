@@ -6,8 +6,8 @@
 #include <chrono>
 #include <set>
 
+#include "base/errors.hpp"
 #include "config/run_options.hpp"
-#include "core/errors.hpp"
 #include "core/version.hpp"
 #include "exec/process.hpp"
 #include "util/probe_cache.hpp"

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <memory>
 
+#include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
-#include "core/errors.hpp"
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "report/function_report.hpp"
@@ -42,8 +42,8 @@ const BenchmarkResult& find_benchmark(const store::ResolvedRun& resolved, const 
 }
 
 int execute(const AnnotateInput& in) {
-    const auto format = report::parse_format(in.format);
-    if (format == report::Format::Junit) {
+    const auto format = parse_format(in.format);
+    if (format == Format::Junit) {
         throw UsageError("annotate cannot write junit", "use --format console, markdown or json");
     }
     const auto env = exec::current_environment();

@@ -12,9 +12,9 @@
 #include <cstring>
 #include <map>
 
+#include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
-#include "core/errors.hpp"
 #include "core/result_json.hpp"
 #include "core/version.hpp"
 #include "store/history_store.hpp"

@@ -13,9 +13,9 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "base/errors.hpp"
 #include "cli/bisect_oracle.hpp"
 #include "cli/command.hpp"
-#include "core/errors.hpp"
 #include "exec/git.hpp"
 #include "history/bisect.hpp"
 #include "runner/gbench.hpp"
@@ -88,7 +88,7 @@ std::set<std::string> judged_names(const BisectInput& in, const exec::EnvMap& en
 int execute(BisectInput in, const GlobalOptions& global) {
     const auto env = exec::current_environment();
     const auto reporter =
-        report::make_bisect_reporter(report::parse_format(in.format.value_or("console")));
+        report::make_bisect_reporter(parse_format(in.format.value_or("console")));
     exec::PosixProcessRunner runner;
     const exec::Git git(std::filesystem::current_path(), env, runner);
     if (!git.available()) {

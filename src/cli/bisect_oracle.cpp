@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/errors.hpp"
 #include "cli/command.hpp"
-#include "core/errors.hpp"
 #include "runner/run_pipeline.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"

@@ -92,7 +92,7 @@ config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvM
 // Prints `run` in `format` (not with -q on the console), writes it to `out` (may be null)
 // when at least one benchmark succeeded, records it in `history` (may be null; failed
 // benchmarks included), and throws BenchmarkError naming every failed benchmark. Returns 0.
-int finish_run(const RunResult& run, report::Format format, util::OutputFile* out,
+int finish_run(const RunResult& run, Format format, util::OutputFile* out,
                store::HistoryStore* history, const GlobalOptions& global);
 
 // Registers `cgbench run`.

@@ -162,7 +162,7 @@ int execute(const config::CompareInput& in, const GlobalOptions& global) {
                                   report::summary_line(comparison, util::printable)),
                       out_file->is_stdout() ? Stream::Stderr : Stream::Stdout);
         }
-    } else if (!(global.quiet && plan.format == report::Format::Console)) {
+    } else if (!(global.quiet && plan.format == Format::Console)) {
         print_out(text);
     }
     return static_cast<int>(comparison.exit_code());

@@ -7,10 +7,10 @@
 #include <limits>
 #include <memory>
 
+#include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "cli/history_support.hpp"
 #include "config/db_options.hpp"
-#include "core/errors.hpp"
 #include "exec/environment.hpp"
 #include "report/history_reporter.hpp"
 #include "store/history_store.hpp"
@@ -37,7 +37,7 @@ store::HistoryStore open_store(const config::DbInput& input) {
 
 int execute(const HistoryInput& in, const GlobalOptions& global) {
     const auto reporter =
-        report::make_history_reporter(report::parse_format(in.format.value_or("console")));
+        report::make_history_reporter(parse_format(in.format.value_or("console")));
     auto store = open_store(in.db);
     const report::RenderOptions ro{color_on_stdout(), global.verbose > 0};
     if (!in.name) {

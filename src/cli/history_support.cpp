@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "history/lines.hpp"

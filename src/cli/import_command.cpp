@@ -9,9 +9,9 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
-#include "core/errors.hpp"
 #include "exec/environment.hpp"
 #include "exec/interrupt.hpp"
 #include "store/history_store.hpp"

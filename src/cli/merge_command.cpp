@@ -31,7 +31,7 @@ int merge(const MergeInput& in, const GlobalOptions& global) {
     auto format = config::layered_default("console");
     config::apply_env(format, env, "CGBENCH_FORMAT");
     config::apply(format, in.format, config::Source::CommandLine, "--format");
-    const auto fmt_kind = report::parse_format(format.value);
+    const auto fmt_kind = parse_format(format.value);
     std::unique_ptr<util::OutputFile> out_file;  // checked writable before reading anything
     if (in.out) out_file = std::make_unique<util::OutputFile>(*in.out);
     const auto history = store::open_history_for_run(config::resolve_db(in.db, env));

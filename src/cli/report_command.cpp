@@ -9,12 +9,12 @@
 #include <set>
 #include <stdexcept>
 
+#include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "cli/history_support.hpp"
 #include "config/benchmark_plan.hpp"
 #include "config/commit_url.hpp"
 #include "config/db_options.hpp"
-#include "core/errors.hpp"
 #include "exec/environment.hpp"
 #include "exec/git.hpp"
 #include "history/lines.hpp"

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <memory>
 
+#include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
 #include "config/gbench_plan.hpp"
 #include "config/run_options.hpp"
-#include "core/errors.hpp"
 #include "core/result_json.hpp"
 #include "exec/environment.hpp"
 #include "exec/interrupt.hpp"
@@ -223,7 +223,7 @@ void record_or_keep(store::HistoryStore& history, const RunResult& run, const fs
 
 }  // namespace
 
-int finish_run(const RunResult& run, report::Format format, util::OutputFile* out,
+int finish_run(const RunResult& run, Format format, util::OutputFile* out,
                store::HistoryStore* history, const GlobalOptions& global) {
     std::vector<const BenchmarkResult*> failed;
     for (const auto& b : run.benchmarks) {
@@ -242,7 +242,7 @@ int finish_run(const RunResult& run, report::Format format, util::OutputFile* ou
         const fs::path saved = written && out->is_file() ? out->target() : fs::path();
         record_or_keep(*history, run, saved.empty() ? nullptr : &saved);
     }
-    if (!(global.quiet && format == report::Format::Console)) {
+    if (!(global.quiet && format == Format::Console)) {
         const bool on_stderr = out != nullptr && out->is_stdout();
         report::RenderOptions ro{!on_stderr && color_on_stdout(), global.verbose > 0};
         print_out(report::make_run_reporter(format)->render(run, ro),

@@ -7,10 +7,10 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "cli/history_support.hpp"
 #include "config/db_options.hpp"
-#include "core/errors.hpp"
 #include "exec/environment.hpp"
 #include "history/lines.hpp"
 #include "report/steps_reporter.hpp"
@@ -28,7 +28,7 @@ struct StepsInput {
 
 int execute(const StepsInput& in, const GlobalOptions& global) {
     const auto reporter =
-        report::make_steps_reporter(report::parse_format(in.format.value_or("console")));
+        report::make_steps_reporter(parse_format(in.format.value_or("console")));
     const auto path = config::resolve_db(in.db, exec::current_environment());
     if (!path) throw UsageError("steps needs the database, and --no-db was given");
     auto store = open_history(*path);

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "compare/attribution.hpp"
 #include "compare/threshold.hpp"
-#include "core/errors.hpp"
 #include "core/result.hpp"
 
 namespace cgbench::compare {

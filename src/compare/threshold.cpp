@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::compare {

@@ -5,8 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "base/errors.hpp"
 #include "compare/threshold.hpp"
-#include "core/errors.hpp"
 #include "core/result_json.hpp"
 #include "util/regex.hpp"
 #include "util/strings.hpp"

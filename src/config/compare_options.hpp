@@ -9,8 +9,8 @@
 
 #include "compare/comparison.hpp"
 #include "config/db_options.hpp"
+#include "core/format.hpp"
 #include "exec/environment.hpp"
-#include "report/reporter.hpp"
 
 namespace cgbench::config {
 
@@ -49,7 +49,7 @@ struct ComparePlan {
     std::optional<std::filesystem::path> db;
     std::optional<std::string> base_branch;  // --base-branch or CGBENCH_BASE_BRANCH
     compare::CompareOptions options;
-    report::Format format = report::Format::Console;
+    Format format = Format::Console;
     std::optional<std::filesystem::path> out;
 };
 

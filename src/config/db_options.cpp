@@ -1,7 +1,7 @@
 #include "config/db_options.hpp"
 
+#include "base/errors.hpp"
 #include "config/layered.hpp"
-#include "core/errors.hpp"
 
 namespace cgbench::config {
 

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "base/errors.hpp"
 #include "config/benchmark_plan.hpp"
-#include "core/errors.hpp"
 #include "util/regex.hpp"
 #include "util/strings.hpp"
 

@@ -4,10 +4,10 @@
 
 #include <thread>
 
+#include "base/errors.hpp"
 #include "config/benchmark_plan.hpp"
 #include "config/suite.hpp"
 #include "config/weights_file.hpp"
-#include "core/errors.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::config {
@@ -137,7 +137,7 @@ void plan_run_settings(RunPlan& plan, const RunInput& in, const exec::EnvMap& en
     ms.branch_sim = plan.settings.branch_sim.value == "on";
     ms.echo_output = in.show_output;
     if (in.keep_raw) ms.keep_raw_dir = *in.keep_raw;
-    plan.format = parse_layered(plan.settings.format, report::parse_format);
+    plan.format = parse_layered(plan.settings.format, parse_format);
     if (in.out) plan.out = *in.out;
     plan.request.jobs = parse_jobs(plan.settings.jobs);
     plan.db = resolve_db(in.db, env);

@@ -11,8 +11,8 @@
 #include "config/db_options.hpp"
 #include "config/layered.hpp"
 #include "config/shard.hpp"
+#include "core/format.hpp"
 #include "exec/environment.hpp"
-#include "report/reporter.hpp"
 #include "runner/run_pipeline.hpp"
 
 namespace cgbench::config {
@@ -86,7 +86,7 @@ struct RunPlan {
     std::string shard_balance;      // how apply_shard balanced: "history run ID" or "names"
     std::size_t suite_entries = 0;  // [[bench]] entries in the suite file
     std::size_t suite_size = 0;     // benchmarks selected (--filter) before sharding
-    report::Format format = report::Format::Console;
+    Format format = Format::Console;
     std::optional<std::filesystem::path> out;
     std::optional<std::filesystem::path> db;  // the history database; nullopt with --no-db
     // A suite's --filter, applied to the names of Google Benchmark benchmarks once listed.

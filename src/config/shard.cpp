@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::config {

@@ -10,9 +10,9 @@
 #include <optional>
 #include <map>
 
+#include "base/errors.hpp"
 #include "compare/threshold.hpp"
 #include "config/weights_file.hpp"
-#include "core/errors.hpp"
 #include "core/result.hpp"
 #include "metrics/score.hpp"
 #include "util/fs.hpp"

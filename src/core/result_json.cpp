@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/mapped_file.hpp"
 #include "util/strings.hpp"
 

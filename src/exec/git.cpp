@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
+#include "exec/program.hpp"
 #include "util/strings.hpp"
-#include "valgrind/installation.hpp"
 
 namespace cgbench::exec {
 
@@ -12,7 +12,7 @@ Git::Git(std::filesystem::path dir, const EnvMap& caller, ProcessRunner& runner)
     : dir_(std::move(dir)), runner_(runner) {
     const auto path_it = caller.find("PATH");
     binary_ =
-        valgrind::search_path("git", path_it != caller.end() ? path_it->second : "/usr/bin:/bin");
+        search_path("git", path_it != caller.end() ? path_it->second : "/usr/bin:/bin");
     for (const char* keep : {"PATH", "HOME"}) {
         if (const auto it = caller.find(keep); it != caller.end()) {
             env_.push_back(std::string(keep) + "=" + it->second);

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <mutex>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 
 namespace cgbench::exec {
 

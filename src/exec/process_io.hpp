@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 
 namespace cgbench::exec {
 

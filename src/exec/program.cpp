@@ -6,9 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/strings.hpp"
-#include "valgrind/installation.hpp"
 
 namespace cgbench::exec {
 
@@ -43,6 +42,19 @@ void check_runnable(const std::string& as_given, const fs::path& path) {
 
 }  // namespace
 
+fs::path search_path(const std::string& name, const std::string& path_var) {
+    for (const auto dir : util::split(path_var, ':')) {
+        const fs::path candidate = fs::path(dir.empty() ? "." : std::string(dir)) / name;
+        if (is_executable_file(candidate)) return candidate;
+    }
+    return {};
+}
+
+bool is_executable_file(const fs::path& path) {
+    std::error_code ec;
+    return fs::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
+}
+
 ResolvedProgram resolve_program(const std::string& name, const fs::path& cwd,
                                 const EnvMap& caller) {
     if (name.empty())
@@ -54,7 +66,7 @@ ResolvedProgram resolve_program(const std::string& name, const fs::path& cwd,
         out.path = (p.is_absolute() ? p : cwd / p).lexically_normal();
     } else {
         const auto it = caller.find("PATH");
-        out.path = valgrind::search_path(name, it != caller.end() ? it->second : "");
+        out.path = search_path(name, it != caller.end() ? it->second : "");
         if (out.path.empty()) {
             throw UsageError(fmt::format("program '{}' not found on PATH", util::printable(name)),
                              "give a path such as ./" + name + ", or add its directory to PATH");

@@ -50,6 +50,12 @@ class StagedProgram {
     std::filesystem::path path_;
 };
 
+// Looks `name` up in a PATH string like execvp does; empty when not found.
+std::filesystem::path search_path(const std::string& name, const std::string& path_var);
+
+// A regular file the caller may execute.
+bool is_executable_file(const std::filesystem::path& path);
+
 // The directory the link of `program` points to: its grandparent (its parent for a program
 // in the root directory), with the parent resolved.
 std::filesystem::path link_target(const ResolvedProgram& program);

@@ -12,7 +12,7 @@
 #include <chrono>
 #include <mutex>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/hash.hpp"
 
 namespace cgbench::exec {

@@ -15,6 +15,16 @@
 
 namespace cgbench::history {
 
+// One stored run, without its benchmarks (for listings).
+struct RunRow {
+    std::string id;
+    std::string started;
+    GitInfo git;
+    std::size_t benchmarks = 0;
+    std::size_t failed = 0;
+    std::string fingerprint_key;  // runs with different keys are not comparable
+};
+
 // One stored run.
 struct Run {
     std::string id;

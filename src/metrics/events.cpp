@@ -1,6 +1,6 @@
 #include "metrics/events.hpp"
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 
 namespace cgbench::metrics {
 

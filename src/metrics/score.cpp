@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::metrics {

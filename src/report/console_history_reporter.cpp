@@ -77,7 +77,7 @@ class ConsoleHistoryReporter final : public HistoryReporter {
         return out;
     }
 
-    std::string runs(const std::vector<store::RunRow>& rows,
+    std::string runs(const std::vector<history::RunRow>& rows,
                      const RenderOptions& o) const override {
         TextTable t({{"run", Align::Left},
                      {"date", Align::Left},

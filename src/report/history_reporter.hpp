@@ -10,7 +10,6 @@
 #include "history/lines.hpp"
 #include "history/model.hpp"
 #include "report/reporter.hpp"
-#include "store/history_store.hpp"
 
 namespace cgbench::report {
 
@@ -34,7 +33,7 @@ class HistoryReporter {
     // One benchmark's series, oldest first.
     virtual std::string series(const SeriesView& view, const RenderOptions& options) const = 0;
     // Stored runs, newest first.
-    virtual std::string runs(const std::vector<store::RunRow>& rows,
+    virtual std::string runs(const std::vector<history::RunRow>& rows,
                              const RenderOptions& options) const = 0;
 };
 

@@ -54,7 +54,7 @@ class JsonHistoryReporter final : public HistoryReporter {
         return dump(out);
     }
 
-    std::string runs(const std::vector<store::RunRow>& rows, const RenderOptions&) const override {
+    std::string runs(const std::vector<history::RunRow>& rows, const RenderOptions&) const override {
         ojson out = ojson::array();
         for (const auto& r : rows) {
             ojson j = run_fields(r.id, r.started, r.git);

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "core/errors.hpp"
-#include "report/history_reporter.hpp"
+#include "base/errors.hpp"
 #include "report/bisect_reporter.hpp"
+#include "report/history_reporter.hpp"
 #include "report/steps_reporter.hpp"
 #include "util/strings.hpp"
 
@@ -24,15 +24,6 @@ std::unique_ptr<StepsReporter> make_console_steps_reporter();
 std::unique_ptr<StepsReporter> make_json_steps_reporter();
 std::unique_ptr<BisectReporter> make_console_bisect_reporter();
 std::unique_ptr<BisectReporter> make_json_bisect_reporter();
-
-Format parse_format(std::string_view text) {
-    if (text == "console") return Format::Console;
-    if (text == "json") return Format::Json;
-    if (text == "markdown") return Format::Markdown;
-    if (text == "junit") return Format::Junit;
-    throw UsageError(fmt::format("unknown format '{}'", util::printable(text)),
-                     "use --format console, json, markdown or junit");
-}
 
 std::unique_ptr<RunReporter> make_run_reporter(Format format) {
     switch (format) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/format.hpp"
 #include "core/result.hpp"
 
 namespace cgbench::compare {
@@ -13,11 +14,6 @@ struct Comparison;
 }
 
 namespace cgbench::report {
-
-enum class Format { Console, Json, Markdown, Junit };
-
-// Parses "console", "json", "markdown" or "junit"; throws UsageError otherwise.
-Format parse_format(std::string_view text);
 
 struct RenderOptions {
     bool color = false;    // ANSI colours (console only; off when NO_COLOR is set)

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "core/version.hpp"
 #include "util/elf.hpp"
 #include "util/fs.hpp"

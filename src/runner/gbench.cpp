@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/mapped_file.hpp"
 #include "util/strings.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "exec/program.hpp"
 #include "runner/gbench.hpp"
 #include "util/strings.hpp"

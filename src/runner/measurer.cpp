@@ -8,11 +8,11 @@
 #include <mutex>
 #include <cstring>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "exec/program.hpp"
+#include "exec/staging.hpp"
 #include "runner/function_costs.hpp"
 #include "runner/regions.hpp"
-#include "exec/staging.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 #include "valgrind/cachegrind_parser.hpp"

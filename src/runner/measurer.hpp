@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "core/result.hpp"
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "exec/program.hpp"
-#include "runner/process_tree.hpp"
 #include "runner/benchmark.hpp"
+#include "runner/process_tree.hpp"
 #include "valgrind/command.hpp"
 #include "valgrind/installation.hpp"
 #include "valgrind/profile.hpp"

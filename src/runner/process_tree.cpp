@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 

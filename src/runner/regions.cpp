@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::runner {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <thread>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 
 namespace cgbench::runner {
 

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
+#include "exec/program.hpp"
 #include "util/strings.hpp"
-#include "valgrind/installation.hpp"
 
 namespace cgbench::runner {
 
@@ -71,7 +71,7 @@ std::string Worktree::unmap(const std::string& path) const {
 BuildOutcome run_build(const std::string& command, const fs::path& dir, const exec::EnvMap& env,
                        exec::ProcessRunner& runner, bool echo) {
     const auto path = env.count("PATH") != 0 ? env.at("PATH") : std::string("/usr/bin:/bin");
-    auto shell = valgrind::search_path("bash", path);
+    auto shell = exec::search_path("bash", path);
     if (shell.empty()) shell = "/bin/sh";
     exec::ProcessSpec spec;
     spec.argv = {shell.string(), "-c", command};

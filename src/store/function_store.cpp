@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "core/result_json.hpp"
 
 namespace cgbench::store {

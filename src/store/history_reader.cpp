@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "core/result_json.hpp"
 #include "store/function_store.hpp"
 #include "store/history_store.hpp"

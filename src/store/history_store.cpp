@@ -10,7 +10,7 @@
 #include <set>
 #include <system_error>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "core/result_json.hpp"
 #include "store/function_store.hpp"
 #include "store/result_reader.hpp"
@@ -450,16 +450,16 @@ RunResult HistoryStore::complete_from_commit(RunResult anchor,
     return anchor;
 }
 
-std::vector<RunRow> HistoryStore::runs(std::size_t limit) {
+std::vector<history::RunRow> HistoryStore::runs(std::size_t limit) {
     auto s = db_.prepare(
         fmt::format("SELECT {}, (SELECT COUNT(*) FROM results WHERE run = r.seq), "
                     "(SELECT COUNT(*) FROM results WHERE run = r.seq AND status != 'ok'), "
                     "fingerprint_key FROM runs r ORDER BY started DESC, seq DESC LIMIT ?1",
                     kRunColumns));
     s.bind(1, static_cast<std::int64_t>(limit));
-    std::vector<RunRow> rows;
+    std::vector<history::RunRow> rows;
     while (s.step()) {
-        RunRow row;
+        history::RunRow row;
         read_run_columns(s, 0, row.id, row.started, row.git);
         row.benchmarks = static_cast<std::size_t>(s.int64(5));
         row.failed = static_cast<std::size_t>(s.int64(6));

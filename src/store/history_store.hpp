@@ -20,16 +20,6 @@
 
 namespace cgbench::store {
 
-// One stored run, without its benchmarks (for listings).
-struct RunRow {
-    std::string id;
-    std::string started;
-    GitInfo git;
-    std::size_t benchmarks = 0;
-    std::size_t failed = 0;
-    std::string fingerprint_key;  // runs with different keys are not comparable
-};
-
 // What HistoryStore::remove_runs took out.
 struct RemovedRows {
     std::size_t runs = 0;
@@ -130,7 +120,7 @@ class HistoryStore {
     std::vector<std::string> benchmark_names();
 
     // The last `limit` runs, newest first.
-    std::vector<RunRow> runs(std::size_t limit);
+    std::vector<history::RunRow> runs(std::size_t limit);
     // Number of stored runs.
     std::size_t run_count();
 

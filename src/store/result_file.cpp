@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "core/result_json.hpp"
 #include "store/result_reader.hpp"
 #include "util/json_cursor.hpp"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/json_cursor.hpp"
 
 namespace cgbench::store {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <system_error>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "store/result_file.hpp"
 #include "util/strings.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <system_error>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "core/result_json.hpp"
 #include "store/result_file.hpp"
 #include "util/strings.hpp"

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "metrics/events.hpp"
 
 namespace cgbench::store {

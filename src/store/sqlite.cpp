@@ -9,7 +9,7 @@
 #include <thread>
 #include <utility>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "exec/interrupt.hpp"
 
 namespace cgbench::store {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/mapped_file.hpp"
 
 namespace cgbench::util {

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <utility>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/mapped_file.hpp"
 #include "util/strings.hpp"
 

@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::util {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/fs.hpp"
 #include "util/hash.hpp"
 

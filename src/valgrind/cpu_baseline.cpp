@@ -8,7 +8,7 @@
 #include <map>
 #include <span>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/fs.hpp"
 #include "util/hash.hpp"
 #include "util/probe_cache.hpp"

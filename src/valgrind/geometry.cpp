@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::valgrind {

@@ -6,7 +6,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
+#include "exec/program.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::valgrind {
@@ -18,11 +19,6 @@ namespace {
 constexpr const char* kInstallHint =
     "install it with `sudo apt-get install valgrind` (Debian/Ubuntu), or point "
     "CGBENCH_VALGRIND at the valgrind binary";
-
-bool is_executable_file(const fs::path& p) {
-    std::error_code ec;
-    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-}
 
 bool is_script(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -83,21 +79,13 @@ bool Installation::at_least(int major, int minor) const {
     return std::tie(ma, mi) >= std::tie(major, minor);
 }
 
-fs::path search_path(const std::string& name, const std::string& path_var) {
-    for (const auto dir : util::split(path_var, ':')) {
-        const fs::path candidate = fs::path(dir.empty() ? "." : std::string(dir)) / name;
-        if (is_executable_file(candidate)) return candidate;
-    }
-    return {};
-}
-
 Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& runner,
                              const util::ProbeCache& cache) {
     Installation inst;
     if (const auto it = caller.find("CGBENCH_VALGRIND");
         it != caller.end() && !it->second.empty()) {
         inst.found = it->second;
-        if (!is_executable_file(inst.found)) {
+        if (!exec::is_executable_file(inst.found)) {
             throw EnvironmentError(
                 fmt::format("CGBENCH_VALGRIND={} is not an executable file", it->second),
                 kInstallHint);
@@ -105,7 +93,7 @@ Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& ru
     } else {
         const auto path_it = caller.find("PATH");
         inst.found =
-            search_path("valgrind", path_it != caller.end() ? path_it->second : "/usr/bin:/bin");
+            exec::search_path("valgrind", path_it != caller.end() ? path_it->second : "/usr/bin:/bin");
         if (inst.found.empty()) throw EnvironmentError("valgrind not found on PATH", kInstallHint);
     }
     inst.found = fs::absolute(inst.found);
@@ -113,7 +101,7 @@ Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& ru
     if (is_script(inst.found)) {
         fs::path real = inst.found;
         real += ".bin";
-        if (is_executable_file(real)) {
+        if (exec::is_executable_file(real)) {
             inst.launcher = real;
             inst.bypassed_wrapper = true;
         } else {

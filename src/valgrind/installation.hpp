@@ -31,7 +31,4 @@ struct Installation {
 Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& runner,
                              const util::ProbeCache& cache = util::ProbeCache());
 
-// Looks `name` up in a PATH string like execvp does; empty when not found.
-std::filesystem::path search_path(const std::string& name, const std::string& path_var);
-
 }  // namespace cgbench::valgrind

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "valgrind/line_scanner.hpp"
 #include "valgrind/profile.hpp"
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "support/by_hand.hpp"

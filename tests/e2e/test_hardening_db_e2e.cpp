@@ -13,7 +13,7 @@
 #include <random>
 #include <thread>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "e2e/hardening.hpp"
 #include "e2e/harness.hpp"
 #include "store/history_store.hpp"

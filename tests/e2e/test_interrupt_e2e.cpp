@@ -12,7 +12,7 @@
 #include <fstream>
 #include <thread>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "e2e/harness.hpp"
 #include "util/fs.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 
 namespace cgbench::calibrate {
 

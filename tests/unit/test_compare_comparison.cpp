@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "base/errors.hpp"
 #include "compare/comparison.hpp"
-#include "core/errors.hpp"
 #include "run_fixtures.hpp"
 
 namespace cgbench::compare {

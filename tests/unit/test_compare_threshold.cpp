@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/errors.hpp"
 #include "compare/threshold.hpp"
-#include "core/errors.hpp"
 #include "run_fixtures.hpp"
 #include "util/strings.hpp"
 

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/errors.hpp"
 #include "config/commit_url.hpp"
-#include "core/errors.hpp"
 
 namespace cgbench::config {
 

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "base/errors.hpp"
 #include "config/compare_options.hpp"
 #include "config/db_options.hpp"
-#include "core/errors.hpp"
 
 namespace cgbench::config {
 
@@ -29,7 +29,7 @@ TEST(CompareOptions, ThresholdsFromTheEnvironmentComeFirst) {
     ASSERT_EQ(gated.size(), 2u);
     EXPECT_DOUBLE_EQ(gated[0].second.relative, 0.03) << "the command line wins";
     EXPECT_EQ(gated[1].first, "Ir");
-    EXPECT_EQ(plan.format, report::Format::Console);
+    EXPECT_EQ(plan.format, Format::Console);
 }
 
 // --previous and --no-baseline take BASE from elsewhere: the one positional is HEAD.
@@ -70,7 +70,7 @@ TEST(CompareOptions, BaseBranchFormatAndErrors) {
     in.format = "junit";
     auto plan = plan_compare(in, {{"CGBENCH_BASE_BRANCH", "develop"}});
     EXPECT_EQ(plan.base_branch, "develop");
-    EXPECT_EQ(plan.format, report::Format::Junit);
+    EXPECT_EQ(plan.format, Format::Junit);
     in.base_branch = "trunk";
     EXPECT_EQ(plan_compare(in, {{"CGBENCH_BASE_BRANCH", "develop"}}).base_branch, "trunk");
     in.format = "yaml";

@@ -5,9 +5,9 @@
 
 #include <fstream>
 
+#include "base/errors.hpp"
 #include "config/gbench_plan.hpp"
 #include "config/run_options.hpp"
-#include "core/errors.hpp"
 
 namespace cgbench::config {
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <thread>
 
+#include "base/errors.hpp"
 #include "config/run_options.hpp"
-#include "core/errors.hpp"
 
 namespace cgbench::config {
 

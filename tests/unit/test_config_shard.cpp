@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "base/errors.hpp"
 #include "config/shard.hpp"
-#include "core/errors.hpp"
 
 namespace cgbench::config {
 

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <set>
 
+#include "base/errors.hpp"
 #include "config/suite.hpp"
-#include "core/errors.hpp"
 
 namespace cgbench::config {
 

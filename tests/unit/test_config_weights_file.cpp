@@ -7,8 +7,8 @@
 
 #include <toml++/toml.h>
 
+#include "base/errors.hpp"
 #include "config/suite.hpp"
-#include "core/errors.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::config {

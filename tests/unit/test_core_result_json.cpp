@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "core/result_json.hpp"
 
 namespace cgbench {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "exec/environment.hpp"
 
 namespace cgbench::exec {

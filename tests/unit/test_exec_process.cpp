@@ -10,7 +10,7 @@
 #include <fstream>
 #include <thread>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "exec/process.hpp"
 
 namespace cgbench::exec {

@@ -3,7 +3,7 @@
 
 #include <fstream>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "exec/program.hpp"
 
 namespace cgbench::exec {

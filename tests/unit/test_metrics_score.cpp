@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "metrics/events.hpp"
 #include "metrics/score.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "report/exporter.hpp"
 #include "run_fixtures.hpp"
 

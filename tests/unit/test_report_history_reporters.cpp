@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "history_fixtures.hpp"
 #include "report/history_reporter.hpp"
 
@@ -65,7 +65,7 @@ TEST(HistoryReporters, JsonSeriesIsAnArray) {
 }
 
 TEST(HistoryReporters, Runs) {
-    store::RunRow row;
+    history::RunRow row;
     row.id = "r1";
     row.started = "2026-11-22T03:15:00Z";
     row.benchmarks = 3;

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "report/escape.hpp"
 #include "report/reporter.hpp"
 #include "report/text_table.hpp"

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "history/steps.hpp"
 #include "history_fixtures.hpp"
 #include "report/steps_reporter.hpp"

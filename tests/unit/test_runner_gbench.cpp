@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "runner/gbench.hpp"
 #include "runner/gbench_list.hpp"
 

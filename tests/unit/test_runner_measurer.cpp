@@ -10,7 +10,7 @@
 #include <functional>
 #include <thread>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "exec/staging.hpp"
 #include "runner/measurer.hpp"
 #include "runner/run_pipeline.hpp"

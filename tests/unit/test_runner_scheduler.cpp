@@ -8,7 +8,7 @@
 #include <set>
 #include <thread>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "runner/scheduler.hpp"
 
 namespace cgbench::runner {

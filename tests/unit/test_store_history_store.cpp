@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "run_fixtures.hpp"
 #include "store/history_store.hpp"
 #include "store/sqlite.hpp"

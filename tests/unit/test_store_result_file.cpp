@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "run_fixtures.hpp"
 #include "store/result_file.hpp"
 

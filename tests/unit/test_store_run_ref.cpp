@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "run_fixtures.hpp"
 #include "store/run_ref.hpp"
 

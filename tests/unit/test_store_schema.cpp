@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "run_fixtures.hpp"
 #include "store/history_store.hpp"
 #include "store/schema.hpp"

@@ -8,10 +8,10 @@
 
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
+#include "exec/program.hpp"
 #include "util/elf.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
-#include "valgrind/installation.hpp"
 
 namespace cgbench::util {
 
@@ -24,7 +24,7 @@ const fs::path kProgram = fs::path(CGBENCH_TEST_PROGRAMS) / "workload";
 // What `readelf -p .comment FILE` prints, one string per "[ offset]  text" line.
 std::vector<std::string> readelf_comment(const fs::path& file) {
     const auto env = exec::current_environment();
-    const auto readelf = valgrind::search_path("readelf", env.count("PATH") ? env.at("PATH") : "");
+    const auto readelf = exec::search_path("readelf", env.count("PATH") ? env.at("PATH") : "");
     if (readelf.empty()) return {};
     exec::ProcessSpec spec;
     spec.argv = {readelf.string(), "-p", ".comment", file.string()};

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <thread>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::util {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "util/fs.hpp"
 #include "valgrind/cpu_baseline.hpp"
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
+#include "base/errors.hpp"
 #include "valgrind/geometry.hpp"
 
 namespace cgbench::valgrind {

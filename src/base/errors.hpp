@@ -7,7 +7,7 @@
 
 namespace cgbench {
 
-// Exit codes are part of the command-line contract (README, --help).
+// Exit codes are part of the command-line contract (docs/reference/exit-codes.md, --help).
 enum class ExitCode : int {
     kOk = 0,           // success, no regression
     kRegression = 1,   // a comparison found a regression over threshold

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Checks the layering of src/ against src/layers.txt (bottom first): every `#include "F/..."`
+in src/G/ must name a folder F at or below G. Also prints the include cycles between folders
+(strongly connected components of the folder graph), which an order that holds rules out.
+Fails (exit 1) on an include against the order, on a folder of src/ the order lacks, and on a
+listed folder that does not exist.
+Usage: check_includes.py SRC_DIR [--order FILE]"""
+import os
+import re
+import sys
+
+src = sys.argv[1]
+order_file = sys.argv[sys.argv.index("--order") + 1] if "--order" in sys.argv else os.path.join(src, "layers.txt")
+order = [l.strip() for l in open(order_file) if l.strip() and not l.lstrip().startswith("#")]
+rank = {folder: i for i, folder in enumerate(order)}
+folders = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
+problems = [f"src/{d}/ is not in {order_file}: place it in the order" for d in folders if d not in rank]
+problems += [f"{order_file} lists {d}, which src/ lacks" for d in order if d not in folders]
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_0-9]+)/[^"]+"')
+edges = {}  # folder -> {folder: [file:line, ...]}
+for folder in folders:
+    for dirpath, _, files in os.walk(os.path.join(src, folder)):
+        for name in sorted(files):
+            path = os.path.join(dirpath, name)
+            if not re.search(r"\.(c|cpp|hpp|h|in)$", name):
+                continue
+            for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+                m = INCLUDE.match(line)
+                if not m or m.group(1) not in folders or m.group(1) == folder:
+                    continue
+                where = f"{os.path.relpath(path, os.path.dirname(src))}:{n}"
+                edges.setdefault(folder, {}).setdefault(m.group(1), []).append(where)
+                if folder in rank and m.group(1) in rank and rank[m.group(1)] > rank[folder]:
+                    problems.append(f"{where}: {folder}/ includes {line.strip()[9:]}, but {m.group(1)}/ "
+                                    f"is above {folder}/ in the order")
+
+
+def cycles(nodes, graph):
+    """Tarjan's strongly connected components with more than one folder."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, {}):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            scc = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                scc.append(w)
+                if w == v:
+                    break
+            if len(scc) > 1:
+                out.append(sorted(scc))
+
+    for v in nodes:
+        if v not in index:
+            visit(v)
+    return out
+
+
+found = cycles(folders, edges)
+print(f"include cycles between folders: {len(found)}")
+for c in found:
+    print("  cycle: " + " <-> ".join(c))
+for p in problems:
+    print("FAIL: " + p, file=sys.stderr)
+if problems or found:
+    sys.exit(1)
+print(f"ok: {sum(len(v) for e in edges.values() for v in e.values())} includes across {len(folders)} "
+      f"folders follow the order {' < '.join(order)}")
