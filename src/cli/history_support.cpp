@@ -17,6 +17,12 @@ std::vector<history::BranchSteps> explained_steps(store::HistoryStore& store,
                                                   const history::History& h,
                                                   const history::StepsOptions& options) {
     auto branches = history::find_all_steps(h, options);
+    explain_steps(store, h, branches);
+    return branches;
+}
+
+void explain_steps(store::HistoryStore& store, const history::History& h,
+                   std::vector<history::BranchSteps>& branches) {
     store::StoredResultReader reader(store);
     for (auto& b : branches) {
         for (auto& e : b.events) {
@@ -27,7 +33,6 @@ std::vector<history::BranchSteps> explained_steps(store::HistoryStore& store,
             }
         }
     }
-    return branches;
 }
 
 std::vector<std::size_t> runs_of(const std::vector<history::BranchSteps>& branches) {

@@ -18,6 +18,9 @@ namespace cgbench::cli {
 std::vector<history::BranchSteps> explained_steps(store::HistoryStore& store,
                                                   const history::History& h,
                                                   const history::StepsOptions& options);
+// What moved at each step of `branches` (found over the runs of `h`), read back from `store`.
+void explain_steps(store::HistoryStore& store, const history::History& h,
+                   std::vector<history::BranchSteps>& branches);
 
 // Subjects of the commits of `runs` (indices into h.runs) from git in the working directory;
 // empty outside a repository that has them.

@@ -21,19 +21,21 @@ Git::Git(std::filesystem::path dir, const EnvMap& caller, ProcessRunner& runner)
     env_.push_back("LC_ALL=C");
 }
 
-ProcessOutcome Git::launch(const std::vector<std::string>& args, double timeout) const {
+ProcessOutcome Git::launch(const std::vector<std::string>& args, double timeout,
+                           std::size_t keep) const {
     ProcessSpec spec;
     spec.argv = {binary_.string(), "-C", dir_.string()};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.env = env_;
     spec.disable_aslr = false;
     spec.timeout_seconds = timeout;
+    spec.tail_bytes = keep;
     return runner_.run(spec);
 }
 
-std::optional<std::string> Git::run(const std::vector<std::string>& args) const {
+std::optional<std::string> Git::run(const std::vector<std::string>& args, std::size_t keep) const {
     if (binary_.empty()) return std::nullopt;
-    const auto out = launch(args, 30);
+    const auto out = launch(args, 30, keep);
     if (out.how != Termination::Exited || out.exit_code != 0) return std::nullopt;
     return std::string(util::trim(out.stdout_tail));
 }

@@ -20,15 +20,18 @@ class Git {
 
     // False when no git binary is on PATH.
     bool available() const { return !binary_.empty(); }
-    // Runs `git -C DIR ARGS...`; its trimmed stdout, or nullopt when git is missing, fails
-    // or exits non-zero.
-    std::optional<std::string> run(const std::vector<std::string>& args) const;
+    // Runs `git -C DIR ARGS...`; its trimmed stdout (the last `keep` bytes of it), or nullopt
+    // when git is missing, fails or exits non-zero.
+    std::optional<std::string> run(const std::vector<std::string>& args,
+                                   std::size_t keep = kKeptOutput) const;
+    static constexpr std::size_t kKeptOutput = 64 * 1024;
     // Runs `git -C DIR ARGS...`: its trimmed stdout; EnvironmentError saying what failed
     // (`what`) with git's own message when git is missing, fails or exits non-zero.
     std::string run_or_throw(const std::vector<std::string>& args, std::string_view what) const;
 
   private:
-    ProcessOutcome launch(const std::vector<std::string>& args, double timeout) const;
+    ProcessOutcome launch(const std::vector<std::string>& args, double timeout,
+                          std::size_t keep = kKeptOutput) const;
 
     std::filesystem::path dir_;
     std::filesystem::path binary_;

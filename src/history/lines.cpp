@@ -20,23 +20,23 @@ bool clean(const Run& r) {
 // environment replaces that point (the latest measurement wins, in the first one's place),
 // and how far the two were apart is kept as wobble evidence.
 struct LineBuilder {
+    static constexpr std::uint32_t kNone = UINT32_MAX;
     Line line;
-    std::unordered_map<std::uint64_t, std::size_t> at;  // (commit, class) -> point
+    std::vector<std::uint32_t> at;  // per RunKeys slot: its point, or kNone
 
-    void add(const History& h, const RunKeys& keys, const Result& r) {
-        const auto commit = keys.commit[r.run];
-        if (commit == RunKeys::kNoCommit) {
+    void add(const RunKeys& keys, const Result& r) {
+        const auto slot = keys.slot[r.run];
+        if (slot == RunKeys::kNoCommit) {
             line.points.push_back(r);
             return;
         }
-        const auto key = (static_cast<std::uint64_t>(commit) << 32) |
-                         static_cast<std::uint64_t>(keys.classes[h.runs[r.run].fingerprint]);
-        const auto [it, added] = at.emplace(key, line.points.size());
-        if (added) {
+        if (at.empty()) at.assign(keys.slots, kNone);
+        if (at[slot] == kNone) {
+            at[slot] = static_cast<std::uint32_t>(line.points.size());
             line.points.push_back(r);
             return;
         }
-        auto& old = line.points[it->second];
+        auto& old = line.points[at[slot]];
         if (old.cost && r.cost && *old.cost != *r.cost) {
             if (const auto c = relative_change(*old.cost, *r.cost)) {
                 line.repeats.push_back(std::abs(*c));
@@ -86,13 +86,20 @@ RunKeys run_keys(const History& h) {
     RunKeys k;
     k.classes = environment_classes(h);
     std::unordered_map<std::string_view, std::uint32_t> commits;
+    std::unordered_map<std::uint64_t, std::uint32_t> slots;  // (commit, class) -> slot
     std::unordered_map<std::string, std::uint32_t> branches;
     for (const auto& run : h.runs) {
         if (run.git.commit) {
             const auto [it, added] = commits.emplace(*run.git.commit, commits.size());
             k.commit.push_back(it->second);
+            const auto key = (static_cast<std::uint64_t>(it->second) << 32) |
+                             static_cast<std::uint64_t>(k.classes[run.fingerprint]);
+            const auto [slot, new_slot] = slots.emplace(key, k.slots);
+            if (new_slot) ++k.slots;
+            k.slot.push_back(slot->second);
         } else {
             k.commit.push_back(RunKeys::kNoCommit);
+            k.slot.push_back(RunKeys::kNoCommit);
         }
         auto name = branch_of(run);
         const auto [it, added] = branches.emplace(name, k.branches.size());
@@ -120,8 +127,9 @@ std::vector<Line> lines_of(const History& h, const Series& series, const RunKeys
         if (b == SIZE_MAX) {
             b = builders.size();
             builders.push_back({Line{keys.branches[keys.branch[r.run]], {}, {}}, {}});
+            builders.back().line.points.reserve(series.results.size());
         }
-        builders[b].add(h, keys, r);
+        builders[b].add(keys, r);
     }
     std::vector<Line> lines;
     lines.reserve(builders.size());

@@ -43,6 +43,10 @@ struct RunKeys {
     std::vector<std::uint32_t> commit;  // per run: one number per distinct commit; kNoCommit
     std::vector<std::uint32_t> branch;  // per run: index into `branches`
     std::vector<std::string> branches;  // branch_of names
+    // per run: one number per distinct (commit, environment class), 0, 1, 2...; kNoCommit
+    // for a run without a commit. A line keeps one point per slot.
+    std::vector<std::uint32_t> slot;
+    std::uint32_t slots = 0;  // how many distinct slots
     static constexpr std::uint32_t kNoCommit = UINT32_MAX;
 };
 RunKeys run_keys(const History& h);

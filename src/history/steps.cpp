@@ -11,28 +11,48 @@ namespace cgbench::history {
 
 namespace {
 
-// The ok points of a line: their indices.
-std::vector<std::size_t> ok_points(const Line& line) {
-    std::vector<std::size_t> out;
-    out.reserve(line.points.size());
+// The ok points of a line: their indices, in `out` (cleared first).
+void ok_points(const Line& line, std::vector<std::size_t>& out) {
+    out.clear();
     for (std::size_t i = 0; i < line.points.size(); ++i) {
         if (line.points[i].cost) out.push_back(i);
     }
-    return out;
 }
 
-// The q-quantile of sorted `v` (linear interpolation).
-double quantile(const std::vector<double>& v, double q) {
-    const double at = q * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(at));
-    const auto hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (v[hi] - v[lo]) * (at - static_cast<double>(lo));
-}
+// The quantiles of `v` that quantile_of asks for, in increasing order, without sorting all
+// of `v`: each value is the one a full sort would put at its place (nth_element), found
+// among the values not placed yet.
+class OrderStatistics {
+  public:
+    explicit OrderStatistics(std::vector<double>& v) : v_(v) {}
+    // The q-quantile of `v` sorted (linear interpolation); q no less than the last one.
+    double quantile_of(double q) {
+        const double at = q * static_cast<double>(v_.size() - 1);
+        const auto lo = static_cast<std::size_t>(std::floor(at));
+        const auto hi = std::min(lo + 1, v_.size() - 1);
+        const double a = kth(lo);
+        const double b = kth(hi);
+        return a + (b - a) * (at - static_cast<double>(lo));
+    }
+
+  private:
+    // The k-th smallest value; k no less than the last one asked for.
+    double kth(std::size_t k) {
+        if (k >= placed_) {
+            std::nth_element(v_.begin() + static_cast<std::ptrdiff_t>(placed_),
+                             v_.begin() + static_cast<std::ptrdiff_t>(k), v_.end());
+            placed_ = k + 1;
+        }
+        return v_[k];
+    }
+
+    std::vector<double>& v_;
+    std::size_t placed_ = 0;  // v_[0, placed_) hold the smallest values, each at its place
+};
 
 // How far an ok point is from the nearer of its two comparable neighbours, relative.
-void neighbour_samples(const History& h, const Line& line, const std::vector<std::size_t>& classes,
-                       std::vector<double>& out) {
-    const auto ok = ok_points(line);
+void neighbour_samples(const History& h, const Line& line, const std::vector<std::size_t>& ok,
+                       const std::vector<std::size_t>& classes, std::vector<double>& out) {
     const auto cls = [&](std::size_t i) { return classes[h.runs[line.points[i].run].fingerprint]; };
     const auto cost = [&](std::size_t i) { return static_cast<double>(*line.points[i].cost); };
     for (std::size_t k = 1; k + 1 < ok.size(); ++k) {
@@ -65,26 +85,31 @@ std::string_view to_string(Label label) {
     return "code";
 }
 
-WobbleBound wobble_bound(const History& h, const std::vector<Line>& lines,
-                         const std::vector<std::size_t>& classes) {
-    std::vector<double> samples;
-    for (const auto& line : lines) {
-        neighbour_samples(h, line, classes, samples);
-        samples.insert(samples.end(), line.repeats.begin(), line.repeats.end());
+namespace {
+
+// wobble_bound with the ok points of each line (`ok`, parallel to `lines`) known, and the
+// samples gathered in `samples` (cleared first).
+WobbleBound wobble_of(const History& h, const std::vector<Line>& lines,
+                      const std::vector<std::vector<std::size_t>>& ok,
+                      const std::vector<std::size_t>& classes, std::vector<double>& samples) {
+    samples.clear();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        neighbour_samples(h, lines[i], ok[i], classes, samples);
+        samples.insert(samples.end(), lines[i].repeats.begin(), lines[i].repeats.end());
     }
     WobbleBound out{0, samples.size()};
     if (samples.size() < kMinWobbleSamples) return out;
-    std::sort(samples.begin(), samples.end());
-    const double q1 = quantile(samples, 0.25);
-    const double q3 = quantile(samples, 0.75);
+    OrderStatistics order(samples);
+    const double q1 = order.quantile_of(0.25);
+    const double q3 = order.quantile_of(0.75);
     out.bound = q3 + 3 * (q3 - q1);
     return out;
 }
 
-LineSteps find_steps(const History& h, const Line& line, const std::vector<std::size_t>& classes,
-                     const WobbleBound& wobble) {
+// find_steps with the line's ok points known.
+LineSteps steps_of(const History& h, const Line& line, const std::vector<std::size_t>& ok,
+                   const std::vector<std::size_t>& classes, const WobbleBound& wobble) {
     LineSteps out;
-    const auto ok = ok_points(line);
     const auto run = [&](std::size_t i) -> const Run& { return h.runs[line.points[i].run]; };
     const auto cls = [&](std::size_t i) { return classes[run(i).fingerprint]; };
     const auto cost = [&](std::size_t i) { return *line.points[i].cost; };
@@ -115,6 +140,24 @@ LineSteps find_steps(const History& h, const Line& line, const std::vector<std::
         out.steps.push_back(std::move(s));
     }
     return out;
+}
+
+}  // namespace
+
+WobbleBound wobble_bound(const History& h, const std::vector<Line>& lines,
+                         const std::vector<std::size_t>& classes) {
+    std::vector<std::vector<std::size_t>> ok(lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        ok_points(lines[i], ok[i]);
+    std::vector<double> samples;
+    return wobble_of(h, lines, ok, classes, samples);
+}
+
+LineSteps find_steps(const History& h, const Line& line, const std::vector<std::size_t>& classes,
+                     const WobbleBound& wobble) {
+    std::vector<std::size_t> ok;
+    ok_points(line, ok);
+    return steps_of(h, line, ok, classes, wobble);
 }
 
 namespace {
@@ -163,48 +206,82 @@ struct BranchCollector {
 
 }  // namespace
 
-std::vector<BranchSteps> find_all_steps(const History& h, const StepsOptions& options) {
-    const auto keys = run_keys(h);
-    const auto& classes = keys.classes;
+struct StepFinder::State {
+    const History& h;
+    StepsOptions options;
+    RunKeys keys;
     std::vector<BranchCollector> collectors;
-    std::map<std::string, std::size_t, std::less<>> index;
-    for (const auto& series : h.series) {
-        const auto lines = lines_of(h, series, keys, options.default_branch);
-        const auto wobble = wobble_bound(h, lines, classes);
-        for (const auto& line : lines) {
-            if (options.branch && line.branch != *options.branch) continue;
-            auto [it, added] = index.emplace(line.branch, collectors.size());
-            if (added) {
-                collectors.emplace_back();
-                collectors.back().branch.branch = line.branch;
-                collectors.back().branch.is_default = line.branch == options.default_branch;
+    std::map<std::string, std::size_t, std::less<>> index;  // branch -> collector
+    std::vector<std::vector<std::size_t>> ok;                 // per line: its ok points
+    std::vector<double> samples;                              // for the wobble bound
+
+    BranchCollector& collector(const std::string& branch) {
+        auto [it, added] = index.emplace(branch, collectors.size());
+        if (added) {
+            collectors.emplace_back();
+            collectors.back().branch.branch = branch;
+            collectors.back().branch.is_default = branch == options.default_branch;
+        }
+        return collectors[it->second];
+    }
+
+    void add_line(const Series& series, const Line& line, const std::vector<std::size_t>& ok_,
+                  const WobbleBound& wobble) {
+        auto& c = collector(line.branch);
+        c.add_runs(h, line);
+        auto found = steps_of(h, line, ok_, keys.classes, wobble);
+        for (auto& s : found.steps) {
+            if (s.label == Label::Wobble) {
+                ++c.branch.wobble_steps;
+                if (!options.include_wobble) continue;
             }
-            auto& c = collectors[it->second];
-            c.add_runs(h, line);
-            auto found = find_steps(h, line, classes, wobble);
-            for (auto& s : found.steps) {
-                if (s.label == Label::Wobble) {
-                    ++c.branch.wobble_steps;
-                    if (!options.include_wobble) continue;
-                }
-                c.add_step(h, {series.name, line.points[s.before], line.points[s.after],
-                               std::move(s), wobble, std::nullopt});
-            }
-            for (const auto& b : found.blips) {
-                c.branch.blips.push_back(
-                    {series.name, line.points[b.before], line.points[b.at], b});
-            }
+            c.add_step(h, {series.name, line.points[s.before], line.points[s.after], std::move(s),
+                           wobble, std::nullopt});
+        }
+        c.branch.blip_count += found.blips.size();
+        if (!options.list_blips) return;
+        for (const auto& b : found.blips) {
+            c.branch.blips.push_back({series.name, line.points[b.before], line.points[b.at], b});
         }
     }
+};
+
+StepFinder::StepFinder(const History& h, StepsOptions options)
+    : state_(new State{h, std::move(options), run_keys(h), {}, {}, {}, {}}) {}
+
+StepFinder::~StepFinder() = default;
+
+void StepFinder::add(const Series& series) {
+    auto& st = *state_;
+    const auto lines = lines_of(st.h, series, st.keys, st.options.default_branch);
+    st.ok.resize(std::max(st.ok.size(), lines.size()));
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        ok_points(lines[i], st.ok[i]);
+    const auto wobble = wobble_of(st.h, lines, st.ok, st.keys.classes, st.samples);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (st.options.branch && lines[i].branch != *st.options.branch) continue;
+        st.add_line(series, lines[i], st.ok[i], wobble);
+    }
+}
+
+std::vector<BranchSteps> StepFinder::finish() {
+    auto& st = *state_;
     std::vector<BranchSteps> out;
-    for (auto& c : collectors)
-        out.push_back(c.finish(h));
+    for (auto& c : st.collectors)
+        out.push_back(c.finish(st.h));
     // The default branch, then the others in the order they were first measured.
     std::stable_sort(out.begin(), out.end(), [](const BranchSteps& a, const BranchSteps& b) {
         if (a.is_default != b.is_default) return a.is_default;
         return !a.runs.empty() && !b.runs.empty() && a.runs.front() < b.runs.front();
     });
     return out;
+}
+
+std::vector<BranchSteps> find_all_steps(const History& h, const StepsOptions& options) {
+    StepFinder finder(h, options);
+    for (const auto& series : h.series)
+        finder.add(series);
+    return finder.finish();
 }
 
 }  // namespace cgbench::history

@@ -13,6 +13,7 @@
 // one commit were apart. With exact counts it is 0, and every lasting move is a step.
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -100,7 +101,8 @@ struct BranchSteps {
     std::vector<Epoch> epochs;      // over `runs`
     std::size_t benchmarks = 0;     // benchmarks with results on the branch
     std::vector<StepEvent> events;  // oldest first
-    std::vector<BenchmarkBlip> blips;
+    std::vector<BenchmarkBlip> blips;  // when StepsOptions::list_blips
+    std::size_t blip_count = 0;        // how many blips were found (listed or not)
     std::size_t wobble_steps = 0;  // how many steps were wobble (in `events` only when asked)
 };
 
@@ -108,9 +110,28 @@ struct StepsOptions {
     std::string default_branch;         // listed first
     std::optional<std::string> branch;  // only this one
     bool include_wobble = false;        // list wobble steps in the events
+    bool list_blips = true;             // list the blips (else only count them)
 };
 
 // The steps of every series of `h`, by branch (the default branch first).
 std::vector<BranchSteps> find_all_steps(const History& h, const StepsOptions& options);
+
+// find_all_steps one series at a time, for series read one after another and not kept
+// (HistoryStore::scan_series): add() each series over the runs of `h`, then finish().
+// `h` must outlive the finder; its own series are not looked at.
+class StepFinder {
+  public:
+    StepFinder(const History& h, StepsOptions options);
+    ~StepFinder();
+    StepFinder(const StepFinder&) = delete;
+    StepFinder& operator=(const StepFinder&) = delete;
+
+    void add(const Series& series);
+    std::vector<BranchSteps> finish();
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 }  // namespace cgbench::history

@@ -172,8 +172,8 @@ class Renderer {
             environment);
         out += r_.verbose ? fmt::format(", {} wobble)", b.wobble_steps)
                           : fmt::format("); {} within wobble", b.wobble_steps);
-        out += fmt::format("; {} one-commit blip{}", b.blips.size(), b.blips.size() == 1 ? "" : "s");
-        if (!r_.verbose && (b.wobble_steps > 0 || !b.blips.empty())) out += " (-v lists them)";
+        out += fmt::format("; {} one-commit blip{}", b.blip_count, b.blip_count == 1 ? "" : "s");
+        if (!r_.verbose && (b.wobble_steps > 0 || b.blip_count > 0)) out += " (-v lists them)";
         out += "\n";
         if (pending) {
             out += "* at the newest measured commit: whether it lasts shows at the next one\n";

@@ -122,7 +122,7 @@ class Writer {
                      {"epochs", epochs(b)},
                      {"events", std::move(events)},
                      {"wobble_steps", b.wobble_steps},
-                     {"blip_count", b.blips.size()},
+                     {"blip_count", b.blip_count},
                      {"listed", r_.verbose},  // wobble steps and blips are listed only with -v
                      {"blips", std::move(blips)}};
     }

@@ -59,7 +59,11 @@ std::map<std::string, CommitInfo, std::less<>> read_commits(const std::filesyste
                                                            const std::vector<std::string>& commits,
                                                            const exec::EnvMap& caller,
                                                            exec::ProcessRunner& runner) {
-    constexpr std::size_t kBatch = 200;  // keeps each answer well inside the output kept
+    // A git process costs tens of milliseconds to start: few and large batches (a steps
+    // report over a long history names a thousand commits), each answer kept whole (a line
+    // is about 100 bytes; 2 KiB each allows long subjects).
+    constexpr std::size_t kBatch = 2000;
+    constexpr std::size_t kKept = kBatch * 2048;
     std::map<std::string, CommitInfo, std::less<>> out;
     const exec::Git git(dir, caller, runner);
     if (!git.available()) return out;
@@ -69,7 +73,7 @@ std::map<std::string, CommitInfo, std::less<>> read_commits(const std::filesyste
         const auto last = std::min(commits.size(), first + kBatch);
         args.insert(args.end(), commits.begin() + static_cast<std::ptrdiff_t>(first),
                     commits.begin() + static_cast<std::ptrdiff_t>(last));
-        const auto text = git.run(args);
+        const auto text = git.run(args, kKept);
         if (!text) return out;  // not a repository, or git refused the list
         for (const auto line : util::split(*text, '\n')) {
             const auto f = util::split(line, '\x1f');

@@ -65,8 +65,7 @@ class RunIndex {
 };
 
 // Reads every run, parsing each distinct fingerprint document once.
-RunIndex read_runs(Database& db, history::History& h) {
-    RunIndex index;
+void read_runs(Database& db, history::History& h) {
     std::unordered_map<std::string, std::size_t> fingerprints;  // document -> index
     auto s = db.prepare(kAllRuns);
     while (s.step()) {
@@ -94,9 +93,14 @@ RunIndex read_runs(Database& db, history::History& h) {
             h.keys.emplace_back(s.text(6));
         }
         run.fingerprint = it->second;
-        index.add(run.handle, h.runs.size());
         h.runs.push_back(std::move(run));
     }
+}
+
+RunIndex index_runs(const history::History& h) {
+    RunIndex index;
+    for (std::size_t i = 0; i < h.runs.size(); ++i)
+        index.add(h.runs[i].handle, i);
     index.finish();
     return index;
 }
@@ -115,24 +119,29 @@ void finish_series(history::Series& s, std::size_t limit) {
     }
 }
 
-// Appends the rows of `s` (a results query ordered by name) to the series `keep` accepts.
+// Hands the series of the rows of `s` (a results query ordered by name) that `keep` accepts
+// to `visit`, one at a time, in one buffer reused for the next.
 void read_series(Statement& s, const RunIndex& index,
                  const std::function<bool(std::string_view)>& keep, std::size_t limit,
-                 history::History& h) {
-    std::optional<std::string> current;  // the name of the rows being read
-    history::Series* series = nullptr;   // its series, when wanted
+                 const std::function<void(const history::Series&)>& visit) {
+    history::Series series;
+    bool open = false;    // a series has been started
+    bool wanted = false;  // and `keep` accepted it
     const auto close = [&] {
-        if (series != nullptr) finish_series(*series, limit);
+        if (!wanted) return;
+        finish_series(series, limit);
+        visit(series);
     };
     while (s.step()) {
         const std::string_view name = s.text(0);
-        if (!current || *current != name) {
+        if (!open || series.name != name) {
             close();
-            current = std::string(name);
-            series = nullptr;
-            if (keep(name)) series = &h.series.emplace_back(history::Series{*current, {}});
+            open = true;
+            series.name.assign(name);
+            series.results.clear();
+            wanted = keep(name);
         }
-        if (series == nullptr) continue;
+        if (!wanted) continue;
         const auto run = index.find(s.int64(1));
         if (!run) continue;  // a result without its run (never written so)
         history::Result r;
@@ -145,28 +154,43 @@ void read_series(Statement& s, const RunIndex& index,
             r.cost = static_cast<std::uint64_t>(*c);
         }
         if (const auto ir = s.optional_int64(5)) r.ir = static_cast<std::uint64_t>(*ir);
-        series->results.push_back(r);
+        series.results.push_back(r);
     }
     close();
 }
 
 }  // namespace
 
+history::History HistoryStore::load_runs() {
+    history::History h;
+    read_runs(db_, h);
+    return h;
+}
+
+void HistoryStore::scan_series(const history::History& h,
+                               const std::function<bool(std::string_view)>& keep,
+                               std::size_t limit, const SeriesVisitor& visit) {
+    auto s = db_.prepare(kAllResults);
+    read_series(s, index_runs(h), keep, limit, visit);
+}
+
+void HistoryStore::scan_series(const history::History& h, std::string_view name,
+                               std::size_t limit, const SeriesVisitor& visit) {
+    auto s = db_.prepare(kOneResults);
+    s.bind(1, name);
+    read_series(s, index_runs(h), [](std::string_view) { return true; }, limit, visit);
+}
+
 history::History HistoryStore::load_history(const std::function<bool(std::string_view)>& keep,
                                             std::size_t limit) {
-    history::History h;
-    const auto index = read_runs(db_, h);
-    auto s = db_.prepare(kAllResults);
-    read_series(s, index, keep, limit, h);
+    auto h = load_runs();
+    scan_series(h, keep, limit, [&](const history::Series& s) { h.series.push_back(s); });
     return h;
 }
 
 history::History HistoryStore::load_history(std::string_view name, std::size_t limit) {
-    history::History h;
-    const auto index = read_runs(db_, h);
-    auto s = db_.prepare(kOneResults);
-    s.bind(1, name);
-    read_series(s, index, [](std::string_view) { return true; }, limit, h);
+    auto h = load_runs();
+    scan_series(h, name, limit, [&](const history::Series& s) { h.series.push_back(s); });
     return h;
 }
 

@@ -210,7 +210,13 @@ std::optional<HistoryStore> HistoryStore::open_existing(const fs::path& path) {
     require_regular_file(path);
     Database db(path, Database::Mode::ReadOnly);
     const int version = check_schema(db);
-    if (version == kSchemaVersion) return HistoryStore(std::move(db));
+    if (version == kSchemaVersion) {
+        // Queries that only read scan an index or look up a few rows: a small page cache
+        // serves them as well as SQLite's 2 MiB default, and each page of that default is
+        // memory the first read of a page faults in (2 MiB: ~10 ms of a short command).
+        db.exec(fmt::format("PRAGMA cache_size = -{}", kReadCacheKiB));
+        return HistoryStore(std::move(db));
+    }
     // An older (or empty) database is never converted by a command that only reads: an older
     // cgbench could not read it any more. A copy in memory is converted instead.
     if (version > 0) {

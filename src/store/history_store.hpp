@@ -34,6 +34,9 @@ struct StoredCosts {
     std::map<std::string, std::uint64_t> costs;  // benchmark name -> cost (ok results only)
 };
 
+// The page cache (KiB) of a database opened only to read (open_existing).
+inline constexpr int kReadCacheKiB = 256;
+
 // How long recording waits for the lock another process holds (5 minutes): a run was
 // measured already, and is kept in a file for `cgbench import` when even that is not enough.
 inline constexpr int kRecordBusyMs = 300000;
@@ -90,6 +93,16 @@ class HistoryStore {
                                   std::size_t limit = SIZE_MAX);
     // The same for the one benchmark `name` (no series when it has no results).
     history::History load_history(std::string_view name, std::size_t limit = SIZE_MAX);
+    // load_history in parts, for a history too large to hold whole: every run and
+    // fingerprint (no series), then the series of every benchmark `keep` accepts (or of the
+    // one benchmark `name`) handed to `visit` one at a time, by name, each as load_history
+    // gives it; the series `visit` sees is reused for the next one. `h` from load_runs().
+    using SeriesVisitor = std::function<void(const history::Series&)>;
+    history::History load_runs();
+    void scan_series(const history::History& h, const std::function<bool(std::string_view)>& keep,
+                     std::size_t limit, const SeriesVisitor& visit);
+    void scan_series(const history::History& h, std::string_view name, std::size_t limit,
+                     const SeriesVisitor& visit);
     // The numbers and the stored functions of the result at `position` of `run` (what
     // explains a step: events, derived hits, cost); nullopt when there is none. Many of
     // them: StoredResultReader.

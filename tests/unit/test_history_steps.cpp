@@ -64,6 +64,86 @@ TEST(HistorySteps, AOneCommitBlipIsNotAStep) {
     EXPECT_NEAR(branches[0].blips[0].blip.change, 0.3, 1e-12);
 }
 
+TEST(HistorySteps, BlipsAreCountedWhenNotListed) {
+    const auto h = HistoryBuilder::simple(flat(6, 1'000'000) + flat(1, 1'300'000) +
+                                          flat(6, 1'000'000) + flat(1, 900'000) +
+                                          flat(3, 1'000'000));
+    const auto listed = steps_of(h);
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_EQ(listed[0].blips.size(), 2u);
+    EXPECT_EQ(listed[0].blip_count, 2u);
+    StepsOptions quiet{"main", std::nullopt, false};
+    quiet.list_blips = false;
+    const auto counted = find_all_steps(h, quiet);
+    ASSERT_EQ(counted.size(), 1u);
+    EXPECT_TRUE(counted[0].blips.empty());
+    EXPECT_EQ(counted[0].blip_count, 2u);
+}
+
+// Benchmarks on two branches with steps, blips, a failure and a re-measured commit.
+History two_branch_history() {
+    HistoryBuilder b;
+    std::vector<std::size_t> main_runs;
+    std::vector<std::size_t> feature_runs;
+    for (std::size_t i = 0; i < 12; ++i)
+        main_runs.push_back(b.add_run());
+    main_runs.push_back(b.add_run("main", false, HistoryBuilder::commit_of(11)));  // again
+    for (std::size_t i = 0; i < 6; ++i)
+        feature_runs.push_back(b.add_run("feature"));
+    auto runs = main_runs;
+    runs.insert(runs.end(), feature_runs.begin(), feature_runs.end());
+    b.series("a", runs, flat(4, 100) + flat(1, 130) + flat(4, 100) + flat(4, 120) + flat(3, 120) +
+                            flat(3, 150));
+    b.series("b", runs, flat(3, 500) + std::vector<std::optional<std::uint64_t>>{std::nullopt} +
+                            flat(5, 500) + flat(4, 510) + flat(6, 490));
+    b.series("c", main_runs, flat(6, 7) + flat(7, 9));
+    return b.take();
+}
+
+TEST(HistorySteps, OneSeriesAtATimeFindsWhatTheWholeHistoryGives) {
+    const auto h = two_branch_history();
+    const StepsOptions options{"main", std::nullopt, true};
+    const auto whole = find_all_steps(h, options);
+    StepFinder finder(h, options);
+    Series buffer;  // reused, as HistoryStore::scan_series reuses its own
+    for (const auto& s : h.series) {
+        buffer.name = s.name;
+        buffer.results.assign(s.results.begin(), s.results.end());
+        finder.add(buffer);
+        buffer.name = "overwritten";
+        buffer.results.clear();
+    }
+    const auto parts = finder.finish();
+    ASSERT_EQ(parts.size(), whole.size());
+    ASSERT_EQ(whole.size(), 2u);
+    std::size_t steps = 0;
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        EXPECT_EQ(parts[i].branch, whole[i].branch);
+        EXPECT_EQ(parts[i].runs, whole[i].runs);
+        EXPECT_EQ(parts[i].benchmarks, whole[i].benchmarks);
+        EXPECT_EQ(parts[i].blip_count, whole[i].blip_count);
+        ASSERT_EQ(parts[i].events.size(), whole[i].events.size());
+        for (std::size_t e = 0; e < whole[i].events.size(); ++e) {
+            const auto& pe = parts[i].events[e];
+            const auto& we = whole[i].events[e];
+            EXPECT_EQ(pe.run, we.run);
+            ASSERT_EQ(pe.steps.size(), we.steps.size());
+            for (std::size_t k = 0; k < we.steps.size(); ++k) {
+                EXPECT_EQ(pe.steps[k].benchmark, we.steps[k].benchmark);
+                EXPECT_EQ(pe.steps[k].before.run, we.steps[k].before.run);
+                EXPECT_EQ(pe.steps[k].after.run, we.steps[k].after.run);
+                EXPECT_EQ(pe.steps[k].step.change, we.steps[k].step.change);
+                ++steps;
+            }
+        }
+        ASSERT_EQ(parts[i].blips.size(), whole[i].blips.size());
+        for (std::size_t k = 0; k < whole[i].blips.size(); ++k)
+            EXPECT_EQ(parts[i].blips[k].benchmark, whole[i].blips[k].benchmark);
+    }
+    EXPECT_EQ(steps, 4u) << "a and b on main, a on feature, c";
+    EXPECT_EQ(whole[0].blip_count, 1u) << "a's one-commit excursion";
+}
+
 TEST(HistorySteps, ATwoCommitExcursionIsTwoSteps) {
     const auto h = HistoryBuilder::simple(flat(4, 1000) + flat(2, 1100) + flat(4, 1000));
     const auto branches = steps_of(h);
@@ -255,6 +335,35 @@ TEST(HistorySteps, OnlyTheBranchAsked) {
     const auto out = find_all_steps(h, {"main", std::string("feature"), false});
     ASSERT_EQ(out.size(), 1u);
     EXPECT_EQ(out[0].branch, "feature");
+}
+
+TEST(HistoryWobble, QuartilesAreThoseOfTheSortedSamples) {
+    std::mt19937_64 rng(15);
+    for (const std::size_t n : {10u, 11u, 12u, 13u, 40u, 1001u}) {
+        std::vector<std::optional<std::uint64_t>> costs;
+        std::uniform_int_distribution<std::uint64_t> noise(0, 50);
+        for (std::size_t i = 0; i < n; ++i)
+            costs.push_back(10'000 + noise(rng) * (i % 3));
+        const auto h = HistoryBuilder::simple(costs);
+        const auto keys = run_keys(h);
+        const auto bound = wobble_bound(h, lines_of(h, h.series[0], keys, "main"), keys.classes);
+        // The bound by the definition: every sample sorted, quartiles interpolated.
+        std::vector<double> v;
+        for (std::size_t i = 1; i + 1 < n; ++i) {
+            const auto c = [&](std::size_t k) { return static_cast<double>(*costs[k]); };
+            v.push_back(std::min(std::abs(c(i) - c(i - 1)), std::abs(c(i) - c(i + 1))) / c(i));
+        }
+        std::sort(v.begin(), v.end());
+        const auto q = [&](double p) {
+            const double at = p * static_cast<double>(v.size() - 1);
+            const auto lo = static_cast<std::size_t>(std::floor(at));
+            const auto hi = std::min(lo + 1, v.size() - 1);
+            return v[lo] + (v[hi] - v[lo]) * (at - static_cast<double>(lo));
+        };
+        ASSERT_EQ(bound.samples, v.size());
+        EXPECT_EQ(bound.bound, q(0.75) + 3 * (q(0.75) - q(0.25))) << n << " results";
+        EXPECT_GT(bound.bound, 0) << n << " results";
+    }
 }
 
 TEST(HistoryWobble, RobustBound) {

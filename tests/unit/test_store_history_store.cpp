@@ -280,6 +280,56 @@ TEST(HistoryStore, LoadHistoryByNameWithFingerprints) {
     EXPECT_TRUE(store.load_history([](std::string_view) { return false; }).series.empty());
 }
 
+TEST(HistoryStore, ScanSeriesHandsEachSeriesAsLoadHistoryReadsIt) {
+    const auto path = fresh_dir("cgbench-store-scan-series") / "h.db";
+    {
+        auto store = HistoryStore::open_for_recording(path);
+        int hour = 1;
+        for (const std::string id : {"r1", "r2", "r3", "r4"}) {
+            auto r = run(id, {bench("x", 500, static_cast<std::uint64_t>(1000 + hour)),
+                              bench("y/" + id, 10),
+                              id == "r2" ? failed_bench("z") : bench("z", 7)});
+            r.started = fmt::format("2026-11-22T0{}:00:00Z", hour++);
+            store.record_run(r);
+        }
+    }
+    auto store = HistoryStore::open_existing(path);  // as `steps` reads it: read-only
+    ASSERT_TRUE(store.has_value());
+    const auto keep = [](std::string_view n) { return n != "y/r2"; };
+    const auto whole = store->load_history(keep, 3);
+    const auto h = store->load_runs();
+    EXPECT_TRUE(h.series.empty());
+    ASSERT_EQ(h.runs.size(), whole.runs.size());
+    EXPECT_EQ(h.fingerprints.size(), whole.fingerprints.size());
+    std::vector<history::Series> seen;
+    store->scan_series(h, keep, 3, [&](const history::Series& s) { seen.push_back(s); });
+    ASSERT_EQ(seen.size(), whole.series.size());
+    ASSERT_EQ(seen.size(), 5u) << "x, y/r1, y/r3, y/r4, z";
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        EXPECT_EQ(seen[i].name, whole.series[i].name);
+        ASSERT_EQ(seen[i].results.size(), whole.series[i].results.size()) << seen[i].name;
+        for (std::size_t k = 0; k < seen[i].results.size(); ++k) {
+            const auto& a = seen[i].results[k];
+            const auto& b = whole.series[i].results[k];
+            EXPECT_EQ(h.runs[a.run].id, whole.runs[b.run].id);
+            EXPECT_EQ(a.position, b.position);
+            EXPECT_EQ(a.status, b.status);
+            EXPECT_EQ(a.cost, b.cost);
+            EXPECT_EQ(a.ir, b.ir);
+        }
+    }
+    EXPECT_EQ(seen[0].results.size(), 3u) << "x: its last 3";
+    EXPECT_EQ(seen[4].results.at(0).status, BenchStatus::Failed) << "z in r2";
+    EXPECT_FALSE(seen[4].results.at(0).cost.has_value());
+    std::vector<std::string> one;
+    store->scan_series(h, "z", SIZE_MAX, [&](const history::Series& s) {
+        one.push_back(s.name);
+        EXPECT_EQ(s.results.size(), 4u);
+    });
+    EXPECT_EQ(one, std::vector<std::string>{"z"});
+    store->scan_series(h, "nope", SIZE_MAX, [&](const history::Series&) { ADD_FAILURE(); });
+}
+
 TEST(HistoryStore, StoredResultForAStep) {
     auto store = HistoryStore::open_for_recording(fresh_dir("cgbench-store-result") / "h.db");
     auto r = run("r1", {bench("a", 1000), bench("b", 5000)});
