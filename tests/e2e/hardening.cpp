@@ -123,6 +123,23 @@ void Checks::expect(bool ok, const std::string& what) {
     if (!ok) failures_ += what + "\n";
 }
 
+namespace {
+
+// When the build tree (cgbench and the test programs) lies below `mnt`, now covered by a
+// tmpfs, bind-mounts it back from `below` (the covered directory, opened before) at the same
+// path, so the binaries run; true if nothing was needed or the bind worked.
+bool keep_build_tree_visible(const fs::path& mnt, int below) {
+    const fs::path build = fs::path(CGBENCH_BINARY).parent_path().parent_path();
+    const fs::path rel = build.lexically_relative(mnt);
+    if (rel.empty() || *rel.begin() == "..") return true;
+    std::error_code ec;
+    fs::create_directories(mnt / rel, ec);
+    const std::string from = fmt::format("/proc/self/fd/{}/{}", below, rel.string());
+    return !ec && ::mount(from.c_str(), (mnt / rel).c_str(), nullptr, MS_BIND, nullptr) == 0;
+}
+
+}  // namespace
+
 std::string in_private_tmpfs(const fs::path& mnt, const std::string& options,
                              const std::function<std::string(const fs::path&)>& body) {
     if (::geteuid() != 0) return "SKIP: needs root for a private mount namespace and tmpfs";
@@ -133,11 +150,17 @@ std::string in_private_tmpfs(const fs::path& mnt, const std::string& options,
     if (pid == 0) {
         ::close(report[0]);
         std::string result;
+        int below = -1;  // the directory the tmpfs hides, opened in the new namespace
         if (::unshare(CLONE_NEWNS) != 0) {
             result = std::string("SKIP: unshare(CLONE_NEWNS) refused: ") + std::strerror(errno);
         } else if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+                   // Kept open: the build tree may lie below it (a clone in /tmp), and the
+                   // binaries must stay reachable.
+                   (below = ::open(mnt.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
                    ::mount("tmpfs", mnt.c_str(), "tmpfs", 0, options.c_str()) != 0) {
             result = std::string("SKIP: cannot mount a private tmpfs: ") + std::strerror(errno);
+        } else if (!keep_build_tree_visible(mnt, below)) {
+            result = "cannot keep the build tree visible under " + mnt.string() + "\n";
         } else {
             try {
                 result = body(mnt);
