@@ -15,7 +15,7 @@
 # only; a source change (and every fresh build tree, as in CI) runs both.
 # Each machine is an overlay of one cached base root (tests/roots/debian-root.sh, in the
 # build tree), thrown away with the mount namespace it lives in. Downloaded packages are
-# kept in the build tree (BUILD/tests/roots/apt-archives, or APT_ARCHIVES) between runs.
+# kept in the build tree (BUILD/tests/roots/apt-archives-MODE, or APT_ARCHIVES) between runs.
 # The last line gives the install step's wall time on both machines and the cached
 # executable's size (bench/ci_install.sh reports them).
 # Usage: test_ci_fresh_root.sh BUILD_DIR action|gitlab
@@ -48,7 +48,8 @@ if [ -e "$built/done" ]; then
 else
   rm -rf "$cache"
 fi
-archives="${APT_ARCHIVES:-$roots/apt-archives}"
+# One package cache per lane: apt locks it, and the two lanes may run side by side.
+archives="${APT_ARCHIVES:-$roots/apt-archives-$mode}"
 mkdir -p "$archives/partial"
 
 # Runs COMMAND... while SCRATCH/NAME/root, an overlay of the base root (a fresh machine), is
