@@ -71,10 +71,10 @@ void add_suite_kernels(CalibrationPlan& p, const config::RunPlan& run) {
     for (const auto& k : p.kernels)
         names.insert(k.name);
     for (const auto& spec : run.request.benchmarks) {
-        if (spec.regions || spec.gbench) {
+        if (spec.kind != runner::MeasureKind::Program) {
             p.left_out.push_back(fmt::format(
                 "'{}' ({}): calibration times whole programs", util::printable(spec.name),
-                spec.regions ? "regions" : "Google Benchmark"));
+                spec.kind == runner::MeasureKind::Regions ? "regions" : "Google Benchmark"));
             continue;
         }
         if (!names.insert(spec.name).second) {

@@ -74,7 +74,7 @@ std::set<std::string> judged_names(const BisectInput& in, const exec::EnvMap& en
     const auto plan = plan_sharded_run(input, env);  // also checks the options, before building
     std::set<std::string> names;
     for (const auto& b : plan.request.benchmarks) {
-        if (b.regions) {
+        if (b.kind == runner::MeasureKind::Regions) {
             throw UsageError(
                 fmt::format("bisect cannot tell the regions of '{}' before measuring it",
                             util::printable(b.name)),

@@ -51,6 +51,7 @@ std::string run_wide(const config::RunSettings& s) {
     add(t, "weights", s.weights);
     add(t, "cpu_baseline", s.cpu_baseline);
     add(t, "branch_sim", s.branch_sim);
+    add(t, "region_tool", s.region_tool);
     add(t, "jobs", s.jobs);
     add(t, "shard", s.shard, "all");
     add(t, "format", s.format);

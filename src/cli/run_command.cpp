@@ -1,4 +1,4 @@
-// `cgbench run`: measure a program under Cachegrind, or its regions under Callgrind.
+// `cgbench run`: measure a program, its regions or a Google Benchmark binary under Valgrind.
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -150,8 +150,12 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
                    "per iteration of its loop, named BINARY/BM_name (--filter: "
                    "--benchmark_filter; PROGRAM ARGS: extra arguments to the binary)");
     run.add_flag("--regions", in.regions,
-                 "Measure the regions the program marks with <cgbench/cgbench.h> (under "
-                 "Callgrind): one result per region, named NAME/REGION");
+                 "Measure the regions the program marks with <cgbench/cgbench.h>: one result "
+                 "per region, named NAME/REGION (--region-tool)");
+    run.add_option("--region-tool", in.region_tool,
+                   "What measures regions: cachegrind (Valgrind 3.22 and later: a run per "
+                   "region, only the region simulated), callgrind (one run, the whole program "
+                   "simulated) or auto (cachegrind where it can) [auto]");
 }
 
 // The program and its arguments: everything from the first non-option argument on (as with
@@ -320,8 +324,9 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
 
 Subcommand register_run(CLI::App& app, GlobalOptions& global) {
     auto* run = app.add_subcommand("run",
-                                   "Measure a program, or a suite, under Cachegrind (or "
-                                   "the regions it marks, under Callgrind):\n"
+                                   "Measure a program, a suite, or the regions a program "
+                                   "marks, under Cachegrind (regions below Valgrind 3.22 "
+                                   "and Google Benchmark binaries under Callgrind):\n"
                                    "  cgbench run [OPTIONS] [--] PROGRAM [ARGS...]\n"
                                    "  cgbench run [OPTIONS] --gbench BINARY [ARGS...]\n"
                                    "  cgbench run [OPTIONS] [--suite cgbench.toml]\n"

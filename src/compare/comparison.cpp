@@ -302,8 +302,10 @@ std::vector<std::string> incompatibilities(const RunResult& base, const RunResul
         if (it == heads.end()) continue;
         const BenchmarkResult& h = *it->second;
         if (b.tool != h.tool) {
-            out.push_back(fmt::format("benchmark '{}': tool {} vs {}", util::printable(b.name),
-                                      b.tool, h.tool));
+            out.push_back(fmt::format(
+                "benchmark '{}': tool {} vs {} (results of two tools are never compared; "
+                "for regions, measure both with the same --region-tool)",
+                util::printable(b.name), b.tool, h.tool));
         }
         if (b.weights.describe() != h.weights.describe() &&
             base.fingerprint.weights.describe() == head.fingerprint.weights.describe()) {
@@ -351,7 +353,17 @@ void judge_all(Comparison& out, RunResult& base, RunResult& head, const CompareO
     };
     std::set<std::string> unmeasured;
     out.benchmarks.reserve(pairs.size());
-    for (const auto& [b, h] : pairs) {
+    for (auto [b, h] : pairs) {
+        // Two tools count differently (and Cachegrind simulates a region's caches alone,
+        // Callgrind the whole program's): such results are never compared, --force or not.
+        if (b && h && base.benchmarks[*b].tool != head.benchmarks[*h].tool) {
+            out.warnings.push_back(fmt::format(
+                "{} was measured with {} in BASE and {} in HEAD: results of two Valgrind tools "
+                "are never compared, so it is reported as added",
+                util::printable(head.benchmarks[*h].name), base.benchmarks[*b].tool,
+                head.benchmarks[*h].tool));
+            b.reset();
+        }
         out.benchmarks.push_back(
             compare_pair(take(base, b), take(head, h), options.thresholds, unmeasured));
     }

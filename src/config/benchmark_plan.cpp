@@ -90,7 +90,7 @@ void finish(runner::BenchmarkSpec& spec, const BenchmarkSettings& b, RunPlan& pl
     spec.max_processes = parse_count(b.max_processes, "max-processes", 1);
     spec.allow_child_crash = b.allow_child_crash.value == "on";
     spec.threshold = checked_threshold(b.threshold);
-    spec.regions = b.regions.value == "on";
+    if (b.regions.value == "on") spec.kind = runner::MeasureKind::Regions;
     for (const auto& e : b.env)
         spec.env.push_back(exec::parse_env_request(e.value));
     plan.request.benchmarks.push_back(std::move(spec));
@@ -206,6 +206,7 @@ void plan_single_benchmark(const RunInput& in, const exec::EnvMap& env, RunPlan&
         spec.command.insert(spec.command.begin(), *in.gbench);
         spec.name = in.name ? *in.name : fs::path(*in.gbench).filename().string();
         spec.gbench = runner::GbenchTarget{in.filter.value_or(""), {}, "0"};
+        spec.kind = runner::MeasureKind::Gbench;
     }
     if (spec.name.empty()) throw UsageError("--name cannot be empty");
     if (in.cwd) spec.cwd = *in.cwd;
@@ -248,6 +249,7 @@ void plan_suite_benchmarks(const Suite& suite, const RunInput& in, const exec::E
                                  "drop --regions, or --filter the [[bench]] entries");
             }
             spec.gbench = runner::GbenchTarget{e.filter ? e.filter->text : "", {}, "0"};
+            spec.kind = runner::MeasureKind::Gbench;
         }
         finish(spec, b, plan);
     }

@@ -69,6 +69,7 @@ RunSettings layer_run_settings(const RunInput& in, const exec::EnvMap& env, cons
         from_suite(s.weights, suite->defaults.weights);
         from_suite(s.cpu_baseline, suite->defaults.cpu_baseline);
         from_suite(s.branch_sim, suite->defaults.branch_sim);
+        from_suite(s.region_tool, suite->defaults.region_tool);
     }
     const auto layer = [&](Layered& l, std::string_view var, const std::optional<std::string>& cli,
                            std::string flag) {
@@ -80,6 +81,7 @@ RunSettings layer_run_settings(const RunInput& in, const exec::EnvMap& env, cons
     layer(s.cpu_baseline, "CGBENCH_CPU_BASELINE", in.cpu_baseline, "--cpu-baseline");
     layer(s.branch_sim, "", in.branch_sim ? std::optional<std::string>("on") : std::nullopt,
           "--branch-sim");
+    layer(s.region_tool, "CGBENCH_REGION_TOOL", in.region_tool, "--region-tool");
     layer(s.format, "CGBENCH_FORMAT", in.format, "--format");
     layer(s.jobs, "CGBENCH_JOBS", in.jobs, "-j");
     apply_ci_node(s.shard, env);
@@ -135,6 +137,7 @@ void plan_run_settings(RunPlan& plan, const RunInput& in, const exec::EnvMap& en
                                [](const std::string& w) { return resolve_weights(w); });
     ms.cpu_baseline = parse_layered(plan.settings.cpu_baseline, valgrind::parse_cpu_baseline);
     ms.branch_sim = plan.settings.branch_sim.value == "on";
+    ms.region_tool = parse_layered(plan.settings.region_tool, valgrind::parse_region_tool);
     ms.echo_output = in.show_output;
     if (in.keep_raw) ms.keep_raw_dir = *in.keep_raw;
     plan.format = parse_layered(plan.settings.format, parse_format);

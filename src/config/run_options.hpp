@@ -29,6 +29,7 @@ struct RunInput {
     std::optional<std::string> geometry;
     std::optional<std::string> weights;
     std::optional<std::string> cpu_baseline;
+    std::optional<std::string> region_tool;  // "auto" | "cachegrind" | "callgrind"
     std::optional<std::string> timeout;
     std::optional<std::string> format;
     std::optional<std::string> out;
@@ -54,6 +55,7 @@ struct RunSettings {
     Layered weights = layered_default("pythonspeed");
     Layered cpu_baseline = layered_default("portable");
     Layered branch_sim = layered_default("off");
+    Layered region_tool = layered_default("auto");  // which tool measures regions
     Layered format = layered_default("console");
     Layered jobs = layered_default("1");  // built-in: the number of cores
     Layered shard = layered_default("");  // "K/N"; empty: the whole suite

@@ -17,6 +17,7 @@
 #include "metrics/score.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "valgrind/command.hpp"
 #include "valgrind/cpu_baseline.hpp"
 #include "valgrind/geometry.hpp"
 
@@ -27,9 +28,9 @@ namespace fs = std::filesystem;
 namespace {
 
 using Keys = std::vector<std::string_view>;
-const Keys kDefaultsKeys = {"geometry",  "weights", "cpu_baseline", "branch_sim",
-                            "threshold", "timeout", "env",          "processes",
-                            "warmup",    "allow_child_crash",       "max_processes"};
+const Keys kDefaultsKeys = {"geometry",  "weights",     "cpu_baseline", "branch_sim",
+                            "region_tool", "threshold", "timeout",   "env",
+                            "processes", "warmup",      "allow_child_crash", "max_processes"};
 const Keys kBenchKeys = {"name",      "command",       "cwd",     "stdin",
                          "env",       "threshold",     "timeout", "regions",
                          "processes", "warmup",        "allow_child_crash",
@@ -43,7 +44,7 @@ const Keys kTopKeys = {"defaults", "bench", "gbench"};
 constexpr std::size_t kMaxKeyParts = 64;
 constexpr std::uintmax_t kMaxSuiteBytes = 64u << 20;
 // Settings that decide the fingerprint: one value for the whole run.
-const Keys kRunWideKeys = {"geometry", "weights", "cpu_baseline", "branch_sim"};
+const Keys kRunWideKeys = {"geometry", "weights", "cpu_baseline", "branch_sim", "region_tool"};
 
 int line_of(const toml::source_region& r) {
     return static_cast<int>(r.begin.line);
@@ -251,6 +252,9 @@ class Reader {
             d.cpu_baseline = checked(*n, "cpu_baseline", where, valgrind::parse_cpu_baseline);
         }
         if (const auto* n = t.get("branch_sim")) d.branch_sim = boolean(*n, "branch_sim", where);
+        if (const auto* n = t.get("region_tool")) {
+            d.region_tool = checked(*n, "region_tool", where, valgrind::parse_region_tool);
+        }
         if (const auto* n = t.get("threshold")) {
             d.threshold = checked(*n, "threshold", where, compare::validate_threshold);
         }

@@ -6,6 +6,7 @@
 //   weights = "pythonspeed"          #   are set here (or by environment / command line),
 //   cpu_baseline = "portable"        #   never per benchmark
 //   branch_sim = false
+//   region_tool = "auto"             # run-wide: cachegrind (Valgrind >= 3.22) or callgrind
 //   threshold = "1%"                 # defaults for every [[bench]]
 //   timeout = 600                    # seconds
 //   env = { MODE = "fast" }          # or ["MODE=fast", "HOME"], like --env
@@ -18,7 +19,7 @@
 //   env = { LEVEL = "3" }            # added to [defaults] env
 //   threshold = "2%"
 //   timeout = 30
-//   regions = true                   # one result per marked region, under Callgrind
+//   regions = true                   # one result per marked region (see region_tool)
 //   processes = "tree"               # or "main": which processes count (also in [defaults])
 //   allow_child_crash = false        # a crashed child fails the benchmark (also [defaults])
 //   max_processes = 1000             # processes it may start (also [defaults])
@@ -71,7 +72,8 @@ struct SuiteDefaults {
     std::optional<SuiteValue> geometry;
     std::optional<SuiteValue> weights;
     std::optional<SuiteValue> cpu_baseline;
-    std::optional<SuiteValue> branch_sim;  // "on" | "off"
+    std::optional<SuiteValue> branch_sim;   // "on" | "off"
+    std::optional<SuiteValue> region_tool;  // "auto" | "cachegrind" | "callgrind"
     std::optional<SuiteValue> threshold;
     std::optional<SuiteValue> timeout;
     std::optional<SuiteEnv> env;

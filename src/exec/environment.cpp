@@ -55,7 +55,7 @@ EnvRequest parse_env_request(const std::string& text) {
                                      util::printable(text), util::printable(req.name)),
                          "use --env NAME=VALUE or --env NAME to pass NAME through");
     }
-    if (req.name == "_" || req.name == kPadName) {
+    if (req.name == "_" || req.name == kPadName || req.name == kRegionVariable) {
         throw UsageError(fmt::format("--env cannot set {}: cgbench manages it", req.name));
     }
     if (req.name == "VALGRIND_OPTS" || req.name == "VALGRIND_LIB" ||

@@ -36,8 +36,12 @@ struct EnvRequest {
     std::optional<std::string> value;
 };
 
+// The variable that chooses the region a Cachegrind region run measures
+// (include/cgbench/cgbench.h); cgbench sets it, --env cannot.
+inline constexpr std::string_view kRegionVariable = "CGBENCH_REGION";
+
 // Parses one --env argument. Throws UsageError for an invalid name, for the names cgbench
-// manages (`_`, its pad) and for Valgrind's own variables (VALGRIND_OPTS, VALGRIND_LIB,
+// manages (`_`, its pad, CGBENCH_REGION) and for Valgrind's own variables (VALGRIND_OPTS, VALGRIND_LIB,
 // VALGRIND_LAUNCHER: they would change how Valgrind measures, unrecorded).
 EnvRequest parse_env_request(const std::string& text);
 

@@ -9,6 +9,7 @@
 #include "core/result.hpp"
 #include "exec/environment.hpp"
 #include "metrics/score.hpp"
+#include "valgrind/command.hpp"
 #include "valgrind/cpu_baseline.hpp"
 #include "valgrind/geometry.hpp"
 
@@ -23,6 +24,13 @@ struct GbenchTarget {
     std::string min_time = "0";
 };
 
+// What one benchmark measures (runner/measurement.hpp has a strategy for each).
+enum class MeasureKind {
+    Program,  // the whole program, every process it starts
+    Regions,  // the regions it marks (include/cgbench/cgbench.h), one result each
+    Gbench,   // one Google Benchmark benchmark (`gbench` says which)
+};
+
 struct BenchmarkSpec {
     std::string name;
     std::vector<std::string> command;  // program and arguments, as the user wrote them
@@ -35,11 +43,10 @@ struct BenchmarkSpec {
     std::optional<double> timeout_seconds;
     std::string threshold;                // validated threshold text, carried into the result
     std::optional<std::size_t> position;  // index of the suite entry; empty for a single program
-    // Measure the regions the program marks (include/cgbench/cgbench.h) under Callgrind, one
-    // result per region, instead of the whole program under Cachegrind.
-    bool regions = false;
-    // Set for a Google Benchmark binary: `command` is the binary and its extra arguments, and
-    // the benchmark's cost per iteration of its measured loop is measured under Callgrind.
+    MeasureKind kind = MeasureKind::Program;
+    // Set (and `kind` Gbench) for a Google Benchmark binary: `command` is the binary and its
+    // extra arguments, and the benchmark's cost per iteration of its measured loop is
+    // measured under Callgrind.
     std::optional<GbenchTarget> gbench;
     // Whole programs: which processes count (every one the program starts, or the started one).
     ProcessMode processes = ProcessMode::Tree;
@@ -59,6 +66,8 @@ struct MeasureSettings {
     metrics::Weights weights = metrics::parse_weights("pythonspeed");
     valgrind::CpuBaseline cpu_baseline = valgrind::CpuBaseline::Portable;
     bool branch_sim = false;
+    // Which tool measures regions (auto: Cachegrind on Valgrind >= 3.22, else Callgrind).
+    valgrind::RegionTool region_tool = valgrind::RegionTool::Auto;
     bool echo_output = false;            // --show-output
     std::filesystem::path keep_raw_dir;  // empty: raw files are discarded
 };

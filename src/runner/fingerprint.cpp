@@ -11,6 +11,7 @@
 #include "util/elf.hpp"
 #include "util/fs.hpp"
 #include "util/hash.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::runner {
 
@@ -34,16 +35,18 @@ std::vector<std::string> compilers_of(const std::vector<std::filesystem::path>& 
 }
 
 Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection& selection,
-                              const std::vector<valgrind::Tool>& tools) {
+                              const std::vector<valgrind::ToolOptions>& tools) {
     const auto& s = m.settings();
     Fingerprint f;
     f.cgbench_version = std::string(kVersion);
-    f.tool.clear();
-    for (const auto tool : tools) {
-        f.tool += (f.tool.empty() ? "" : "+") + std::string(valgrind::to_string(tool));
-        const auto args = m.behaviour_args(tool);
+    std::vector<std::string> names;
+    for (const auto& options : tools) {
+        const std::string name(valgrind::to_string(options.tool));
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        const auto args = valgrind::behaviour_args(options);
         f.valgrind_options.insert(f.valgrind_options.end(), args.begin(), args.end());
     }
+    f.tool = util::join(names, "+");
     f.valgrind_version = m.installation().version;
     f.valgrind_launcher = m.installation().launcher.string();
     f.valgrind_wrapper_bypassed = m.installation().bypassed_wrapper;

@@ -11,10 +11,12 @@
 
 namespace cgbench::runner {
 
-// The fingerprint of runs made by `measurer` with `tools` (in this order; "cachegrind",
-// "callgrind", or both joined by '+'), with glibc's observed selection.
+// The fingerprint of runs made by `measurer` with the Valgrind options `tools` (from
+// tool_options_of: Cachegrind's first), with glibc's observed selection. Its tool names the
+// distinct tools ("cachegrind", "callgrind", or both joined by '+'); its option list holds
+// the behaviour options of each in turn.
 Fingerprint build_fingerprint(const Measurer& measurer, const valgrind::GlibcSelection& selection,
-                              const std::vector<valgrind::Tool>& tools);
+                              const std::vector<valgrind::ToolOptions>& tools);
 
 // What built `programs`: the distinct strings of their ELF `.comment` sections, sorted
 // (Fingerprint::compilers). Programs that are not ELF (scripts) add nothing.

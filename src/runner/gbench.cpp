@@ -33,24 +33,6 @@ Mark mark_of(std::string_view trigger) {
     return Mark::None;
 }
 
-void add_profile(const valgrind::Profile& part, valgrind::Profile& into) {
-    if (into.column_names.empty()) {
-        into.tool = part.tool;
-        into.columns = part.columns;
-        into.column_names = part.column_names;
-    }
-    into.totals.add(part.totals);
-    for (const auto& f : part.functions) {
-        auto it = std::find_if(into.functions.begin(), into.functions.end(),
-                               [&](const auto& g) { return g.name == f.name && g.file == f.file; });
-        if (it == into.functions.end()) {
-            into.functions.push_back({f.file, f.name, {}});
-            it = std::prev(into.functions.end());
-        }
-        it->counts.add(f.counts);
-    }
-}
-
 metrics::EventCounts divided(const metrics::EventCounts& counts, std::uint64_t n) {
     metrics::EventCounts out;
     for (const auto& e : metrics::kEvents) {
@@ -107,7 +89,7 @@ GbenchLoops select_loops(const std::vector<valgrind::Profile>& parts) {
     for (const auto& part : parts) {
         const Mark mark = mark_of(part.trigger);
         if (timing) {
-            add_profile(part, out.loops.back().profile);
+            out.loops.back().timed.add(part);
             if (mark == Mark::Pause || mark == Mark::Finish) ++out.loops.back().intervals;
         }
         switch (mark) {
@@ -209,7 +191,7 @@ std::string loop_error(std::string_view benchmark, const std::vector<GbenchRun>&
                            runs.size());
     }
     if (runs.back().iterations == 0) return "its last repetition ran no iteration";
-    if (loops.loops.back().profile.column_names.empty()) {
+    if (loops.loops.back().profile().column_names.empty()) {
         return "its measured loop was paused (PauseTiming) throughout";
     }
     return {};
@@ -224,16 +206,16 @@ GbenchMeasurement measured_loop(std::string_view benchmark, const std::vector<Gb
     if (!out.error.empty()) return out;
     const auto& last = loops.loops.back();
     out.info = {std::string(benchmark), runs.back().iterations, runs.size()};
-    out.profile = per_iteration(last.profile, runs.back().iterations);
+    out.profile = per_iteration(last.profile(), runs.back().iterations);
     if (loops.loops.size() >= 2) {
-        const auto& before = loops.loops[loops.loops.size() - 2].profile.totals;
-        if (!same_work(before, last.profile.totals)) {
+        const auto& before = loops.loops[loops.loops.size() - 2].profile().totals;
+        if (!same_work(before, last.profile().totals)) {
             out.warnings.push_back(fmt::format(
                 "repetitions {} and {} of the loop executed different work (Ir {} and {}): its "
                 "cost depends on state earlier repetitions left (e.g. the heap); the last one "
                 "is reported, and is the same in every run",
                 runs.size() - 1, runs.size(), before.get(metrics::Event::Ir),
-                last.profile.totals.get(metrics::Event::Ir)));
+                last.profile().totals.get(metrics::Event::Ir)));
         }
     }
     return out;

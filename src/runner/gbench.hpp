@@ -40,8 +40,10 @@ bool accepts_iteration_min_time(std::string_view help_text);
 
 // The measured loops of one run: one per repetition, in order.
 struct GbenchLoop {
-    valgrind::Profile profile;    // the timed parts of the repetition, summed
+    valgrind::ProfileSum timed;   // the timed parts of the repetition, summed
     std::uint64_t intervals = 0;  // timed parts (1 + the PauseTiming/ResumeTiming pairs)
+
+    const valgrind::Profile& profile() const { return timed.profile(); }
 };
 
 struct GbenchLoops {

@@ -4,6 +4,7 @@
 
 #include "exec/staging.hpp"
 #include "runner/gbench.hpp"
+#include "runner/measurement.hpp"
 #include "runner/measurer.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -40,8 +41,7 @@ BenchmarkResult Measurer::measure_gbench(const BenchmarkSpec& spec, int attempt)
     BenchmarkResult result = start_result(spec, valgrind::Tool::Callgrind);
     const exec::OutputDir staging;
     const fs::path report = staging.path() / "gbench.json";
-    auto options = tool_options(settings_, valgrind::Tool::Callgrind);
-    options.dump_triggers = gbench_dump_args();
+    const auto options = measurement_for(spec, settings_, inst_).options(settings_);
     const RawOutput raw =
         launch(spec, options, gbench_args(*spec.gbench, report), staging.path(), result, attempt);
     keep_raw(spec, attempt, raw, result, {report});  // the library's report: NAME.gbench.json

@@ -12,7 +12,7 @@
 #include "exec/program.hpp"
 #include "exec/staging.hpp"
 #include "runner/function_costs.hpp"
-#include "runner/regions.hpp"
+#include "runner/measurement.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 #include "valgrind/cachegrind_parser.hpp"
@@ -82,10 +82,6 @@ Measurer::Measurer(valgrind::Installation inst, MeasureSettings settings,
             spdlog::debug("removed {} staging entries left by killed runs", n);
         }
     });
-}
-
-std::vector<std::string> Measurer::behaviour_args(valgrind::Tool tool) const {
-    return valgrind::behaviour_args(tool_options(settings_, tool));
 }
 
 std::pair<fs::path, exec::ResolvedProgram> Measurer::locate(const BenchmarkSpec& spec) const {
@@ -171,44 +167,8 @@ BenchmarkResult Measurer::measure(const BenchmarkSpec& spec, int attempt) {
     return result;
 }
 
-std::vector<BenchmarkResult> Measurer::measure_regions(const BenchmarkSpec& spec, int attempt) {
-    BenchmarkResult whole = start_result(spec, valgrind::Tool::Callgrind);
-    const exec::OutputDir staging;
-    const RawOutput raw = launch(spec, tool_options(settings_, valgrind::Tool::Callgrind), {},
-                                 staging.path(), whole, attempt);
-    keep_raw(spec, attempt, raw, whole);
-    if (whole.status != BenchStatus::Ok) return {whole};
-    const auto parts = parse_output(
-        [&] { return valgrind::parse_callgrind_parts(raw.out_file(), {.collect_functions = true}); });
-    const RegionAttribution found = attribute_regions(parts);
-    whole.stderr_tail.clear();
-    if (found.error.empty() && found.regions.empty()) {
-        whole.error =
-            "reached no region (no CGBENCH_REGION_BEGIN of <cgbench/cgbench.h> ran; "
-            "without --regions cgbench measures the whole program)";
-    } else {
-        whole.error = found.error;
-    }
-    if (!whole.error.empty()) {
-        whole.status = BenchStatus::Failed;
-        return {whole};
-    }
-    std::vector<BenchmarkResult> results;
-    mark_threads(traced_processes(raw.files, raw.root_pid), {}, whole);
-    for (const auto& region : found.regions) {
-        BenchmarkResult r = whole;
-        r.name = spec.name + "/" + region.name;
-        r.region = RegionInfo{region.name, region.entries};
-        score(region.profile, r);
-        results.push_back(std::move(r));
-    }
-    return results;
-}
-
 std::vector<BenchmarkResult> Measurer::measure_all(const BenchmarkSpec& spec, int attempt) {
-    if (spec.gbench) return {measure_gbench(spec, attempt)};
-    if (spec.regions) return measure_regions(spec, attempt);
-    return {measure(spec, attempt)};
+    return measurement_for(spec, settings_, inst_).measure(*this, spec, attempt);
 }
 
 Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,

@@ -1,6 +1,7 @@
 #pragma once
 // Measures one benchmark once: resolve and stage the program, build its environment, run it
-// under Cachegrind (or Callgrind for regions), parse the profile, score it.
+// under Valgrind (Cachegrind, or Callgrind for Google Benchmark and for regions below
+// Valgrind 3.22), parse the profile, score it.
 
 #include <fmt/format.h>
 
@@ -66,7 +67,17 @@ class Measurer {
     // Measures the regions of `spec` once under Callgrind: one result per region, named
     // SPEC/REGION, in order of first appearance. A failed program, no region reached, or
     // markers that do not nest give one failed result named after `spec`. Throws as measure().
-    std::vector<BenchmarkResult> measure_regions(const BenchmarkSpec& spec, int attempt = 0);
+    std::vector<BenchmarkResult> measure_regions_callgrind(const BenchmarkSpec& spec,
+                                                           int attempt = 0);
+
+    // The same under Cachegrind (Valgrind >= 3.22, measurer_regions.cpp): one run that only
+    // logs the region markers, then one run per region that instruments only that region.
+    // A program whose log holds no marker (built against an older <cgbench/cgbench.h>, or
+    // marking no region) is measured with measure_regions_callgrind(), with a warning when
+    // it does have regions. A region run that fails, or does not reach its region, gives
+    // one failed result named after `spec`.
+    std::vector<BenchmarkResult> measure_regions_cachegrind(const BenchmarkSpec& spec,
+                                                            int attempt = 0);
 
     // Measures the Google Benchmark benchmark of `spec` (`spec.gbench` set and listed) once
     // under Callgrind: one result whose events and cost are per iteration of its measured
@@ -74,8 +85,8 @@ class Measurer {
     // has no measured loop gives a failed result saying why. Throws as measure().
     BenchmarkResult measure_gbench(const BenchmarkSpec& spec, int attempt = 0);
 
-    // measure_gbench() when `spec.gbench` is set, measure_regions() when `spec.regions` is
-    // set, otherwise measure().
+    // `spec` measured by the strategy of its kind (measurement.hpp): measure(),
+    // measure_regions_cachegrind() or measure_regions_callgrind(), or measure_gbench().
     std::vector<BenchmarkResult> measure_all(const BenchmarkSpec& spec, int attempt = 0);
 
     // Checks, without running anything, that `spec` can be run: its working directory and
@@ -92,8 +103,6 @@ class Measurer {
     MeasureFacts facts() const;
     const MeasureSettings& settings() const { return settings_; }
     const valgrind::Installation& installation() const { return inst_; }
-    // Behaviour options passed to Valgrind running `tool` (for the fingerprint).
-    std::vector<std::string> behaviour_args(valgrind::Tool tool) const;
 
   private:
     // Where Valgrind wrote its output for one run, and how it went.
@@ -113,6 +122,14 @@ class Measurer {
         std::filesystem::path log_file() const { return files.log_file(root_pid); }
     };
 
+    // One Cachegrind run of `spec` for its regions: CGBENCH_REGION set to `region` ("" logs
+    // the markers and instruments nothing); the native warm-up only when `warm_up`.
+    RawOutput launch_region(const BenchmarkSpec& spec, const std::string& region, bool warm_up,
+                            const std::filesystem::path& staging, BenchmarkResult& result,
+                            int attempt);
+    // Regions of a program that wrote no marker under Cachegrind: measured with Callgrind,
+    // and warned about when it has regions (an older header).
+    std::vector<BenchmarkResult> measure_regions_unmarked(const BenchmarkSpec& spec, int attempt);
     // The working directory and resolved program of `spec` (see check()).
     std::pair<std::filesystem::path, exec::ResolvedProgram> locate(const BenchmarkSpec& spec) const;
     // A result for `spec` before measuring: name, command, tool, weights.

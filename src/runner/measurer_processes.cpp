@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <map>
-
 #include "runner/function_costs.hpp"
 #include "runner/measurer.hpp"
 #include "util/strings.hpp"
@@ -25,20 +23,6 @@ bool runs_started_program(const TracedProcess& p, int root_pid, const std::strin
     }
     const std::string_view command = util::trim(p.log.command);
     return command == escaped || command.starts_with(escaped + ' ');
-}
-
-// Adds `part`'s totals and functions to `sum` (functions by file and name).
-void add_profile(valgrind::Profile& sum, std::map<std::pair<std::string, std::string>, std::size_t>& at,
-                 valgrind::Profile part) {
-    sum.totals.add(part.totals);
-    for (auto& f : part.functions) {
-        const auto [it, added] = at.try_emplace({f.file, f.name}, sum.functions.size());
-        if (added) {
-            sum.functions.push_back(std::move(f));
-        } else {
-            sum.functions[it->second].counts.add(f.counts);
-        }
-    }
 }
 
 // The commands of the processes in `indices`, for a message.
@@ -112,8 +96,7 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
     // a function's cost is summed over every process before the top ones are picked.
     valgrind::ParseOptions options = top_function_options(settings_.weights);
     if (counted > 1) options = {.collect_functions = true};
-    valgrind::Profile sum;
-    std::map<std::pair<std::string, std::string>, std::size_t> at;
+    valgrind::ProfileSum sum;
     for (std::size_t i = 0; i < traced.size(); ++i) {
         if (!procs[i].profiled) continue;
         auto these = procs[i].counted ? options : valgrind::ParseOptions{};
@@ -125,8 +108,7 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
         procs[i].events = profile.totals;
         procs[i].cost = metrics::cost(profile.totals, settings_.weights);
         if (!procs[i].counted) continue;
-        if (sum.columns.empty()) sum.columns = profile.columns;
-        add_profile(sum, at, std::move(profile));
+        sum.add(std::move(profile));
     }
     if (procs.size() > 1) result.processes = procs;
     std::vector<bool> counts;
@@ -134,7 +116,7 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
         counts.push_back(p.counted);
     mark_threads(traced, counts, result);
     check_processes(spec, raw.outcome, result);
-    if (result.status == BenchStatus::Ok) score(sum, result);
+    if (result.status == BenchStatus::Ok) score(sum.profile(), result);
 }
 
 }  // namespace cgbench::runner

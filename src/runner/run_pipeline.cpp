@@ -7,6 +7,7 @@
 
 #include "exec/staging.hpp"
 #include "runner/fingerprint.hpp"
+#include "runner/measurement.hpp"
 #include "runner/git_info.hpp"
 #include "runner/measurer.hpp"
 #include "runner/plausibility.hpp"
@@ -58,21 +59,6 @@ std::vector<BenchmarkResult> measure_verified(Measurer& m, const BenchmarkSpec& 
     return results;
 }
 
-// The tools `request` measures with, Cachegrind first.
-std::vector<valgrind::Tool> tools_of(const RunRequest& request) {
-    std::vector<valgrind::Tool> tools;
-    for (const auto tool : {valgrind::Tool::Cachegrind, valgrind::Tool::Callgrind}) {
-        for (const auto& spec : request.benchmarks) {
-            if ((spec.regions || spec.gbench) == (tool == valgrind::Tool::Callgrind)) {
-                tools.push_back(tool);
-                break;
-            }
-        }
-    }
-    if (tools.empty()) tools.push_back(valgrind::Tool::Cachegrind);
-    return tools;
-}
-
 }  // namespace
 
 std::vector<EventSpread> event_spread(const std::vector<BenchmarkResult>& runs) {
@@ -120,7 +106,8 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
                                : valgrind::probe_glibc_selection(
                                      inst, measurer.probe_environment(request.benchmarks.front()),
                                      util::ProbeCache(request.probe_cache_dir), runner);
-    run.fingerprint = build_fingerprint(measurer, selection, tools_of(request));
+    run.fingerprint = build_fingerprint(
+        measurer, selection, tool_options_of(request.benchmarks, request.settings, inst));
     run.fingerprint.compilers = compilers_of(programs);
     run.git = git.get();
     if (!run.git.commit) {

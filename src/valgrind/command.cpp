@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "base/errors.hpp"
+#include "util/strings.hpp"
+
 namespace cgbench::valgrind {
 
 namespace fs = std::filesystem;
@@ -10,8 +13,45 @@ std::string_view to_string(Tool tool) {
     return tool == Tool::Callgrind ? "callgrind" : "cachegrind";
 }
 
+RegionTool parse_region_tool(std::string_view text) {
+    for (const auto t : {RegionTool::Auto, RegionTool::Cachegrind, RegionTool::Callgrind}) {
+        if (to_string(t) == text) return t;
+    }
+    throw UsageError(fmt::format("invalid region tool '{}'", util::printable(text)),
+                     "give auto (Cachegrind on Valgrind 3.22 and later, else Callgrind), "
+                     "cachegrind or callgrind");
+}
+
+std::string_view to_string(RegionTool tool) {
+    switch (tool) {
+        case RegionTool::Cachegrind:
+            return "cachegrind";
+        case RegionTool::Callgrind:
+            return "callgrind";
+        case RegionTool::Auto:
+            break;
+    }
+    return "auto";
+}
+
+Tool region_tool(RegionTool choice, const Installation& inst) {
+    const bool can = inst.at_least(kCachegrindRegionsMajor, kCachegrindRegionsMinor);
+    if (choice == RegionTool::Callgrind || (choice == RegionTool::Auto && !can)) {
+        return Tool::Callgrind;
+    }
+    if (!can) {
+        throw EnvironmentError(
+            fmt::format("region tool cachegrind needs Valgrind {}.{} or later (this is {})",
+                        kCachegrindRegionsMajor, kCachegrindRegionsMinor, inst.version),
+            "use --region-tool auto or callgrind, or install a newer Valgrind");
+    }
+    return Tool::Cachegrind;
+}
+
 std::vector<std::string> behaviour_args(const ToolOptions& o) {
     std::vector<std::string> args = {"--tool=" + std::string(to_string(o.tool))};
+    // Regions under Cachegrind: nothing is simulated until the program's start request.
+    if (o.tool == Tool::Cachegrind && !o.instr_at_start) args.emplace_back("--instr-at-start=no");
     if (o.tool == Tool::Callgrind) {
         // Nothing counts until the first region begins (include/cgbench/cgbench.h), unless
         // dumps at named functions split the run.

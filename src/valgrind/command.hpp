@@ -17,13 +17,29 @@
 
 namespace cgbench::valgrind {
 
-// Cachegrind measures whole programs; Callgrind measures regions (include/cgbench/cgbench.h),
-// since only it has start/stop requests in Valgrind < 3.22. The two count slightly
-// differently, so results of one are never compared with the other's.
+// Cachegrind measures whole programs, and regions (include/cgbench/cgbench.h) on Valgrind
+// 3.22 and later, which gave it start/stop requests; Callgrind measures regions below 3.22
+// (or when asked) and Google Benchmark binaries. The two count slightly differently, so
+// results of one are never compared with the other's.
 enum class Tool { Cachegrind, Callgrind };
 
 // "cachegrind" / "callgrind": the --tool value, the fingerprint's and results' `tool`.
 std::string_view to_string(Tool tool);
+
+// Which tool measures regions (--region-tool, suite `region_tool`, CGBENCH_REGION_TOOL).
+enum class RegionTool { Auto, Cachegrind, Callgrind };
+
+// Parses "auto", "cachegrind" or "callgrind"; UsageError otherwise.
+RegionTool parse_region_tool(std::string_view text);
+std::string_view to_string(RegionTool tool);
+
+// The first Valgrind whose Cachegrind has start/stop requests (--instr-at-start).
+inline constexpr int kCachegrindRegionsMajor = 3;
+inline constexpr int kCachegrindRegionsMinor = 22;
+
+// The tool that measures regions under `choice` with `inst`: auto is Cachegrind from 3.22
+// on, Callgrind below. EnvironmentError (exit 4) when Cachegrind is asked for below 3.22.
+Tool region_tool(RegionTool choice, const Installation& inst);
 
 struct ToolOptions {
     Tool tool = Tool::Cachegrind;
@@ -34,6 +50,9 @@ struct ToolOptions {
     // collects from the start and the dumps split the run (Google Benchmark binaries);
     // without them it collects only inside regions.
     std::vector<std::string> dump_triggers;
+    // Cachegrind only: false simulates nothing until the program's start request
+    // (--instr-at-start=no, Valgrind >= 3.22): regions.
+    bool instr_at_start = true;
 };
 
 // Options that are part of the fingerprint: everything except the geometry and file paths.

@@ -41,14 +41,57 @@ bool is_note(std::string_view text) {
            text.starts_with("Possible workaround:") || text.starts_with("FATAL:");
 }
 
+// The text of a client message line "**123** text" (VALGRIND_PRINTF), untrimmed.
+std::optional<std::string_view> client_message(std::string_view line) {
+    if (!line.starts_with("**")) return std::nullopt;
+    const auto end = line.find("** ", 2);
+    if (end == std::string_view::npos || !leading_int(line.substr(2, end - 2))) return std::nullopt;
+    return line.substr(end + 3);
+}
+
+// A region marker starting at lines[i] (continued on the following client message lines
+// while its name is shorter than its length); advances `i` past its last line.
+std::optional<RegionMark> region_mark(const std::vector<std::string_view>& lines, std::size_t& i) {
+    const auto body = client_message(lines[i]);
+    if (!body) return std::nullopt;
+    RegionMark mark;
+    std::string_view rest = *body;
+    if (rest.starts_with("cgbench:begin:")) {
+        mark.begin = true;
+        rest.remove_prefix(14);
+    } else if (rest.starts_with("cgbench:end:")) {
+        rest.remove_prefix(12);
+    } else {
+        return std::nullopt;
+    }
+    const auto colon = rest.find(':');
+    const auto length = leading_int(rest.substr(0, colon));
+    if (colon == std::string_view::npos || !length || *length < 0) return std::nullopt;
+    mark.name = std::string(rest.substr(colon + 1));
+    const auto want = static_cast<std::size_t>(*length);
+    while (mark.name.size() < want && i + 1 < lines.size()) {
+        const auto more = client_message(lines[i + 1]);
+        if (!more) break;
+        mark.name += '\n';
+        mark.name += *more;
+        ++i;
+    }
+    return mark;
+}
+
 }  // namespace
 
 ProcessLog parse_process_log(std::string_view text) {
     ProcessLog log;
     constexpr std::string_view kSignal = "Process terminating with default action of signal ";
     constexpr std::string_view kThreadStart = "acquired lock (thread_wrapper(starting new thread))";
-    for (const auto raw : util::split(text, '\n')) {
-        const std::string_view line = util::trim(raw);
+    const auto lines = util::split(text, '\n');
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (auto mark = region_mark(lines, i)) {
+            log.region_marks.push_back(std::move(*mark));
+            continue;
+        }
+        const std::string_view line = util::trim(lines[i]);
         if (line.starts_with("valgrind: ")) {
             log.notes.emplace_back(line);
             continue;

@@ -10,6 +10,15 @@
 
 namespace cgbench::valgrind {
 
+// A region marker the program wrote to the log (include/cgbench/cgbench.h, Cachegrind
+// regions with CGBENCH_REGION set but empty): "**PID** cgbench:begin:LENGTH:NAME" for a
+// BEGIN, "cgbench:end:" for an END. A name with a newline continues on the next "**PID** "
+// line; LENGTH says how far.
+struct RegionMark {
+    bool begin = false;
+    std::string name;
+};
+
 struct ProcessLog {
     int pid = 0;                      // from the "==PID==" prefix; 0 when the log has none
     std::optional<int> parent_pid;    // "Parent PID: N"
@@ -23,6 +32,8 @@ struct ProcessLog {
     // --trace-sched=yes logs ("SCHED[N]:  acquired lock (thread_wrapper(starting new
     // thread))"); 0 in a log written without that option.
     int threads = 0;
+    // The region markers, in the order written.
+    std::vector<RegionMark> region_marks;
 };
 
 // Parses a log; never throws (an empty or truncated log gives empty fields).

@@ -3,6 +3,7 @@
 // everything downstream consumes. Parsers never print; they fill this model or throw.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,29 @@ struct Profile {
 
     // The column of `e`, or nullopt when the file did not record it.
     std::optional<std::size_t> column_of(metrics::Event e) const;
+};
+
+// Sums profiles into one: their totals, and their functions by file and name (in order of
+// first appearance). The one accumulator for the processes of a run, the dump parts of a
+// region and the timed parts of a Google Benchmark loop.
+class ProfileSum {
+  public:
+    // Adds `part`. The first part sets the sum's tool and columns; a later part that
+    // records other events throws UsageError (the files are not from one run).
+    void add(const Profile& part);
+    void add(Profile&& part);
+
+    // The sum so far (empty columns when nothing was added).
+    const Profile& profile() const { return sum_; }
+    // The sum, moved out; the accumulator is empty afterwards.
+    Profile take();
+
+  private:
+    template <typename P>
+    void add_part(P&& part);
+
+    Profile sum_;
+    std::map<std::pair<std::string, std::string>, std::size_t> index_;
 };
 
 }  // namespace cgbench::valgrind

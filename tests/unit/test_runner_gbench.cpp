@@ -68,8 +68,8 @@ TEST(Gbench, TheLastRepetitionsLoopIsSelected) {
     const auto found = select_loops(parts);
     ASSERT_EQ(found.error, "");
     ASSERT_EQ(found.loops.size(), 3u);
-    EXPECT_EQ(ir(found.loops[0].profile), 4886u);
-    EXPECT_EQ(ir(found.loops[2].profile), 4019u);
+    EXPECT_EQ(ir(found.loops[0].profile()), 4886u);
+    EXPECT_EQ(ir(found.loops[2].profile()), 4019u);
     EXPECT_EQ(found.loops[2].intervals, 1u);
 }
 
@@ -79,9 +79,9 @@ TEST(Gbench, PausedCodeIsLeftOut) {
         after(1745, "ResumeTiming"), before(577, "FinishKeepRunning"), before(20, "PauseTiming")};
     const auto found = select_loops(parts);
     ASSERT_EQ(found.loops.size(), 1u);
-    EXPECT_EQ(ir(found.loops[0].profile), 6u + 577u);
+    EXPECT_EQ(ir(found.loops[0].profile()), 6u + 577u);
     EXPECT_EQ(found.loops[0].intervals, 2u);
-    EXPECT_EQ(found.loops[0].profile.functions.size(), 1u);  // "f", summed
+    EXPECT_EQ(found.loops[0].profile().functions.size(), 1u);  // "f", summed
 }
 
 TEST(Gbench, BrokenLoops) {
@@ -115,8 +115,8 @@ TEST(Gbench, ReportKeepsIterationRuns) {
 TEST(Gbench, MeasuredLoopPerIteration) {
     GbenchLoops loops;
     loops.loops.resize(3);
-    loops.loops[1].profile = part(10000, "");
-    loops.loops[2].profile = part(10001, "");
+    loops.loops[1].timed.add(part(10000, ""));
+    loops.loops[2].timed.add(part(10001, ""));
     const std::vector<GbenchRun> runs(3, GbenchRun{"BM_a", 1000, 1, false, "", false, ""});
     const auto m = measured_loop("BM_a", runs, loops);
     ASSERT_EQ(m.error, "");
@@ -129,7 +129,7 @@ TEST(Gbench, MeasuredLoopPerIteration) {
 TEST(Gbench, MeasuredLoopErrors) {
     GbenchLoops loops;
     loops.loops.resize(1);
-    loops.loops[0].profile = part(5, "");
+    loops.loops[0].timed.add(part(5, ""));
     EXPECT_NE(measured_loop("BM_a", {}, loops).error.find("ran no benchmark"), std::string::npos);
     const GbenchRun skipped{"BM_a", 1, 1, true, "no input", false, ""};
     EXPECT_EQ(measured_loop("BM_a", {skipped}, loops).error, "called SkipWithError: no input");

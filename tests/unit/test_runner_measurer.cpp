@@ -310,7 +310,7 @@ TEST(Measurer, RegionRunGivesOneResultPerRegion) {
     fs::create_directories(settings.keep_raw_dir);
     Measurer m(fake_valgrind(), settings, fake, {});
     auto spec = workload_spec();
-    spec.regions = true;
+    spec.kind = MeasureKind::Regions;
     const auto results = m.measure_all(spec);
     const auto& argv = fake.calls.at(0).argv;
     EXPECT_NE(std::find(argv.begin(), argv.end(), "--tool=callgrind"), argv.end());
@@ -339,7 +339,7 @@ TEST(Measurer, RegionRunWithoutCacheSimulationPinsNoGeometry) {
     settings.weights = metrics::parse_weights("ir");
     Measurer m(fake_valgrind(), settings, fake, {});
     auto spec = workload_spec();
-    spec.regions = true;
+    spec.kind = MeasureKind::Regions;
     m.measure_all(spec);
     const auto& argv = fake.calls.at(0).argv;
     EXPECT_NE(std::find(argv.begin(), argv.end(), "--cache-sim=no"), argv.end());
@@ -355,7 +355,7 @@ TEST(Measurer, RegionRunWithoutRegionsFails) {
     settings.weights = metrics::parse_weights("ir");
     Measurer m(fake_valgrind(), settings, fake, {});
     auto spec = workload_spec();
-    spec.regions = true;
+    spec.kind = MeasureKind::Regions;
     const auto results = m.measure_all(spec);
     ASSERT_EQ(results.size(), 1u);
     EXPECT_EQ(results[0].name, "workload");
@@ -368,7 +368,7 @@ TEST(Pipeline, RegionRunFingerprintSaysCallgrind) {
     fake.callgrind_parts = "regions-repeated.out";
     RunRequest req;
     req.benchmarks = {workload_spec()};
-    req.benchmarks[0].regions = true;
+    req.benchmarks[0].kind = MeasureKind::Regions;
     req.verify = 2;
     const auto run = execute_run(req, fake_valgrind(), fake, {});
     ASSERT_EQ(run.benchmarks.size(), 1u);

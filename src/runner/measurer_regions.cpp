@@ -1,0 +1,145 @@
+// Measurer::measure_regions_callgrind and measure_regions_cachegrind: the regions a program
+// marks with include/cgbench/cgbench.h, one result each (see regions.hpp).
+
+#include <fmt/format.h>
+
+#include "exec/staging.hpp"
+#include "runner/function_costs.hpp"
+#include "runner/measurement.hpp"
+#include "runner/measurer.hpp"
+#include "runner/regions.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+#include "valgrind/cachegrind_parser.hpp"
+#include "valgrind/callgrind_parser.hpp"
+#include "valgrind/process_log.hpp"
+
+namespace cgbench::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kNoRegion =
+    "reached no region (no CGBENCH_REGION_BEGIN of <cgbench/cgbench.h> ran; without --regions "
+    "cgbench measures the whole program)";
+
+// The result of `region` of `spec`, from the result the run had so far.
+BenchmarkResult region_result(const BenchmarkResult& whole, const BenchmarkSpec& spec,
+                              const RegionCost& region) {
+    BenchmarkResult r = whole;
+    r.name = spec.name + "/" + region.name;
+    r.region = RegionInfo{region.name, region.entries};
+    return r;
+}
+
+// One failed result named after `spec`, saying `why`.
+std::vector<BenchmarkResult> failed(BenchmarkResult whole, std::string why) {
+    whole.status = BenchStatus::Failed;
+    whole.error = std::move(why);
+    return {std::move(whole)};
+}
+
+}  // namespace
+
+std::vector<BenchmarkResult> Measurer::measure_regions_callgrind(const BenchmarkSpec& spec,
+                                                                 int attempt) {
+    BenchmarkResult whole = start_result(spec, valgrind::Tool::Callgrind);
+    const exec::OutputDir staging;
+    const RawOutput raw = launch(spec, tool_options(settings_, valgrind::Tool::Callgrind), {},
+                                 staging.path(), whole, attempt);
+    keep_raw(spec, attempt, raw, whole);
+    if (whole.status != BenchStatus::Ok) return {whole};
+    const auto parts = parse_output(
+        [&] { return valgrind::parse_callgrind_parts(raw.out_file(), {.collect_functions = true}); });
+    const RegionAttribution found = attribute_regions(parts);
+    whole.stderr_tail.clear();
+    if (!found.error.empty()) return failed(std::move(whole), found.error);
+    if (found.regions.empty()) return failed(std::move(whole), std::string(kNoRegion));
+    mark_threads(traced_processes(raw.files, raw.root_pid), {}, whole);
+    std::vector<BenchmarkResult> results;
+    for (const auto& region : found.regions) {
+        results.push_back(region_result(whole, spec, region));
+        score(region.profile, results.back());
+    }
+    return results;
+}
+
+std::vector<BenchmarkResult> Measurer::measure_regions_unmarked(const BenchmarkSpec& spec,
+                                                                int attempt) {
+    BenchmarkSpec again = spec;
+    again.warmup = 0;  // done by the run that found no marker
+    auto results = measure_regions_callgrind(again, attempt);
+    if (!results.front().region) return results;  // no region at all, or a failure
+    for (auto& r : results) {
+        r.warnings.push_back(
+            "its Valgrind log holds no region marker, so it was built against an older "
+            "<cgbench/cgbench.h>, which writes none: measured with Callgrind; rebuild it to "
+            "measure with Cachegrind");
+    }
+    return results;
+}
+
+Measurer::RawOutput Measurer::launch_region(const BenchmarkSpec& spec, const std::string& region,
+                                            bool warm_up, const fs::path& staging,
+                                            BenchmarkResult& result, int attempt) {
+    BenchmarkSpec run = spec;
+    run.env.push_back({std::string(exec::kRegionVariable), region});
+    if (!warm_up) run.warmup = 0;
+    const auto options = measurement_for(spec, settings_, inst_).options(settings_);
+    return launch(run, options, {}, staging, result, attempt);
+}
+
+std::vector<BenchmarkResult> Measurer::measure_regions_cachegrind(const BenchmarkSpec& spec,
+                                                                  int attempt) {
+    BenchmarkResult whole = start_result(spec, valgrind::Tool::Cachegrind);
+    // The markers: a run that instruments nothing, about as fast as Valgrind gets.
+    RegionAttribution found;
+    std::vector<TracedProcess> traced;
+    {
+        const exec::OutputDir staging;
+        const RawOutput raw = launch_region(spec, "", true, staging.path(), whole, attempt);
+        if (whole.status != BenchStatus::Ok) {
+            keep_raw(spec, attempt, raw, whole);
+            return {whole};
+        }
+        traced = traced_processes(raw.files, raw.root_pid);
+        const auto log = valgrind::parse_process_log(util::read_file(raw.log_file()));
+        if (log.region_marks.empty()) return measure_regions_unmarked(spec, attempt);
+        found = regions_of(log.region_marks);
+    }
+    whole.stderr_tail.clear();
+    if (!found.error.empty()) return failed(std::move(whole), found.error);
+    mark_threads(traced, {}, whole);
+    std::vector<BenchmarkResult> results;
+    for (const auto& region : found.regions) {
+        BenchmarkResult r = region_result(whole, spec, region);
+        const exec::OutputDir staging;
+        const RawOutput raw = launch_region(spec, region.name, false, staging.path(), r, attempt);
+        BenchmarkSpec named = spec;
+        named.name = r.name;
+        keep_raw(named, attempt, raw, r);
+        if (r.status == BenchStatus::Ok) {
+            valgrind::ParseOptions options = top_function_options(settings_.weights);
+            options.cmd_lines = raw.cmd_lines;
+            score(parse_output(
+                      [&] { return valgrind::parse_cachegrind_file(raw.out_file(), options); }),
+                  r);
+            if (r.events.get(metrics::Event::Ir) == 0) {
+                r.status = BenchStatus::Failed;
+                r.error = "was not reached in its own run: the program does not repeat";
+            }
+        }
+        if (r.status != BenchStatus::Ok) {
+            // One failed result named after the benchmark, as for the markers' errors.
+            r.error = fmt::format("region '{}' {}", util::printable(region.name), r.error);
+            r.name = spec.name;
+            r.region.reset();
+            return {r};
+        }
+        results.push_back(std::move(r));
+    }
+    return results;
+}
+
+}  // namespace cgbench::runner
