@@ -201,6 +201,26 @@ TEST(Comparison, PerBenchmarkToolMustMatch) {
     EXPECT_NE(diffs[0].find("tool cachegrind vs callgrind"), std::string::npos) << diffs[0];
 }
 
+// Region results of Callgrind and of Cachegrind (--region-tool) count differently: even with
+// --force they are never set against each other.
+TEST(Comparison, ResultsOfTwoToolsAreNeverComparedEvenWhenForced) {
+    auto base = run("b", {bench("r/a", 1000), bench("r/b", 1000)});
+    auto head = run("h", {bench("r/a", 5000), bench("r/b", 5000)});
+    base.benchmarks[0].tool = "callgrind";
+    CompareOptions force;
+    force.force = true;
+    const auto c = cmp(base, head, force);
+    ASSERT_EQ(c.benchmarks.size(), 2u);
+    EXPECT_EQ(c.benchmarks[0].name, "r/a");
+    EXPECT_EQ(c.benchmarks[0].verdict, Verdict::Added);
+    EXPECT_FALSE(c.benchmarks[0].base);
+    EXPECT_EQ(c.benchmarks[1].verdict, Verdict::Regression);  // same tool: compared
+    ASSERT_FALSE(c.warnings.empty());
+    EXPECT_EQ(c.warnings[0],
+              "r/a was measured with callgrind in BASE and cachegrind in HEAD: results of two "
+              "Valgrind tools are never compared, so it is reported as added");
+}
+
 TEST(Comparison, WarnsAboutDuplicatesAndUnmeasuredMetrics) {
     CompareOptions o;
     o.thresholds.add("Bc=1%");

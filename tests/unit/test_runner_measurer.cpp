@@ -18,100 +18,13 @@
 #include "util/strings.hpp"
 #include "valgrind/cachegrind_parser.hpp"
 #include "valgrind/callgrind_parser.hpp"
+#include "fake_valgrind.hpp"
 
 namespace cgbench::runner {
 
 namespace {
 
-namespace fs = std::filesystem;
-
-// The pid every fake Valgrind run reports.
-constexpr int kPid = 4242;
-
-// A Valgrind file template with the pid filled in.
-std::string with_pid(std::string path, int pid = kPid) {
-    return path.replace(path.find("%p"), 2, std::to_string(pid));
-}
-
-// Writes the log a traced process starts with.
-void write_log(const exec::ProcessSpec& spec, int pid = kPid) {
-    for (const auto& a : spec.argv) {
-        if (!util::starts_with(a, "--log-file=")) continue;
-        const auto dashdash = std::find(spec.argv.begin(), spec.argv.end(), std::string("--"));
-        std::vector<std::string> program(dashdash + 1, spec.argv.end());
-        std::ofstream(with_pid(a.substr(11), pid))
-            << fmt::format("=={0}== Command: {1}\n=={0}== Parent PID: 1\n", pid,
-                           util::join(program, " "));
-    }
-}
-
-// Plays Valgrind: writes `profile` to the --cachegrind-out-file path (and the log) and returns
-// `outcome`. Native runs (the warm-up) are recorded in `native` and exit 0.
-class FakeRunner final : public exec::ProcessRunner {
-  public:
-    std::function<std::string(int call)> profile;
-    std::string callgrind_parts;  // captured run (tests/data/callgrind/NAME) to play for Callgrind
-    std::function<exec::ProcessOutcome(int call)> outcome = [](int) {
-        return exec::ProcessOutcome{};
-    };
-    std::vector<exec::ProcessSpec> calls;
-    std::vector<exec::ProcessSpec> native;
-
-    exec::ProcessOutcome run(const exec::ProcessSpec& spec) override {
-        if (spec.argv.front() != "/usr/bin/valgrind.bin") {
-            native.push_back(spec);
-            return exec::ProcessOutcome{};
-        }
-        calls.push_back(spec);
-        const int call = static_cast<int>(calls.size()) - 1;
-        if (profile || !callgrind_parts.empty()) write_log(spec);
-        for (const auto& a : spec.argv) {
-            if (util::starts_with(a, "--cachegrind-out-file=") && profile) {
-                const std::string text = profile(call);
-                if (!text.empty()) std::ofstream(with_pid(a.substr(22))) << text;
-            }
-            if (util::starts_with(a, "--callgrind-out-file=") && !callgrind_parts.empty()) {
-                const fs::path dest = with_pid(a.substr(21));
-                const fs::path source =
-                    std::string(CGBENCH_TEST_DATA) + "/callgrind/" + callgrind_parts;
-                for (const auto& file : valgrind::callgrind_part_files(source)) {
-                    const auto suffix =
-                        file.filename().string().substr(source.filename().string().size());
-                    fs::copy_file(file, dest.string() + suffix);
-                }
-            }
-        }
-        auto o = outcome(call);
-        o.pid = kPid;
-        return o;
-    }
-};
-
-std::string captured() {
-    return util::read_file(std::string(CGBENCH_TEST_DATA) + "/cachegrind/varint-cache.out");
-}
-
-valgrind::Installation fake_valgrind() {
-    valgrind::Installation inst;
-    inst.launcher = "/usr/bin/valgrind.bin";
-    inst.version = "3.19.0";
-    return inst;
-}
-
-BenchmarkSpec workload_spec() {
-    BenchmarkSpec spec;
-    spec.name = "workload";
-    spec.command = {std::string(CGBENCH_TEST_PROGRAMS) + "/workload", "100"};
-    spec.warmup = 0;
-    return spec;
-}
-
-exec::ProcessOutcome exited(int code, std::string err = {}) {
-    exec::ProcessOutcome o;
-    o.exit_code = code;
-    o.stderr_tail = std::move(err);
-    return o;
-}
+using namespace test;
 
 // The captured profile with `extra` more instructions in one (new) function.
 std::string with_extra_ir(std::string text, std::uint64_t extra) {
@@ -300,84 +213,6 @@ TEST(Measurer, KeepsRawFiles) {
     const auto r = m.measure(spec);
     EXPECT_EQ(r.raw_file, (settings.keep_raw_dir / "a_b_c.cachegrind.out").string());
     EXPECT_EQ(util::read_file(r.raw_file), captured());
-}
-
-TEST(Measurer, RegionRunGivesOneResultPerRegion) {
-    FakeRunner fake;
-    fake.callgrind_parts = "regions-nested.out";
-    MeasureSettings settings;
-    settings.keep_raw_dir = fs::path(::testing::TempDir()) / "cgbench-keep-raw-regions";
-    fs::create_directories(settings.keep_raw_dir);
-    Measurer m(fake_valgrind(), settings, fake, {});
-    auto spec = workload_spec();
-    spec.kind = MeasureKind::Regions;
-    const auto results = m.measure_all(spec);
-    const auto& argv = fake.calls.at(0).argv;
-    EXPECT_NE(std::find(argv.begin(), argv.end(), "--tool=callgrind"), argv.end());
-    EXPECT_NE(std::find(argv.begin(), argv.end(), "--collect-atstart=no"), argv.end());
-    EXPECT_NE(std::find(argv.begin(), argv.end(), "--I1=32768,8,64"), argv.end());
-    ASSERT_EQ(results.size(), 2u);
-    EXPECT_EQ(results[0].name, "workload/outer");
-    EXPECT_EQ(results[1].name, "workload/inner");
-    for (const auto& r : results) {
-        EXPECT_EQ(r.status, BenchStatus::Ok);
-        EXPECT_EQ(r.tool, "callgrind");
-        ASSERT_TRUE(r.region);
-        EXPECT_EQ(r.region->entries, 1u);
-        EXPECT_EQ(r.cost, metrics::cost(r.events, settings.weights));
-    }
-    EXPECT_GT(results[0].events.get(metrics::Event::Ir), results[1].events.get(metrics::Event::Ir));
-    // Every part is kept.
-    EXPECT_EQ(results[0].raw_file, (settings.keep_raw_dir / "workload.callgrind.out").string());
-    EXPECT_TRUE(fs::exists(settings.keep_raw_dir / "workload.callgrind.out.4"));
-}
-
-TEST(Measurer, RegionRunWithoutCacheSimulationPinsNoGeometry) {
-    FakeRunner fake;
-    fake.callgrind_parts = "regions-nested.out";  // has cache events; the cost only needs Ir
-    MeasureSettings settings;
-    settings.weights = metrics::parse_weights("ir");
-    Measurer m(fake_valgrind(), settings, fake, {});
-    auto spec = workload_spec();
-    spec.kind = MeasureKind::Regions;
-    m.measure_all(spec);
-    const auto& argv = fake.calls.at(0).argv;
-    EXPECT_NE(std::find(argv.begin(), argv.end(), "--cache-sim=no"), argv.end());
-    for (const auto& a : argv)
-        EXPECT_FALSE(util::starts_with(a, "--I1=")) << a;
-}
-
-TEST(Measurer, RegionRunWithoutRegionsFails) {
-    FakeRunner fake;
-    fake.profile = [](int) { return std::string(); };
-    fake.callgrind_parts = "varint-ir-only.out";  // a whole-program dump: no region markers
-    MeasureSettings settings;
-    settings.weights = metrics::parse_weights("ir");
-    Measurer m(fake_valgrind(), settings, fake, {});
-    auto spec = workload_spec();
-    spec.kind = MeasureKind::Regions;
-    const auto results = m.measure_all(spec);
-    ASSERT_EQ(results.size(), 1u);
-    EXPECT_EQ(results[0].name, "workload");
-    EXPECT_EQ(results[0].status, BenchStatus::Failed);
-    EXPECT_NE(results[0].error.find("reached no region"), std::string::npos);
-}
-
-TEST(Pipeline, RegionRunFingerprintSaysCallgrind) {
-    FakeRunner fake;
-    fake.callgrind_parts = "regions-repeated.out";
-    RunRequest req;
-    req.benchmarks = {workload_spec()};
-    req.benchmarks[0].kind = MeasureKind::Regions;
-    req.verify = 2;
-    const auto run = execute_run(req, fake_valgrind(), fake, {});
-    ASSERT_EQ(run.benchmarks.size(), 1u);
-    EXPECT_EQ(run.benchmarks[0].status, BenchStatus::Ok);
-    EXPECT_EQ(run.benchmarks[0].region->entries, 3u);
-    EXPECT_EQ(run.benchmarks[0].runs, 2);
-    EXPECT_EQ(run.fingerprint.tool, "callgrind");
-    const auto& opts = run.fingerprint.valgrind_options;
-    EXPECT_NE(std::find(opts.begin(), opts.end(), "--collect-atstart=no"), opts.end());
 }
 
 TEST(Pipeline, VerifyReportsTheSpreadOfUnrepeatableRuns) {
