@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -53,6 +54,21 @@ Result cgbench(const std::vector<std::string>& args, const Options& options) {
     r.out = outcome.stdout_tail;
     r.err = outcome.stderr_tail;
     return r;
+}
+
+std::pair<int, int> valgrind_version() {
+    static const std::pair<int, int> version = [] {
+        exec::ProcessSpec spec;
+        spec.argv = {"/usr/bin/env", "valgrind", "--version"};  // "valgrind-3.24.0"
+        for (const auto& [k, v] : exec::current_environment())
+            spec.env.push_back(k + "=" + v);
+        exec::PosixProcessRunner runner;
+        const auto out = runner.run(spec).stdout_tail;
+        int major = 0, minor = 0;
+        if (std::sscanf(out.c_str(), "valgrind-%d.%d", &major, &minor) != 2) return std::pair{0, 0};
+        return std::pair{major, minor};
+    }();
+    return version;
 }
 
 fs::path scratch(const std::string& name) {

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <map>
+#include <utility>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -65,6 +66,20 @@ nlohmann::json benchmarks_without_wall_time(const nlohmann::json& result);
 // Runs cgbench and returns the result JSON's first benchmark's events (asserting success).
 nlohmann::json measure_events(const std::vector<std::string>& run_args,
                               const Options& options = {});
+
+// The version of the Valgrind on PATH as (major, minor); (0, 0) when it does not run.
+std::pair<int, int> valgrind_version();
+
+// Skips the calling test, saying why, when the Valgrind on PATH predates Cachegrind's
+// start/stop requests (3.22): regions are then measured with Callgrind only.
+#define SKIP_WITHOUT_CACHEGRIND_REGIONS()                                                    \
+    do {                                                                                     \
+        if (::cgbench::e2e::valgrind_version() < std::pair{3, 22}) {                        \
+            GTEST_SKIP() << "Valgrind " << ::cgbench::e2e::valgrind_version().first << "."   \
+                         << ::cgbench::e2e::valgrind_version().second                      \
+                         << " has no Cachegrind start/stop requests (3.22 and later do)";    \
+        }                                                                                    \
+    } while (false)
 
 // Live processes whose command line mentions `text` (a scratch directory unique to the test).
 std::vector<int> processes_mentioning(const std::string& text);

@@ -1,5 +1,6 @@
-// `cgbench run --regions` end to end: programs marked with include/cgbench/cgbench.h
-// (tests/programs/regions.c, regions_raii.cpp) under the real Callgrind. Expectations come
+// `cgbench run --regions --region-tool callgrind` end to end: programs marked with
+// include/cgbench/cgbench.h (tests/programs/regions.c, regions_raii.cpp) under the real
+// Callgrind, which every Valgrind has (Cachegrind's regions: test_cachegrind_regions_e2e.cpp). Expectations come
 // from the programs' structure (N units of work here, 2N there) and from callgrind_annotate.
 
 #include <gtest/gtest.h>
@@ -12,9 +13,11 @@ namespace {
 
 using nlohmann::json;
 
-// Runs `cgbench run --regions --format json ARGS` and returns the document (asserting exit 0).
+// Runs `cgbench run --regions --region-tool callgrind --format json ARGS` and returns the
+// document (asserting exit 0).
 json run_regions(const std::vector<std::string>& args) {
-    std::vector<std::string> all = {"run", "--regions", "--format", "json"};
+    std::vector<std::string> all = {"run", "--regions", "--region-tool", "callgrind", "--format",
+                                    "json"};
     all.insert(all.end(), args.begin(), args.end());
     const Result r = cgbench(all);
     EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Usage: fetch-build-benchmark.sh DEST
 #
-# Downloads Google Benchmark 1.9.1 (the source tarball of Debian's package), checks its
-# sha256 (the download is plain HTTP) and builds the static library with CMake into
+# Downloads Google Benchmark 1.9.1 (the source tarball of Debian's package, from the Debian
+# mirror this machine's apt configuration uses, or CGBENCH_DEBIAN_MIRROR: see
+# tests/roots/mirror.sh), checks its sha256 (the download may be plain HTTP) and builds the
+# static library with CMake into
 # DEST/install (headers, libbenchmark.a, the CMake package). Once: a stamp records what was
 # built, and concurrent callers wait for each other. Exits 77 (ctest's skip code) with one
 # "SKIPPED: ..." line naming the cause when the archive cannot be reached; any other failure
@@ -11,7 +13,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 dest="${1:?usage: fetch-build-benchmark.sh DEST}"
 version=1.9.1
-url="http://deb.debian.org/debian/pool/main/b/benchmark/benchmark_${version}.orig.tar.gz"
+# shellcheck source=../roots/mirror.sh
+source "$here/../roots/mirror.sh"
 sha256=32131c08ee31eeff2c8968d7e874f3cb648034377dfc32a4c377fa8796d84981
 
 mkdir -p "$dest"
@@ -29,6 +32,12 @@ if ! command -v curl >/dev/null; then
   exit 1
 fi
 
+if ! mirror="$(debian_mirror)"; then
+  echo "SKIPPED: Google Benchmark $version not fetched: no Debian mirror in this machine's apt" \
+    "configuration (set CGBENCH_DEBIAN_MIRROR)" >&2
+  exit 77
+fi
+url="$mirror/pool/main/b/benchmark/benchmark_${version}.orig.tar.gz"
 tarball="$dest/benchmark_${version}.orig.tar.gz"
 if ! [ -f "$tarball" ] || ! echo "$sha256  $tarball" | sha256sum --check --status; then
   rc=0
