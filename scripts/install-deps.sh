@@ -8,7 +8,16 @@
 #   --tests      also what only the test suite needs: chromium, which loads the HTML report
 #                in tests/browser/, and debootstrap, which makes the clean Debian roots of
 #                tests/roots/ (scripts/test.sh passes it)
+#   --e2e        what building cgbench with its tests and running the end-to-end tests needs,
+#                on any Debian release (the second-platform lane installs it in a Debian 13
+#                root, tests/roots/test_second_platform.sh)
+#   --list       (first) print the packages of the set, one per line, and install nothing
 set -euo pipefail
+list=0
+if [ "${1:-}" = --list ]; then
+  list=1
+  shift
+fi
 
 runtime=(valgrind git)
 build=(
@@ -25,6 +34,9 @@ development=(
   curl jq
   groff-base
 )
+# The end-to-end tests: the compiler, the libraries the tests link, the interpreters and
+# clients they run.
+e2e=("${build[@]}" "${runtime[@]}" sqlite3 libgtest-dev libgmock-dev libbenchmark-dev python3)
 # The CI tests install their clients with npm (tests/ci/install.sh). Debian's nodejs and npm,
 # unless a Node.js with npm is already installed (another distribution's packages conflict).
 if ! command -v npm >/dev/null; then
@@ -37,8 +49,13 @@ case "${1:-}" in
   --build) packages=("${build[@]}") ;;
   --runtime) packages=("${runtime[@]}") ;;
   --tests) packages=("${development[@]}" chromium debootstrap) ;;
-  *) echo "usage: install-deps.sh [--build | --runtime | --tests]" >&2; exit 2 ;;
+  --e2e) packages=("${e2e[@]}") ;;
+  *) echo "usage: install-deps.sh [--list] [--build | --runtime | --tests | --e2e]" >&2; exit 2 ;;
 esac
+if [ "$list" = 1 ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do
