@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034  # variables are used by the scripts that source this
 # Shared helpers for the bench/*.sh scripts. Sourced, not run.
-#   bench_init            sets ROOT, CGBENCH, VALGRIND, EXAMPLES, RUNS, a temp dir TMP (removed on exit),
-#                         CGBENCH_DB (a history database in TMP)
+#   bench_init            sets ROOT, BUILD (BUILD_DIR, default ROOT/build), CGBENCH, VALGRIND,
+#                         EXAMPLES, PROGRAMS (the test programs), RUNS, a temp dir TMP (removed
+#                         on exit), CGBENCH_DB (a history database in TMP)
 #   bench_build           builds via scripts/build.sh, quietly (log shown only on failure);
 #                         SKIP_BUILD=1 skips it
 #   bench_machine [RUNS]  prints machine, valgrind and cgbench versions, and how runs are
@@ -23,9 +24,11 @@
 
 bench_init() {
     ROOT="$(cd "$(dirname "${BASH_SOURCE[1]}")/.." && pwd)"
-    CGBENCH="$ROOT/build/src/cgbench"
+    BUILD="${BUILD_DIR:-$ROOT/build}"
+    CGBENCH="$BUILD/src/cgbench"
     VALGRIND="${VALGRIND_BIN:-/usr/bin/valgrind.bin}"
-    EXAMPLES="$ROOT/build/examples"
+    EXAMPLES="$BUILD/examples"
+    PROGRAMS="$BUILD/tests/programs"
     RUNS="${RUNS:-5}"
     TMP="$(mktemp -d "${TMPDIR:-/tmp}/cgbench-bench.XXXXXX")"
     trap 'rm -rf "$TMP"' EXIT
@@ -107,6 +110,6 @@ result_set() {
     command -v sqlite3 >/dev/null ||
         { echo "bench: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 1; }
     "$CGBENCH" run -q --no-db --name template --out "$TMP/template.json" -- \
-        "$ROOT/build/tests/programs/workload" 2000
+        "$PROGRAMS/workload" 2000
     result_files "$TMP/template.json" "$TMP/results" "$FILES" "$BENCHES"
 }
