@@ -151,4 +151,19 @@ std::string render_timings_console(const std::vector<calibrate::Kernel>& kernels
     return t.render();
 }
 
+namespace {
+
+class ConsoleCalibrationReporter final : public CalibrationReporter {
+  public:
+    std::string render(const Calibration& c, const RenderOptions& o) const override {
+        return render_calibration_console(c, o.color);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<CalibrationReporter> make_console_calibration_reporter() {
+    return std::make_unique<ConsoleCalibrationReporter>();
+}
+
 }  // namespace cgbench::report

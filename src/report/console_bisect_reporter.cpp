@@ -70,7 +70,7 @@ std::string answer(const BisectReport& r, bool color) {
                    util::with_commas(cost->head), util::precise_percent(cost->relative()),
                    std::string(compare::to_string(b.verdict))});
         if (!b.moved.empty()) {
-            functions += "\n" + render_function_changes(b.name, b.moved, Format::Console);
+            functions += "\n" + console_function_changes(b.name, b.moved);
         }
     }
     return out + "\n" + t.render(2, color) + functions;

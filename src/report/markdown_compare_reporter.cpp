@@ -54,11 +54,10 @@ std::string changed_table(const Comparison& c) {
     return out;
 }
 
-// A collapsed section holding `table` (its heading dropped: the summary says it).
-std::string collapsed(std::string_view what, const std::string& name, std::string table) {
-    table.erase(0, table.find("\n\n") + 2);
-    return fmt::format("\n<details><summary>{} that moved in {}</summary>\n\n{}\n</details>\n",
-                       what, md(name), table);
+// A collapsed section holding `t` (its heading in the summary).
+std::string collapsed(const FunctionTable& t) {
+    return fmt::format("\n<details><summary>{}</summary>\n\n{}\n\n</details>\n", t.heading,
+                       markdown_table(t));
 }
 
 // Which processes and functions moved, for the first regressions: collapsed, so the comment
@@ -72,12 +71,10 @@ std::string moved_functions(const Comparison& c) {
             continue;
         }
         if (!b.processes_moved.empty()) {
-            out += collapsed("Processes", b.name,
-                             render_process_changes(b.name, b.processes_moved, Format::Markdown));
+            out += collapsed(process_changes_table(b.name, b.processes_moved, markdown_escape));
         }
         if (!b.moved.empty()) {
-            out += collapsed("Functions", b.name,
-                             render_function_changes(b.name, b.moved, Format::Markdown));
+            out += collapsed(function_changes_table(b.name, b.moved, markdown_escape));
         }
     }
     return out;
