@@ -81,7 +81,7 @@ class ConsoleBisectReporter final : public BisectReporter {
     std::string render(const BisectReport& r, const RenderOptions& o) const override {
         std::string out = fmt::format(
             "bisect: {} commits from {} (good) to {} (bad) on the first-parent line; gate {}\n",
-            r.commits, short_commit(r.good), short_commit(r.bad), r.gate);
+            r.commits, short_commit(r.good), short_commit(r.bad), util::printable(r.gate));
         out += probes(r, o.color) + "\n" + answer(r, o.color);
         out += fmt::format("\n{} commit{} looked at: {} from the history, {} built and measured\n",
                            r.probes.size(), r.probes.size() == 1 ? "" : "s", r.from_history,

@@ -54,9 +54,10 @@ std::string changed_table(const Comparison& c) {
     return out;
 }
 
-// A collapsed section holding `t` (its heading in the summary).
-std::string collapsed(const FunctionTable& t) {
-    return fmt::format("\n<details><summary>{}</summary>\n\n{}\n\n</details>\n", t.heading,
+// A collapsed section holding `t` under `summary`. The line of <details> is HTML, not
+// Markdown, so the summary's names are escaped as HTML (a backslash would show).
+std::string collapsed(const std::string& summary, const FunctionTable& t) {
+    return fmt::format("\n<details><summary>{}</summary>\n\n{}\n\n</details>\n", summary,
                        markdown_table(t));
 }
 
@@ -70,11 +71,14 @@ std::string moved_functions(const Comparison& c) {
             shown++ == kMaxMovedSections) {
             continue;
         }
+        // The heading of a table without rows is the summary.
         if (!b.processes_moved.empty()) {
-            out += collapsed(process_changes_table(b.name, b.processes_moved, markdown_escape));
+            out += collapsed(process_changes_table(b.name, {}, markdown_html_escape).heading,
+                             process_changes_table(b.name, b.processes_moved, markdown_escape));
         }
         if (!b.moved.empty()) {
-            out += collapsed(function_changes_table(b.name, b.moved, markdown_escape));
+            out += collapsed(function_changes_table(b.name, {}, markdown_html_escape).heading,
+                             function_changes_table(b.name, b.moved, markdown_escape));
         }
     }
     return out;

@@ -57,6 +57,7 @@ TEST(Escape, Markdown) {
 TEST(Escape, MarkdownReplacesWhatIsNotUtf8) {
     EXPECT_EQ(markdown_escape("caf\xe9|\xc3\xa9"), "caf\xef\xbf\xbd\\|\xc3\xa9");
     EXPECT_EQ(markdown_escape("\xc3<"), "\xef\xbf\xbd&lt;") << "a broken sequence never swallows <";
+    EXPECT_EQ(markdown_escape("a\xc2\x9b" "b\xc2\xa0"), "a b\xc2\xa0") << "C1 controls become spaces";
 }
 
 TEST(Escape, Markup) {
