@@ -20,12 +20,27 @@ std::string signed_number(std::int64_t v) {
     return (v > 0 ? "+" : v < 0 ? "-" : "") + digits;
 }
 
-std::string optional_number(const std::optional<std::uint64_t>& v) {
-    return v ? util::with_commas(*v) : "-";
-}
-
-std::string share_of_delta(const std::optional<double>& share) {
-    return share ? fmt::format("{:.1f}%", 100.0 * *share) : "-";
+// A table of what moved, under `heading`: the columns naming the thing (`names`), then base,
+// head, delta and share of the total delta; a row per change, its names from `name_cells`.
+template <class Change, class NameCells>
+FunctionTable changes_table(std::string heading, std::vector<std::string> names,
+                            const std::vector<Change>& changes, NameCells name_cells) {
+    FunctionTable t{std::move(heading), {}, {}};
+    for (auto& n : names)
+        t.columns.emplace_back(std::move(n), Align::Left);
+    for (const char* title : {"base", "head", "delta", "share"})
+        t.columns.emplace_back(title, Align::Right);
+    const auto number = [](const std::optional<std::uint64_t>& v) {
+        return v ? util::with_commas(*v) : "-";
+    };
+    for (const auto& c : changes) {
+        auto row = name_cells(c);
+        for (auto cell : {number(c.base), number(c.head), signed_number(c.delta),
+                          c.share ? fmt::format("{:.1f}%", 100.0 * *c.share) : "-"})
+            row.push_back(std::move(cell));
+        t.rows.push_back(std::move(row));
+    }
+    return t;
 }
 
 }  // namespace
@@ -53,37 +68,19 @@ FunctionTable top_functions_table(const BenchmarkResult& b, std::size_t top, Esc
 FunctionTable function_changes_table(std::string_view benchmark,
                                      const std::vector<compare::FunctionChange>& changes,
                                      Escape escape) {
-    FunctionTable t{fmt::format("Functions that moved in {}", escape(benchmark)),
-                    {{"function", Align::Left},
-                     {"file", Align::Left},
-                     {"base", Align::Right},
-                     {"head", Align::Right},
-                     {"delta", Align::Right},
-                     {"share", Align::Right}},
-                    {}};
-    for (const auto& c : changes) {
-        t.rows.push_back({escape(c.name), escape(c.file), optional_number(c.base),
-                          optional_number(c.head), signed_number(c.delta),
-                          share_of_delta(c.share)});
-    }
-    return t;
+    return changes_table(fmt::format("Functions that moved in {}", escape(benchmark)),
+                         {"function", "file"}, changes, [&](const compare::FunctionChange& c) {
+                             return std::vector<std::string>{escape(c.name), escape(c.file)};
+                         });
 }
 
 FunctionTable process_changes_table(std::string_view benchmark,
                                     const std::vector<compare::ProcessChange>& changes,
                                     Escape escape) {
-    FunctionTable t{fmt::format("Processes that moved in {}", escape(benchmark)),
-                    {{"process", Align::Left},
-                     {"base", Align::Right},
-                     {"head", Align::Right},
-                     {"delta", Align::Right},
-                     {"share", Align::Right}},
-                    {}};
-    for (const auto& c : changes) {
-        t.rows.push_back({escape(c.process), optional_number(c.base), optional_number(c.head),
-                          signed_number(c.delta), share_of_delta(c.share)});
-    }
-    return t;
+    return changes_table(fmt::format("Processes that moved in {}", escape(benchmark)),
+                         {"process"}, changes, [&](const compare::ProcessChange& c) {
+                             return std::vector<std::string>{escape(c.process)};
+                         });
 }
 
 }  // namespace cgbench::report
