@@ -32,6 +32,19 @@ std::set<std::string> supported(Model model) {
     return out;
 }
 
+// The formats that render `model` as messages list them, in the table's order: "a, b or c".
+// Built here apart from format_names, and from the table, so a new format changes no test.
+std::string listed(Model model) {
+    std::vector<std::string> names;
+    for (const auto& f : output_formats()) {
+        if (supports(f, model)) names.emplace_back(f.name);
+    }
+    std::string out = names.front();
+    for (std::size_t i = 1; i < names.size(); ++i)
+        out += (i + 1 == names.size() ? " or " : ", ") + names[i];
+    return out;
+}
+
 // The UsageError find_format throws, as "message (hint)"; empty when it throws none.
 std::string refusal(std::string_view name, Model model, std::string_view command) {
     try {
@@ -130,20 +143,22 @@ TEST(Formats, FindTheFormatACommandWrites) {
 
 // Refused with one line that names what the command writes (cli prints "message (hint)").
 TEST(Formats, RefusalsNameWhatTheCommandWrites) {
+    EXPECT_EQ(format_names(Model::Compare), listed(Model::Compare));
     EXPECT_EQ(refusal("yaml", Model::Compare, "compare"),
-              "unknown format 'yaml' (cgbench compare writes console, json, markdown or junit)");
+              "unknown format 'yaml' (cgbench compare writes " + listed(Model::Compare) + ")");
     EXPECT_EQ(refusal("markdown", Model::History, "history"),
-              "cgbench history cannot write markdown (it writes console or json)");
+              "cgbench history cannot write markdown (it writes " + listed(Model::History) + ")");
     EXPECT_EQ(refusal("junit", Model::Functions, "annotate"),
-              "cgbench annotate cannot write junit (it writes console, json or markdown)");
+              "cgbench annotate cannot write junit (it writes " + listed(Model::Functions) + ")");
     EXPECT_EQ(refusal("x\ny\033", Model::Steps, "steps"),
-              "unknown format 'x\\x0ay\\x1b' (cgbench steps writes console or json)");
+              "unknown format 'x\\x0ay\\x1b' (cgbench steps writes " + listed(Model::Steps) + ")");
     EXPECT_EQ(refusal("JSON", Model::Run, "run").rfind("unknown format 'JSON'", 0), 0u);
 }
 
 TEST(Formats, HelpComesFromTheTable) {
-    EXPECT_EQ(format_option_help(Model::Steps), "Output: console or json [console]");
-    EXPECT_EQ(format_option_help(Model::Run), "Output: console, json, markdown or junit [console]");
+    for (const auto model : kModels) {
+        EXPECT_EQ(format_option_help(model), "Output: " + listed(model) + " [console]");
+    }
     const auto help = formats_help(Model::Functions);
     EXPECT_EQ(help.rfind("Formats (--format):\n", 0), 0u) << help;
     for (const auto& f : output_formats()) {
