@@ -161,6 +161,8 @@ INSTANTIATE_TEST_SUITE_P(EveryFormatAndModel, ReportGolden, ::testing::ValuesIn(
 
 // Every model has a view here, and every file in the folder is one some case writes.
 TEST(ReportGoldenFiles, CoverEveryModelAndNoMore) {
+    // It may run before the cases that write the files.
+    if (updating()) GTEST_SKIP() << "writing the golden files; run again to check them";
     std::set<Model> viewed;
     std::set<std::string> expected;
     for (const auto& v : views()) {
