@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "base/errors.hpp"
 #include "util/strings.hpp"
 

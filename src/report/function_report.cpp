@@ -77,8 +77,8 @@ FunctionTable function_changes_table(std::string_view benchmark,
 FunctionTable process_changes_table(std::string_view benchmark,
                                     const std::vector<compare::ProcessChange>& changes,
                                     Escape escape) {
-    return changes_table(fmt::format("Processes that moved in {}", escape(benchmark)),
-                         {"process"}, changes, [&](const compare::ProcessChange& c) {
+    return changes_table(fmt::format("Processes that moved in {}", escape(benchmark)), {"process"},
+                         changes, [&](const compare::ProcessChange& c) {
                              return std::vector<std::string>{escape(c.process)};
                          });
 }

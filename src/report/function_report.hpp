@@ -5,12 +5,11 @@
 // format renders and escapes them in its own file (console_, markdown_, json_functions_reporter).
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "compare/attribution.hpp"
 #include "core/result.hpp"

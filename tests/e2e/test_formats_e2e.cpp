@@ -39,9 +39,10 @@ void expect_refused(const std::string& command, const std::string& format,
     std::ofstream(file) << "{}";
     std::vector<std::string> all = {command, "--format", format};
     for (const auto& a : args)
-        all.push_back(a == "DB" ? db.string() : a == "FILE" ? file.string()
-                                   : a == "PROGRAM"         ? program("workload")
-                                                            : a);
+        all.push_back(a == "DB"        ? db.string()
+                      : a == "FILE"    ? file.string()
+                      : a == "PROGRAM" ? program("workload")
+                                       : a);
     const auto r = cgbench(all, {.cwd = dir.string()});
     const std::string what = command + " --format " + format;
     EXPECT_EQ(r.exit_code, 2) << what << ": " << r.err;
@@ -60,9 +61,9 @@ TEST(FormatsE2E, EveryCommandRefusesWhatItCannotWrite) {
         for (const auto& f : report::output_formats()) {
             if (report::supports(f, entry.first)) continue;
             const std::string name(f.name);
-            expect_refused(command, name,
-                           "cgbench " + command + " cannot write " + name + " (it writes " +
-                               writes + ")");
+            expect_refused(
+                command, name,
+                "cgbench " + command + " cannot write " + name + " (it writes " + writes + ")");
         }
     }
 }
@@ -72,8 +73,7 @@ TEST(FormatsE2E, TheEnvironmentNamesItselfWhenItChoseABadFormat) {
     const auto r = cgbench({"run", "--db", (dir / "h.db").string(), "--", program("workload")},
                            {.env = {{"CGBENCH_FORMAT", "xml"}}});
     EXPECT_EQ(r.exit_code, 2) << r.err;
-    EXPECT_NE(r.err.find("unknown format 'xml' (from CGBENCH_FORMAT)"), std::string::npos)
-        << r.err;
+    EXPECT_NE(r.err.find("unknown format 'xml' (from CGBENCH_FORMAT)"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "h.db"));
 }
 
@@ -81,9 +81,11 @@ TEST(FormatsE2E, HelpListsWhatEachCommandWrites) {
     for (const auto& [command, entry] : kCommands) {
         const auto help = cgbench({command, "--help"}).out;
         EXPECT_NE(help.find(report::format_option_help(entry.first)), std::string::npos)
-            << command << "\n" << help;
+            << command << "\n"
+            << help;
         EXPECT_NE(help.find(report::formats_help(entry.first)), std::string::npos)
-            << command << "\n" << help;
+            << command << "\n"
+            << help;
     }
 }
 

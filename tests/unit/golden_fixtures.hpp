@@ -26,7 +26,8 @@ inline std::vector<std::string> hostile_names() {
         "<img src=x onerror=alert(1)> & &amp; </testcase>]]>",
         "pipe | **bold** _em_ [link](javascript:alert(1)) #7",
         "tick `code` ```fence``` ~~gone~~ <!-- c -->",
-        "line\nbreak\r\ttab \x1b[2Jclear \x7f\x01 \xc2\x9b" "2J C1",
+        "line\nbreak\r\ttab \x1b[2Jclear \x7f\x01 \xc2\x9b"
+        "2J C1",
         "bytes \xff\xfe \xc3( \xe2\x82 end",
         "long/" + std::string(200, 'x') + "/end",
     };
@@ -160,9 +161,8 @@ inline report::StepsReport hostile_steps(const history::History& h) {
     r.history = &h;
     r.branches = history::find_all_steps(h, {names[2], std::nullopt, true, true});
     for (std::size_t i = 0; i < h.runs.size(); ++i) {
-        r.commits[h.runs[i].git.commit.value_or("")] = {"subject " + names[i % names.size()],
-                                                        "author " + names[1],
-                                                        "2026-11-01T00:00:00Z"};
+        r.commits[h.runs[i].git.commit.value_or("")] = {
+            "subject " + names[i % names.size()], "author " + names[1], "2026-11-01T00:00:00Z"};
     }
     for (auto& branch : r.branches) {
         for (auto& event : branch.events) {
@@ -188,8 +188,8 @@ inline history::History hostile_steps_history() {
     b.change_fingerprint([](Fingerprint& f) { f.cpu_baseline = "native"; });
     for (int i = 0; i < 3; ++i)
         runs.push_back(b.add_run(names[2]));
-    b.series(names[0], runs, flat(3, 1000) + flat(2, 1200) + flat(1, 1300) + flat(1, 1900) +
-                                 flat(1, 1300));
+    b.series(names[0], runs,
+             flat(3, 1000) + flat(2, 1200) + flat(1, 1300) + flat(1, 1900) + flat(1, 1300));
     b.series(names[4], runs, flat(5, 5000) + flat(3, 5100));
     return b.take();
 }

@@ -2,8 +2,6 @@
 // writes, and the reference's "Output formats" tables and each command's --format row, which
 // must say what the table says.
 
-#include "report/formats.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,6 +10,7 @@
 #include <sstream>
 
 #include "base/errors.hpp"
+#include "report/formats.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::report {
@@ -19,10 +18,14 @@ namespace cgbench::report {
 namespace {
 
 // The commands that take --format, with the model each renders.
-const std::map<std::string, Model> kCommands = {
-    {"run", Model::Run},         {"merge", Model::Run},      {"compare", Model::Compare},
-    {"history", Model::History}, {"steps", Model::Steps},    {"bisect", Model::Bisect},
-    {"annotate", Model::Functions}, {"calibrate", Model::Calibration}};
+const std::map<std::string, Model> kCommands = {{"run", Model::Run},
+                                                {"merge", Model::Run},
+                                                {"compare", Model::Compare},
+                                                {"history", Model::History},
+                                                {"steps", Model::Steps},
+                                                {"bisect", Model::Bisect},
+                                                {"annotate", Model::Functions},
+                                                {"calibrate", Model::Calibration}};
 
 std::set<std::string> supported(Model model) {
     std::set<std::string> out;
@@ -68,8 +71,10 @@ std::vector<std::string> section(const std::vector<std::string>& lines, std::str
     std::vector<std::string> out;
     bool in = false;
     for (const auto& l : lines) {
-        if (l.rfind("## ", 0) == 0) in = l.substr(3) == title;
-        else if (in) out.push_back(l);
+        if (l.rfind("## ", 0) == 0)
+            in = l.substr(3) == title;
+        else if (in)
+            out.push_back(l);
     }
     return out;
 }

@@ -136,8 +136,8 @@ TEST_P(ReportGolden, MatchesItsFileOrIsRefused) {
             find_format(format.name, view.model, "command");
             ADD_FAILURE() << format.name << " was not refused for " << view.name;
         } catch (const UsageError& e) {
-            EXPECT_EQ(std::string(e.what()), "cgbench command cannot write " +
-                                                 std::string(format.name));
+            EXPECT_EQ(std::string(e.what()),
+                      "cgbench command cannot write " + std::string(format.name));
             EXPECT_EQ(e.hint(), "it writes " + format_names(view.model));
         }
         if (updating()) fs::remove(path);
