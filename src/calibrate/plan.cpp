@@ -125,11 +125,6 @@ CalibrationPlan plan_calibration(const CalibrateInput& in, const exec::EnvMap& e
                          "most) or relative (on relative errors: every kernel counts alike)");
     }
     p.objective = in.objective == "absolute" ? Objective::Absolute : Objective::Relative;
-    if (in.format != "console" && in.format != "json") {
-        throw UsageError(fmt::format("invalid --format '{}'", util::printable(in.format)),
-                         "use console or json");
-    }
-    p.json = in.format == "json";
     p.kernels = builtin_kernels(in.sizes ? parse_sizes(*in.sizes) : default_sizes());
     auto run = plan_settings(in, env);
     if (in.suite) add_suite_kernels(p, run);

@@ -38,7 +38,7 @@ struct CalibrateInput {
     std::optional<std::string> out;   // the weights file
     std::optional<std::string> html;
     std::optional<std::string> json;  // the JSON document, written to a file
-    std::string format = "console";   // console or json
+    std::optional<std::string> format;  // stdout's; the command checks it against report's formats
 };
 
 enum class ClockChoice { Auto, Cycles, Cpu, Wall };
@@ -57,7 +57,6 @@ struct CalibrationPlan {
     std::optional<std::filesystem::path> out;
     std::optional<std::filesystem::path> html;
     std::optional<std::filesystem::path> json_file;
-    bool json = false;  // --format json: the JSON document on stdout
 };
 
 // Validates everything; throws UsageError naming the option and the fix. The settings are

@@ -24,7 +24,7 @@ struct AnnotateInput {
     std::string run;
     std::string name;
     config::DbInput db;
-    std::string format = "console";
+    std::optional<std::string> format;
     std::size_t top = 20;
 };
 
@@ -42,10 +42,7 @@ const BenchmarkResult& find_benchmark(const store::ResolvedRun& resolved, const 
 }
 
 int execute(const AnnotateInput& in) {
-    const auto format = parse_format(in.format);
-    if (format == Format::Junit) {
-        throw UsageError("annotate cannot write junit", "use --format console, markdown or json");
-    }
+    const auto reporter = chosen_format(in.format, report::Model::Functions, "annotate").functions();
     const auto env = exec::current_environment();
     exec::PosixProcessRunner runner;
     store::RunResolver resolver(config::resolve_db(in.db, env), std::filesystem::current_path(),
@@ -59,7 +56,7 @@ int execute(const AnnotateInput& in) {
                              ? "measure it again with this cgbench"
                              : "it failed; per-function costs exist only for measured results");
     }
-    print_out(report::render_functions(b, format, in.top));
+    print_out(reporter->render(b, in.top, {}));
     return 0;
 }
 
@@ -77,7 +74,7 @@ Subcommand register_annotate(CLI::App& app, GlobalOptions& global) {
     auto input = std::make_shared<AnnotateInput>();
     cmd->add_option("RUN", input->run, "Result file, run id or git ref")->required();
     cmd->add_option("NAME", input->name, "Benchmark name as shown by cgbench run")->required();
-    cmd->add_option("--format", input->format, "Output: console, markdown, json [console]");
+    add_format_option(*cmd, input->format, report::Model::Functions);
     cmd->add_option("--top", input->top, "How many functions to show [20]")
         ->check(CLI::Range(1, 1000));
     add_db_options(*cmd, input->db);

@@ -143,6 +143,25 @@ void add_db_options(CLI::App& app, config::DbInput& db) {
     app.add_flag("--no-db", db.disabled, "Use no history database")->excludes(path);
 }
 
+void add_format_option(CLI::App& app, std::optional<std::string>& format, report::Model model) {
+    app.add_option("--format", format, report::format_option_help(model));
+    // CLI11 prints a footer callback's text before the footer the command sets.
+    app.footer([model] { return report::formats_help(model); });
+}
+
+const report::OutputFormat& chosen_format(const std::optional<std::string>& format,
+                                          report::Model model, std::string_view command) {
+    const std::string name = format.value_or(std::string(report::output_formats().front().name));
+    return report::find_format(name, model, command);
+}
+
+const report::OutputFormat& run_format(const std::optional<std::string>& format,
+                                       const exec::EnvMap& env, std::string_view command) {
+    return *config::parse_layered(config::layered_format(format, env), [&](const std::string& name) {
+        return &report::find_format(name, report::Model::Run, command);
+    });
+}
+
 store::HistoryStore open_history(const std::filesystem::path& path) {
     auto store = store::HistoryStore::open_existing(path);
     if (!store) {

@@ -86,9 +86,8 @@ std::set<std::string> judged_names(const BisectInput& in, const exec::EnvMap& en
 }
 
 int execute(BisectInput in, const GlobalOptions& global) {
+    const auto reporter = chosen_format(in.format, report::Model::Bisect, "bisect").bisect();
     const auto env = exec::current_environment();
-    const auto reporter =
-        report::make_bisect_reporter(parse_format(in.format.value_or("console")));
     exec::PosixProcessRunner runner;
     const exec::Git git(std::filesystem::current_path(), env, runner);
     if (!git.available()) {
@@ -174,7 +173,7 @@ void add_options(CLI::App& cmd, BisectInput& in) {
     cmd.add_option("--cpu-baseline", in.run.cpu_baseline, "As run --cpu-baseline [portable]");
     cmd.add_option("--timeout", in.run.timeout, "Kill a benchmark after SEC seconds");
     add_db_options(cmd, in.run.db);
-    cmd.add_option("--format", in.format, "console or json [console]");
+    add_format_option(cmd, in.format, report::Model::Bisect);
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ std::unique_ptr<runner::ProgressSink> progress_printer(const GlobalOptions& glob
 }
 
 int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
+    const auto& format = chosen_format(in.format, report::Model::Calibration, "calibrate");
     const auto env = exec::current_environment();
     const auto plan = calibrate::plan_calibration(in, env);
     for (const auto& why : plan.left_out)
@@ -77,13 +78,11 @@ int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
     const bool file_on_stdout = (out && out->is_stdout()) || (html && html->is_stdout()) ||
                                 (json && json->is_stdout());
     const Stream stream = file_on_stdout ? Stream::Stderr : Stream::Stdout;
-    if (plan.json) {
-        print_out(report::render_calibration_json(c), stream);
-    } else if (!global.quiet) {
-        print_out(report::render_calibration_console(c, !file_on_stdout && color_on_stdout()),
-                  stream);
+    if (!(global.quiet && format.terminal)) {
+        const report::RenderOptions ro{!file_on_stdout && color_on_stdout(), global.verbose > 0};
+        print_out(format.calibration()->render(c, ro), stream);
     }
-    if (!global.quiet && !plan.json) {
+    if (!global.quiet && format.terminal) {
         std::string notes;
         if (out) {
             notes += fmt::format("\nwrote {}: use `cgbench run --weights {}`, or weights = \"{}\" "
@@ -110,7 +109,7 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
     cmd.add_option("--json", in.json,
                    "Also write the JSON document (every kernel's runs, hits and predictions) "
                    "to this file");
-    cmd.add_option("--format", in.format, "Output on stdout: console or json [console]");
+    add_format_option(cmd, in.format, report::Model::Calibration);
     cmd.add_option("--suite", in.suite,
                    "Also time the benchmarks of this suite file (whole programs; regions and "
                    "Google Benchmark entries are left out)");

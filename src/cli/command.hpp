@@ -10,6 +10,7 @@
 #include "config/run_options.hpp"
 #include "core/result.hpp"
 #include "exec/environment.hpp"
+#include "report/formats.hpp"
 #include "report/reporter.hpp"
 #include "util/fs.hpp"
 
@@ -55,6 +56,21 @@ CLI::Validator positive_count();
 // Adds --db PATH and --no-db (mutually exclusive) for the history database.
 void add_db_options(CLI::App& app, config::DbInput& db);
 
+// Adds --format to a command that renders `model`: its help lists the formats that do, and the
+// help's footer says what each writes (both from report's table of formats).
+void add_format_option(CLI::App& app, std::optional<std::string>& format, report::Model model);
+
+// The format `format` names for `command` (the table's default when nullopt). UsageError
+// (exit 2) naming the formats `command` writes when none has that name or it cannot render
+// `model`; commands call it before doing anything else.
+const report::OutputFormat& chosen_format(const std::optional<std::string>& format,
+                                          report::Model model, std::string_view command);
+
+// The format of `run` and `merge`: built-in < CGBENCH_FORMAT in `env` < `format`, checked as
+// chosen_format checks it (naming the variable when that chose a bad one).
+const report::OutputFormat& run_format(const std::optional<std::string>& format,
+                                       const exec::EnvMap& env, std::string_view command);
+
 // Opens the existing history database at `path`; UsageError (exit 2) naming it when there is
 // none, EnvironmentError (exit 4) when it is damaged or from a newer cgbench.
 store::HistoryStore open_history(const std::filesystem::path& path);
@@ -92,7 +108,7 @@ config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvM
 // Prints `run` in `format` (not with -q on the console), writes it to `out` (may be null)
 // when at least one benchmark succeeded, records it in `history` (may be null; failed
 // benchmarks included), and throws BenchmarkError naming every failed benchmark. Returns 0.
-int finish_run(const RunResult& run, Format format, util::OutputFile* out,
+int finish_run(const RunResult& run, const report::OutputFormat& format, util::OutputFile* out,
                store::HistoryStore* history, const GlobalOptions& global);
 
 // Registers `cgbench run`.

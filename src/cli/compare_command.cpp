@@ -85,7 +85,7 @@ void add_options(CLI::App& cmd, config::CompareInput& in) {
                  "A benchmark in BASE but not in HEAD fails the gate");
     cmd.add_flag("--force", in.force,
                  "Compare results measured differently (warns in every format)");
-    cmd.add_option("--format", in.format, "Report: console, markdown, json, junit [console]");
+    add_format_option(cmd, in.format, report::Model::Compare);
     cmd.add_option("-o,--out", in.out,
                    "Write the report here (atomically) instead of stdout, which then gets the "
                    "summary line");
@@ -142,6 +142,7 @@ compare::Comparison build_comparison(store::RunResolver& resolver,
 }
 
 int execute(const config::CompareInput& in, const GlobalOptions& global) {
+    const auto& format = chosen_format(in.format, report::Model::Compare, "compare");
     const auto env = exec::current_environment();
     const auto plan = config::plan_compare(in, env);
     std::unique_ptr<util::OutputFile> out_file;
@@ -154,7 +155,7 @@ int execute(const config::CompareInput& in, const GlobalOptions& global) {
 
     const report::RenderOptions ro{(!out_file || out_file->is_stdout()) && color_on_stdout(),
                                    global.verbose > 0};
-    const std::string text = report::make_compare_reporter(plan.format)->render(comparison, ro);
+    const std::string text = format.compare()->render(comparison, ro);
     if (out_file) {
         out_file->commit(text);
         if (!global.quiet) {
@@ -162,7 +163,7 @@ int execute(const config::CompareInput& in, const GlobalOptions& global) {
                                   report::summary_line(comparison, util::printable)),
                       out_file->is_stdout() ? Stream::Stderr : Stream::Stdout);
         }
-    } else if (!(global.quiet && plan.format == Format::Console)) {
+    } else if (!(global.quiet && format.terminal)) {
         print_out(text);
     }
     return static_cast<int>(comparison.exit_code());

@@ -79,6 +79,7 @@ std::string per_benchmark(const config::RunPlan& plan, std::size_t i) {
 
 int show(const config::RunInput& in) {
     const auto env = exec::current_environment();
+    run_format(in.format, env, "run");  // refused as `run` refuses it
     if (in.command.empty() && !in.suite && config::discover_suite().empty()) {
         print_out(fmt::format("no program and no suite (./{} not found): run-wide settings only\n\n{}",
                    config::kSuiteFileName, run_wide(config::checked_run_settings(in, env))));

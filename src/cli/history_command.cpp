@@ -37,7 +37,7 @@ store::HistoryStore open_store(const config::DbInput& input) {
 
 int execute(const HistoryInput& in, const GlobalOptions& global) {
     const auto reporter =
-        report::make_history_reporter(parse_format(in.format.value_or("console")));
+        chosen_format(in.format, report::Model::History, "history").history();
     auto store = open_store(in.db);
     const report::RenderOptions ro{color_on_stdout(), global.verbose > 0};
     if (!in.name) {
@@ -61,7 +61,7 @@ Subcommand register_history(CLI::App& app, GlobalOptions& global) {
     auto input = std::make_shared<HistoryInput>();
     cmd->add_option("NAME", input->name, "Benchmark name");
     add_db_options(*cmd, input->db);
-    cmd->add_option("--format", input->format, "console or json (an array) [console]");
+    add_format_option(*cmd, input->format, report::Model::History);
     cmd->add_option("-n,--limit", input->limit,
                     "Show the last N entries [all results of NAME; 20 runs]")
         ->check(positive_count());

@@ -8,7 +8,6 @@
 
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
-#include "config/layered.hpp"
 #include "core/merge.hpp"
 #include "core/result_json.hpp"
 #include "store/history_store.hpp"
@@ -28,10 +27,7 @@ struct MergeInput {
 
 int merge(const MergeInput& in, const GlobalOptions& global) {
     const auto env = exec::current_environment();
-    auto format = config::layered_default("console");
-    config::apply_env(format, env, "CGBENCH_FORMAT");
-    config::apply(format, in.format, config::Source::CommandLine, "--format");
-    const auto fmt_kind = parse_format(format.value);
+    const auto& format = run_format(in.format, env, "merge");
     std::unique_ptr<util::OutputFile> out_file;  // checked writable before reading anything
     if (in.out) out_file = std::make_unique<util::OutputFile>(*in.out);
     const auto history = store::open_history_for_run(config::resolve_db(in.db, env));
@@ -42,7 +38,7 @@ int merge(const MergeInput& in, const GlobalOptions& global) {
     auto merged = merge_runs(parts, util::new_run_id());
     for (const auto& w : merged.warnings)
         warn(w);
-    return finish_run(merged.run, fmt_kind, out_file.get(), history.get(), global);
+    return finish_run(merged.run, format, out_file.get(), history.get(), global);
 }
 
 }  // namespace
@@ -62,7 +58,7 @@ Subcommand register_merge(CLI::App& app, GlobalOptions& global) {
         ->required()
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--out", input->out, "Write the merged result JSON here (atomically)");
-    cmd->add_option("--format", input->format, "Output: console, json, markdown, junit [console]");
+    add_format_option(*cmd, input->format, report::Model::Run);
     add_db_options(*cmd, input->db);
     return {cmd, [input, &global] { return merge(*input, global); }};
 }

@@ -142,7 +142,7 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
         ->check(CLI::Range(1, 1000));
     run.add_option("-o,--out", in.out, "Write the result JSON here (atomically)");
     run.add_option("--keep-raw", in.keep_raw, "Keep Valgrind's output files in this directory");
-    run.add_option("--format", in.format, "Output: console, json, markdown, junit [console]");
+    add_format_option(run, in.format, report::Model::Run);
     add_db_options(run, in.db);
     run.add_flag("--show-output", in.show_output, "Copy the program's output to stderr");
     run.add_option("--gbench", in.gbench,
@@ -227,7 +227,7 @@ void record_or_keep(store::HistoryStore& history, const RunResult& run, const fs
 
 }  // namespace
 
-int finish_run(const RunResult& run, Format format, util::OutputFile* out,
+int finish_run(const RunResult& run, const report::OutputFormat& format, util::OutputFile* out,
                store::HistoryStore* history, const GlobalOptions& global) {
     std::vector<const BenchmarkResult*> failed;
     for (const auto& b : run.benchmarks) {
@@ -246,10 +246,10 @@ int finish_run(const RunResult& run, Format format, util::OutputFile* out,
         const fs::path saved = written && out->is_file() ? out->target() : fs::path();
         record_or_keep(*history, run, saved.empty() ? nullptr : &saved);
     }
-    if (!(global.quiet && format == Format::Console)) {
+    if (!(global.quiet && format.terminal)) {
         const bool on_stderr = out != nullptr && out->is_stdout();
         report::RenderOptions ro{!on_stderr && color_on_stdout(), global.verbose > 0};
-        print_out(report::make_run_reporter(format)->render(run, ro),
+        print_out(format.run()->render(run, ro),
                   on_stderr ? Stream::Stderr : Stream::Stdout);
     }
     if (!failed.empty()) throw_failures(failed, run.benchmarks.size());
@@ -284,6 +284,7 @@ namespace {
 
 int execute(const config::RunInput& in, const GlobalOptions& global) {
     const auto env = exec::current_environment();
+    const auto& format = run_format(in.format, env, "run");
     const auto plan = plan_sharded_run(in, env);
     if (plan.request.benchmarks.empty()) {
         warn(fmt::format("shard {} has no benchmarks (the suite selects {}); nothing to measure",
@@ -317,7 +318,7 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
     }
     exec::throw_if_interrupted();  // a signal after the last benchmark still writes nothing
 
-    return finish_run(run, plan.format, out_file.get(), history.get(), global);
+    return finish_run(run, format, out_file.get(), history.get(), global);
 }
 
 }  // namespace

@@ -27,8 +27,7 @@ struct StepsInput {
 };
 
 int execute(const StepsInput& in, const GlobalOptions& global) {
-    const auto reporter =
-        report::make_steps_reporter(parse_format(in.format.value_or("console")));
+    const auto reporter = chosen_format(in.format, report::Model::Steps, "steps").steps();
     const auto path = config::resolve_db(in.db, exec::current_environment());
     if (!path) throw UsageError("steps needs the database, and --no-db was given");
     auto store = open_history(*path);
@@ -74,7 +73,7 @@ Subcommand register_steps(CLI::App& app, GlobalOptions& global) {
     cmd->add_option("NAME", input->name, "Only this benchmark");
     cmd->add_option("--branch", input->branch, "Only this branch [every branch, default first]");
     add_db_options(*cmd, input->db);
-    cmd->add_option("--format", input->format, "console or json [console]");
+    add_format_option(*cmd, input->format, report::Model::Steps);
     cmd->footer(
         "A step is a change of a benchmark's cost between consecutive measured commits of a\n"
         "branch that the next result does not undo (runs with uncommitted changes are left\n"

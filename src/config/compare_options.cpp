@@ -55,7 +55,6 @@ ComparePlan plan_compare(const CompareInput& in, const exec::EnvMap& env) {
         plan.options.thresholds.add(spec);
     plan.options.force = in.force;
     plan.options.fail_on_missing = in.fail_on_missing;
-    plan.format = parse_format(in.format.value_or("console"));
     if (in.out) {
         if (in.out->empty()) throw UsageError("--out needs a file name");
         plan.out = *in.out;

@@ -9,7 +9,6 @@
 
 #include "compare/comparison.hpp"
 #include "config/db_options.hpp"
-#include "core/format.hpp"
 #include "exec/environment.hpp"
 
 namespace cgbench::config {
@@ -23,7 +22,7 @@ struct CompareInput {
     std::vector<std::string> thresholds;
     bool force = false;
     bool fail_on_missing = false;
-    std::optional<std::string> format;
+    std::optional<std::string> format;  // checked by the command against report's formats
     std::optional<std::string> out;
     std::optional<std::string> base_label;
     std::optional<std::string> head_label;
@@ -49,12 +48,11 @@ struct ComparePlan {
     std::optional<std::filesystem::path> db;
     std::optional<std::string> base_branch;  // --base-branch or CGBENCH_BASE_BRANCH
     compare::CompareOptions options;
-    Format format = Format::Console;
     std::optional<std::filesystem::path> out;
 };
 
 // Validates the input: thresholds (CGBENCH_THRESHOLD first, then each --threshold, later
-// rules winning), format, database, where BASE comes from (with --previous or --no-baseline
+// rules winning), database, where BASE comes from (with --previous or --no-baseline
 // the one positional argument is HEAD). Throws UsageError naming the option and the fix.
 ComparePlan plan_compare(const CompareInput& input, const exec::EnvMap& env);
 

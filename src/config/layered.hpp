@@ -4,10 +4,13 @@
 // Every resolved value remembers where it came from, so `cgbench config show` (and error
 // messages) can say so.
 
+#include <fmt/format.h>
+
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "base/errors.hpp"
 #include "exec/environment.hpp"
 
 namespace cgbench::config {
@@ -30,5 +33,17 @@ void apply(Layered& base, const std::optional<std::string>& value, Source source
 
 // Applies the environment variable `var` from `env`, if set and non-empty.
 void apply_env(Layered& base, const exec::EnvMap& env, std::string_view var);
+
+// `parse(l.value)`; when that throws UsageError for a value from the environment, the message
+// names the variable (suite values are checked with their line when the file is read).
+template <class Parse>
+auto parse_layered(const Layered& l, Parse parse) {
+    try {
+        return parse(l.value);
+    } catch (const UsageError& e) {
+        if (l.source != Source::Environment) throw;
+        throw UsageError(fmt::format("{} (from {})", e.what(), l.origin), e.hint());
+    }
+}
 
 }  // namespace cgbench::config

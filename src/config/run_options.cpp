@@ -24,18 +24,6 @@ std::filesystem::path probe_cache_dir(const exec::EnvMap& env) {
     return {};
 }
 
-// Parses a layered value; a value from the environment names its variable when it is bad
-// (suite values are checked with their line when the file is read).
-template <class Parse>
-auto parse_layered(const Layered& l, Parse parse) {
-    try {
-        return parse(l.value);
-    } catch (const UsageError& e) {
-        if (l.source != Source::Environment) throw;
-        throw UsageError(fmt::format("{} (from {})", e.what(), l.origin), e.hint());
-    }
-}
-
 int parse_jobs(const Layered& l) {
     const auto n = util::parse_u64(l.value);
     if (!n || *n < 1 || *n > 1024) {
@@ -56,6 +44,13 @@ void apply_ci_node(Layered& shard, const exec::EnvMap& env) {
 }
 
 }  // namespace
+
+Layered layered_format(const std::optional<std::string>& format, const exec::EnvMap& env) {
+    Layered l = layered_default("console");
+    apply_env(l, env, "CGBENCH_FORMAT");
+    apply(l, format, Source::CommandLine, "--format");
+    return l;
+}
 
 RunSettings layer_run_settings(const RunInput& in, const exec::EnvMap& env, const Suite* suite) {
     RunSettings s;
@@ -82,7 +77,7 @@ RunSettings layer_run_settings(const RunInput& in, const exec::EnvMap& env, cons
     layer(s.branch_sim, "", in.branch_sim ? std::optional<std::string>("on") : std::nullopt,
           "--branch-sim");
     layer(s.region_tool, "CGBENCH_REGION_TOOL", in.region_tool, "--region-tool");
-    layer(s.format, "CGBENCH_FORMAT", in.format, "--format");
+    s.format = layered_format(in.format, env);
     layer(s.jobs, "CGBENCH_JOBS", in.jobs, "-j");
     apply_ci_node(s.shard, env);
     layer(s.shard, "", in.shard, "--shard");
@@ -140,7 +135,6 @@ void plan_run_settings(RunPlan& plan, const RunInput& in, const exec::EnvMap& en
     ms.region_tool = parse_layered(plan.settings.region_tool, valgrind::parse_region_tool);
     ms.echo_output = in.show_output;
     if (in.keep_raw) ms.keep_raw_dir = *in.keep_raw;
-    plan.format = parse_layered(plan.settings.format, parse_format);
     if (in.out) plan.out = *in.out;
     plan.request.jobs = parse_jobs(plan.settings.jobs);
     plan.db = resolve_db(in.db, env);

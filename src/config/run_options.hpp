@@ -11,7 +11,6 @@
 #include "config/db_options.hpp"
 #include "config/layered.hpp"
 #include "config/shard.hpp"
-#include "core/format.hpp"
 #include "exec/environment.hpp"
 #include "runner/run_pipeline.hpp"
 
@@ -88,7 +87,6 @@ struct RunPlan {
     std::string shard_balance;      // how apply_shard balanced: "history run ID" or "names"
     std::size_t suite_entries = 0;  // [[bench]] entries in the suite file
     std::size_t suite_size = 0;     // benchmarks selected (--filter) before sharding
-    Format format = Format::Console;
     std::optional<std::filesystem::path> out;
     std::optional<std::filesystem::path> db;  // the history database; nullopt with --no-db
     // A suite's --filter, applied to the names of Google Benchmark benchmarks once listed.
@@ -96,6 +94,11 @@ struct RunPlan {
 };
 
 struct Suite;
+
+// The output format of `run` and `merge`, layered: built-in console < CGBENCH_FORMAT in `env`
+// < `format` (--format). A suite cannot set it. Not validated here: the commands check it
+// against report/formats.hpp, the table of formats, which lies above this layer.
+Layered layered_format(const std::optional<std::string>& format, const exec::EnvMap& env);
 
 // The run-wide layers: built-in < `suite` [defaults] (may be null) < CGBENCH_* (and
 // CI_NODE_*) in `env` < command line. Not validated; plan_run validates.

@@ -43,14 +43,12 @@ struct BisectReport {
     std::size_t measured = 0;
 };
 
+// Renders a BisectReport (JSON: schema "cgbench-bisect/1").
 class BisectReporter {
   public:
     virtual ~BisectReporter() = default;
     virtual std::string render(const BisectReport& report, const RenderOptions& options) const = 0;
 };
-
-// Console or JSON (schema "cgbench-bisect/1"); UsageError for other formats.
-std::unique_ptr<BisectReporter> make_bisect_reporter(Format format);
 
 // "unmoved", "moved", "skipped".
 std::string_view to_string(history::Verdict v);

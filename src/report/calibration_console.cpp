@@ -36,12 +36,12 @@ std::string how_timed(const calibrate::CalibrationContext& x) {
                         : n.clock == Clock::Cpu  ? "CPU time"
                                                  : "wall time";
     if (n.clock != Clock::Cycles && !x.cycles_unavailable.empty()) {
-        clock += fmt::format(" (no cycle counter: {})", x.cycles_unavailable);
+        clock += fmt::format(" (no cycle counter: {})", util::printable(x.cycles_unavailable));
     }
     const std::string pinned = x.pinned_cpu ? fmt::format("pinned to CPU {}", *x.pinned_cpu)
                                : x.pin_failure.empty()
                                    ? std::string("not pinned")
-                                   : fmt::format("not pinned ({})", x.pin_failure);
+                                   : fmt::format("not pinned ({})", util::printable(x.pin_failure));
     return fmt::format(
         "native: {} · {} · median of {} runs ({} rounds × {}, after {} warm-up loop{}) · {} "
         "steps per loop",
@@ -50,7 +50,7 @@ std::string how_timed(const calibrate::CalibrationContext& x) {
 }
 
 std::string conditions(const calibrate::CalibrationContext& x) {
-    std::string out = x.cpu_model.empty() ? std::string() : x.cpu_model + " · ";
+    std::string out = x.cpu_model.empty() ? std::string() : util::printable(x.cpu_model) + " · ";
     out += fmt::format("{} CPU{} · ", x.cpus, x.cpus == 1 ? "" : "s");
     if (x.load_before && x.load_after) {
         out += fmt::format("load average {:.2f} before the native runs, {:.2f} after · ",
@@ -149,6 +149,21 @@ std::string render_timings_console(const std::vector<calibrate::Kernel>& kernels
                    tm.median <= 0 || tm.uncertainty > max_noise ? "too noisy" : ""});
     }
     return t.render();
+}
+
+namespace {
+
+class ConsoleCalibrationReporter final : public CalibrationReporter {
+  public:
+    std::string render(const Calibration& c, const RenderOptions& o) const override {
+        return render_calibration_console(c, o.color);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<CalibrationReporter> make_console_calibration_reporter() {
+    return std::make_unique<ConsoleCalibrationReporter>();
 }
 
 }  // namespace cgbench::report

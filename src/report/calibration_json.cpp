@@ -90,4 +90,19 @@ std::string render_calibration_json(const calibrate::Calibration& c) {
     return dump_json(doc) + "\n";
 }
 
+namespace {
+
+class JsonCalibrationReporter final : public CalibrationReporter {
+  public:
+    std::string render(const calibrate::Calibration& c, const RenderOptions&) const override {
+        return render_calibration_json(c);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<CalibrationReporter> make_json_calibration_reporter() {
+    return std::make_unique<JsonCalibrationReporter>();
+}
+
 }  // namespace cgbench::report

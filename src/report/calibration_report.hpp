@@ -7,8 +7,17 @@
 #include <vector>
 
 #include "calibrate/calibration.hpp"
+#include "report/reporter.hpp"
 
 namespace cgbench::report {
+
+// Renders what `cgbench calibrate` prints on stdout (the console tables or the JSON document).
+class CalibrationReporter {
+  public:
+    virtual ~CalibrationReporter() = default;
+    virtual std::string render(const calibrate::Calibration& c,
+                               const RenderOptions& options) const = 0;
+};
 
 inline constexpr std::string_view kCalibrationSchema = "cgbench-calibration/1";
 

@@ -70,7 +70,7 @@ std::string answer(const BisectReport& r, bool color) {
                    util::with_commas(cost->head), util::precise_percent(cost->relative()),
                    std::string(compare::to_string(b.verdict))});
         if (!b.moved.empty()) {
-            functions += "\n" + render_function_changes(b.name, b.moved, Format::Console);
+            functions += "\n" + console_function_changes(b.name, b.moved);
         }
     }
     return out + "\n" + t.render(2, color) + functions;
@@ -81,7 +81,7 @@ class ConsoleBisectReporter final : public BisectReporter {
     std::string render(const BisectReport& r, const RenderOptions& o) const override {
         std::string out = fmt::format(
             "bisect: {} commits from {} (good) to {} (bad) on the first-parent line; gate {}\n",
-            r.commits, short_commit(r.good), short_commit(r.bad), r.gate);
+            r.commits, short_commit(r.good), short_commit(r.bad), util::printable(r.gate));
         out += probes(r, o.color) + "\n" + answer(r, o.color);
         out += fmt::format("\n{} commit{} looked at: {} from the history, {} built and measured\n",
                            r.probes.size(), r.probes.size() == 1 ? "" : "s", r.from_history,

@@ -76,10 +76,10 @@ class ConsoleCompareReporter final : public CompareReporter {
         for (const auto* b : rows) {
             if (!(c.fails_gate(*b) || o.verbose)) continue;
             if (!b->processes_moved.empty()) {
-                out += "\n" + render_process_changes(b->name, b->processes_moved, Format::Console);
+                out += "\n" + console_process_changes(b->name, b->processes_moved);
             }
             if (!b->moved.empty()) {
-                out += "\n" + render_function_changes(b->name, b->moved, Format::Console);
+                out += "\n" + console_function_changes(b->name, b->moved);
             }
         }
         for (const auto& w : c.warnings) {

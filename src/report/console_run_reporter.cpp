@@ -86,7 +86,8 @@ std::string spread_table(const BenchmarkResult& b) {
 
 std::string failure(const BenchmarkResult& b, const RenderOptions& o) {
     std::string out =
-        fmt::format("\n{} {}: {}\n", paint(o, "31;1", "✗"), util::printable(b.name), b.error);
+        fmt::format("\n{} {}: {}\n", paint(o, "31;1", "✗"), util::printable(b.name),
+                    util::printable(b.error));
     if (!b.stderr_tail.empty()) {
         out += "  last lines of its stderr:\n";
         for (const auto line : util::split(b.stderr_tail, '\n')) {
@@ -128,11 +129,11 @@ class ConsoleRunReporter final : public RunReporter {
             if (b.status != BenchStatus::Ok) out += failure(b, o);
             for (const auto& w : b.warnings) {
                 out += fmt::format("{} {}: {}\n", paint(o, "33", "warning:"),
-                                   util::printable(b.name), w);
+                                   util::printable(b.name), util::printable(w));
             }
         }
         for (const auto& w : run.warnings)
-            out += fmt::format("{} {}\n", paint(o, "33", "warning:"), w);
+            out += fmt::format("{} {}\n", paint(o, "33", "warning:"), util::printable(w));
         return out;
     }
 };

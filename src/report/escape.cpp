@@ -1,5 +1,7 @@
 #include "report/escape.hpp"
 
+#include <algorithm>
+
 #include "util/strings.hpp"
 
 namespace cgbench::report {
@@ -72,12 +74,36 @@ std::string markdown_escape(std::string_view text) {
         const std::size_t n = util::utf8_sequence(text, cp);
         if (n == 1) {
             append_markdown_ascii(out, text.front());
+        } else if (n == 2 && cp <= 0x9f) {
+            out += ' ';  // a C1 control
         } else {
             out += n == 0 ? util::kReplacementCharacter : text.substr(0, n);
         }
         text.remove_prefix(n == 0 ? 1 : n);
     }
     return out;
+}
+
+std::string markdown_code_block(std::string_view text) {
+    std::string body;
+    std::size_t run = 0;
+    std::size_t longest = 0;
+    while (!text.empty()) {
+        char32_t cp = 0;
+        const std::size_t n = util::utf8_sequence(text, cp);
+        const bool control = n != 0 && cp != '\n' && cp != '\t' &&
+                             (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f));
+        if (n == 0) {
+            body += util::kReplacementCharacter;
+        } else {
+            body += control ? std::string_view(" ") : text.substr(0, n);
+        }
+        run = n == 1 && cp == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+        text.remove_prefix(n == 0 ? 1 : n);
+    }
+    const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    return fence + "\n" + body + "\n" + fence;
 }
 
 std::string markup_escape(std::string_view text) {
@@ -94,6 +120,14 @@ std::string markup_escape(std::string_view text) {
         const std::string_view e = entity(cp);
         out += e.empty() ? text.substr(0, n) : e;
         text.remove_prefix(n);
+    }
+    return out;
+}
+
+std::string markdown_html_escape(std::string_view text) {
+    std::string out = markup_escape(text);
+    for (auto& c : out) {
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
     }
     return out;
 }

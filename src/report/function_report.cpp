@@ -2,53 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
-#include "core/result_json.hpp"
-#include "report/escape.hpp"
 #include "report/run_summary.hpp"
-#include "report/text_table.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::report {
 
 namespace {
-
-using ojson = nlohmann::ordered_json;
-
-// A table in the text formats: titles, alignment, and rows of raw (unescaped) cells whose
-// name columns are escaped per format.
-struct Table {
-    std::vector<std::pair<std::string, Align>> columns;
-    std::vector<std::vector<std::string>> rows;
-    std::vector<std::size_t> name_columns;  // function and file
-};
-
-std::string render_text(const Table& t, Format format, std::string_view heading) {
-    const auto escaped = [&](std::vector<std::string> cells) {
-        for (const auto c : t.name_columns) {
-            cells[c] =
-                format == Format::Markdown ? markdown_escape(cells[c]) : util::printable(cells[c]);
-        }
-        return cells;
-    };
-    if (format == Format::Markdown) {
-        std::string out = fmt::format("#### {}\n\n|", heading);
-        std::string rule = "|";
-        for (const auto& [title, align] : t.columns) {
-            out += " " + title + " |";
-            rule += align == Align::Right ? "--:|" : ":--|";
-        }
-        out += "\n" + rule + "\n";
-        for (const auto& row : t.rows)
-            out += "| " + util::join(escaped(row), " | ") + " |\n";
-        return out;
-    }
-    TextTable table(t.columns);
-    for (const auto& row : t.rows)
-        table.add_row(escaped(row));
-    return fmt::format("{}\n\n{}", heading, table.render(2));
-}
 
 std::string share_of(std::uint64_t part, std::uint64_t whole) {
     if (whole == 0) return "-";
@@ -61,118 +20,67 @@ std::string signed_number(std::int64_t v) {
     return (v > 0 ? "+" : v < 0 ? "-" : "") + digits;
 }
 
-std::string optional_number(const std::optional<std::uint64_t>& v) {
-    return v ? util::with_commas(*v) : "-";
+// A table of what moved, under `heading`: the columns naming the thing (`names`), then base,
+// head, delta and share of the total delta; a row per change, its names from `name_cells`.
+template <class Change, class NameCells>
+FunctionTable changes_table(std::string heading, std::vector<std::string> names,
+                            const std::vector<Change>& changes, NameCells name_cells) {
+    FunctionTable t{std::move(heading), {}, {}};
+    for (auto& n : names)
+        t.columns.emplace_back(std::move(n), Align::Left);
+    for (const char* title : {"base", "head", "delta", "share"})
+        t.columns.emplace_back(title, Align::Right);
+    const auto number = [](const std::optional<std::uint64_t>& v) {
+        return v ? util::with_commas(*v) : "-";
+    };
+    for (const auto& c : changes) {
+        auto row = name_cells(c);
+        for (auto cell : {number(c.base), number(c.head), signed_number(c.delta),
+                          c.share ? fmt::format("{:.1f}%", 100.0 * *c.share) : "-"})
+            row.push_back(std::move(cell));
+        t.rows.push_back(std::move(row));
+    }
+    return t;
 }
 
 }  // namespace
 
-std::string render_functions(const BenchmarkResult& b, Format format, std::size_t top) {
-    const std::size_t n = std::min(top, b.functions.size());
-    if (format == Format::Json || format == Format::Junit) {
-        ojson functions = ojson::array();
-        for (std::size_t i = 0; i < n; ++i)
-            functions.push_back(to_json(b.functions[i]));
-        const ojson doc{{"schema", "cgbench-annotate/1"},
-                        {"benchmark", b.name},
-                        {"tool", b.tool},
-                        {"cost", b.cost},
-                        {"functions", std::move(functions)}};
-        return dump_json(doc) + "\n";
-    }
-    Table t{{{"cost", Align::Right},
-             {"share", Align::Right},
-             {"Ir", Align::Right},
-             {"function", Align::Left},
-             {"file", Align::Left}},
-            {},
-            {3, 4}};
-    for (std::size_t i = 0; i < n; ++i) {
+FunctionTable top_functions_table(const BenchmarkResult& b, std::size_t top, Escape escape) {
+    FunctionTable t{fmt::format("{} · {} · cost {} = {}", escape(b.name), b.tool,
+                                util::with_commas(b.cost), cost_formula(b.weights)),
+                    {{"cost", Align::Right},
+                     {"share", Align::Right},
+                     {"Ir", Align::Right},
+                     {"function", Align::Left},
+                     {"file", Align::Left}},
+                    {}};
+    for (std::size_t i = 0; i < std::min(top, b.functions.size()); ++i) {
         const auto& f = b.functions[i];
         t.rows.push_back({util::with_commas(f.cost), share_of(f.cost, b.cost),
                           f.events.has(metrics::Event::Ir)
                               ? util::with_commas(f.events.get(metrics::Event::Ir))
                               : "-",
-                          f.name, f.file});
+                          escape(f.name), escape(f.file)});
     }
-    const std::string name =
-        format == Format::Markdown ? markdown_escape(b.name) : util::printable(b.name);
-    return render_text(t, format,
-                       fmt::format("{} · {} · cost {} = {}", name, b.tool,
-                                   util::with_commas(b.cost), cost_formula(b.weights))) +
-           "\n";
+    return t;
 }
 
-ojson function_changes_json(const std::vector<compare::FunctionChange>& changes) {
-    ojson out = ojson::array();
-    for (const auto& c : changes) {
-        out.push_back(ojson{{"file", c.file},
-                            {"name", c.name},
-                            {"base", c.base ? ojson(*c.base) : ojson(nullptr)},
-                            {"head", c.head ? ojson(*c.head) : ojson(nullptr)},
-                            {"delta", c.delta},
-                            {"share", c.share ? ojson(*c.share) : ojson(nullptr)}});
-    }
-    return out;
+FunctionTable function_changes_table(std::string_view benchmark,
+                                     const std::vector<compare::FunctionChange>& changes,
+                                     Escape escape) {
+    return changes_table(fmt::format("Functions that moved in {}", escape(benchmark)),
+                         {"function", "file"}, changes, [&](const compare::FunctionChange& c) {
+                             return std::vector<std::string>{escape(c.name), escape(c.file)};
+                         });
 }
 
-std::string render_function_changes(std::string_view benchmark,
-                                    const std::vector<compare::FunctionChange>& changes,
-                                    Format format) {
-    if (format == Format::Json || format == Format::Junit) {
-        return dump_json(function_changes_json(changes)) + "\n";
-    }
-    Table t{{{"function", Align::Left},
-             {"file", Align::Left},
-             {"base", Align::Right},
-             {"head", Align::Right},
-             {"delta", Align::Right},
-             {"share", Align::Right}},
-            {},
-            {0, 1}};
-    for (const auto& c : changes) {
-        t.rows.push_back({c.name, c.file, optional_number(c.base), optional_number(c.head),
-                          signed_number(c.delta),
-                          c.share ? fmt::format("{:.1f}%", 100.0 * *c.share) : "-"});
-    }
-    const std::string name =
-        format == Format::Markdown ? markdown_escape(benchmark) : util::printable(benchmark);
-    return render_text(t, format, fmt::format("Functions that moved in {}", name)) + "\n";
-}
-
-ojson process_changes_json(const std::vector<compare::ProcessChange>& changes) {
-    ojson out = ojson::array();
-    for (const auto& c : changes) {
-        out.push_back(ojson{{"process", c.process},
-                            {"base", c.base ? ojson(*c.base) : ojson(nullptr)},
-                            {"head", c.head ? ojson(*c.head) : ojson(nullptr)},
-                            {"delta", c.delta},
-                            {"share", c.share ? ojson(*c.share) : ojson(nullptr)}});
-    }
-    return out;
-}
-
-std::string render_process_changes(std::string_view benchmark,
-                                   const std::vector<compare::ProcessChange>& changes,
-                                   Format format) {
-    if (format == Format::Json || format == Format::Junit) {
-        return dump_json(process_changes_json(changes)) + "\n";
-    }
-    Table t{{{"process", Align::Left},
-             {"base", Align::Right},
-             {"head", Align::Right},
-             {"delta", Align::Right},
-             {"share", Align::Right}},
-            {},
-            {0}};
-    for (const auto& c : changes) {
-        t.rows.push_back({c.process, optional_number(c.base), optional_number(c.head),
-                          signed_number(c.delta),
-                          c.share ? fmt::format("{:.1f}%", 100.0 * *c.share) : "-"});
-    }
-    const std::string name =
-        format == Format::Markdown ? markdown_escape(benchmark) : util::printable(benchmark);
-    return render_text(t, format, fmt::format("Processes that moved in {}", name)) + "\n";
+FunctionTable process_changes_table(std::string_view benchmark,
+                                    const std::vector<compare::ProcessChange>& changes,
+                                    Escape escape) {
+    return changes_table(fmt::format("Processes that moved in {}", escape(benchmark)), {"process"},
+                         changes, [&](const compare::ProcessChange& c) {
+                             return std::vector<std::string>{escape(c.process)};
+                         });
 }
 
 }  // namespace cgbench::report

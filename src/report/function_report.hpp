@@ -1,41 +1,77 @@
 #pragma once
-// Per-function views, in every output format: the top functions of one result
-// (`cgbench annotate`), and the functions that moved between a base and a head result
-// (compare::attribute_change, for `cgbench compare`). Pure serializers, names escaped.
+// Per-function views: the top functions of one result (`cgbench annotate`), and the functions
+// and processes that moved between a base and a head result (compare::attribute_change, in the
+// reports of compare, bisect and steps). The tables and their wording are shared here; each
+// format renders and escapes them in its own file (console_, markdown_, json_functions_reporter).
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "compare/attribution.hpp"
 #include "core/result.hpp"
-#include "core/result_json.hpp"
 #include "report/reporter.hpp"
+#include "report/text_table.hpp"
 
 namespace cgbench::report {
 
-// The first `top` entries of `b.functions` with cost, share of the total, Ir and the file.
-// JSON: {"schema": "cgbench-annotate/1", "benchmark", "tool", "cost", "functions": [...]}.
-std::string render_functions(const BenchmarkResult& b, Format format, std::size_t top);
+// Renders `cgbench annotate`: the costliest functions of one result.
+class FunctionsReporter {
+  public:
+    virtual ~FunctionsReporter() = default;
+    // The first `top` entries of `b.functions` with cost, share of the total, Ir and the file.
+    // JSON: {"schema": "cgbench-annotate/1", "benchmark", "tool", "cost", "functions": [...]}.
+    virtual std::string render(const BenchmarkResult& b, std::size_t top,
+                               const RenderOptions& options) const = 0;
+};
 
-// The functions that moved, as a JSON array of {file, name, base, head, delta, share}
-// (null for a side that does not list the function, or a share that does not exist).
-nlohmann::ordered_json function_changes_json(const std::vector<compare::FunctionChange>& changes);
+// How a format escapes a name for its text (util::printable, markdown_escape).
+using Escape = std::string (*)(std::string_view);
 
-// The functions that moved in `benchmark`: base, head, delta and share of the total delta
-// ("-" for a side that does not list the function). JSON: an array of objects.
-std::string render_function_changes(std::string_view benchmark,
-                                    const std::vector<compare::FunctionChange>& changes,
-                                    Format format);
+// A per-function table of the text formats: a heading, titled columns, and cells whose names
+// are escaped already.
+struct FunctionTable {
+    std::string heading;
+    std::vector<std::pair<std::string, Align>> columns;
+    std::vector<std::vector<std::string>> rows;
+};
 
-// The processes that moved, as a JSON array of {process, base, head, delta, share}.
-nlohmann::ordered_json process_changes_json(const std::vector<compare::ProcessChange>& changes);
+// The first `top` functions of `b`: cost, share of b's cost, Ir, function and file.
+FunctionTable top_functions_table(const BenchmarkResult& b, std::size_t top, Escape escape);
+
+// The functions that moved in `benchmark`: function, file, base, head, delta and share of the
+// total delta ("-" for a side that does not list the function).
+FunctionTable function_changes_table(std::string_view benchmark,
+                                     const std::vector<compare::FunctionChange>& changes,
+                                     Escape escape);
 
 // The processes that moved in `benchmark`: base, head, delta and share of the total delta
-// ("-" for a process one side did not run). JSON: an array of objects.
-std::string render_process_changes(std::string_view benchmark,
-                                   const std::vector<compare::ProcessChange>& changes,
-                                   Format format);
+// ("-" for a process one side did not run).
+FunctionTable process_changes_table(std::string_view benchmark,
+                                    const std::vector<compare::ProcessChange>& changes,
+                                    Escape escape);
+
+// Console (console_functions_reporter.cpp): function_changes_table under its heading, as an
+// aligned table, for the console reports and the failures of JUnit.
+std::string console_function_changes(std::string_view benchmark,
+                                     const std::vector<compare::FunctionChange>& changes);
+
+// Console: process_changes_table under its heading, as an aligned table.
+std::string console_process_changes(std::string_view benchmark,
+                                    const std::vector<compare::ProcessChange>& changes);
+
+// Markdown (markdown_functions_reporter.cpp): a pipe table of `t` without its heading (the
+// compare report puts it in a collapsed section that says what it is).
+std::string markdown_table(const FunctionTable& t);
+
+// JSON (json_functions_reporter.cpp): the functions that moved, as an array of {file, name,
+// base, head, delta, share} (null for a side that does not list the function, or no share).
+nlohmann::ordered_json function_changes_json(const std::vector<compare::FunctionChange>& changes);
+
+// JSON: the processes that moved, as an array of {process, base, head, delta, share}.
+nlohmann::ordered_json process_changes_json(const std::vector<compare::ProcessChange>& changes);
 
 }  // namespace cgbench::report

@@ -27,6 +27,7 @@ struct SeriesView {
 // The view of `series` (one of h.series).
 SeriesView view_series(const history::History& h, const history::Series& series);
 
+// Renders `cgbench history` (JSON: an array).
 class HistoryReporter {
   public:
     virtual ~HistoryReporter() = default;
@@ -36,8 +37,5 @@ class HistoryReporter {
     virtual std::string runs(const std::vector<history::RunRow>& rows,
                              const RenderOptions& options) const = 0;
 };
-
-// Console or JSON (an array); throws UsageError for other formats.
-std::unique_ptr<HistoryReporter> make_history_reporter(Format format);
 
 }  // namespace cgbench::report

@@ -37,9 +37,9 @@ std::string metric_lines(const BenchmarkComparison& b) {
 std::string moved_lines(const BenchmarkComparison& b) {
     std::string out;
     if (!b.processes_moved.empty()) {
-        out += "\n" + render_process_changes(b.name, b.processes_moved, Format::Console);
+        out += "\n" + console_process_changes(b.name, b.processes_moved);
     }
-    if (!b.moved.empty()) out += "\n" + render_function_changes(b.name, b.moved, Format::Console);
+    if (!b.moved.empty()) out += "\n" + console_function_changes(b.name, b.moved);
     return out;
 }
 

@@ -54,11 +54,11 @@ std::string changed_table(const Comparison& c) {
     return out;
 }
 
-// A collapsed section holding `table` (its heading dropped: the summary says it).
-std::string collapsed(std::string_view what, const std::string& name, std::string table) {
-    table.erase(0, table.find("\n\n") + 2);
-    return fmt::format("\n<details><summary>{} that moved in {}</summary>\n\n{}\n</details>\n",
-                       what, md(name), table);
+// A collapsed section holding `t` under `summary`. The line of <details> is HTML, not
+// Markdown, so the summary's names are escaped as HTML (a backslash would show).
+std::string collapsed(const std::string& summary, const FunctionTable& t) {
+    return fmt::format("\n<details><summary>{}</summary>\n\n{}\n\n</details>\n", summary,
+                       markdown_table(t));
 }
 
 // Which processes and functions moved, for the first regressions: collapsed, so the comment
@@ -71,13 +71,14 @@ std::string moved_functions(const Comparison& c) {
             shown++ == kMaxMovedSections) {
             continue;
         }
+        // The heading of a table without rows is the summary.
         if (!b.processes_moved.empty()) {
-            out += collapsed("Processes", b.name,
-                             render_process_changes(b.name, b.processes_moved, Format::Markdown));
+            out += collapsed(process_changes_table(b.name, {}, markdown_html_escape).heading,
+                             process_changes_table(b.name, b.processes_moved, markdown_escape));
         }
         if (!b.moved.empty()) {
-            out += collapsed("Functions", b.name,
-                             render_function_changes(b.name, b.moved, Format::Markdown));
+            out += collapsed(function_changes_table(b.name, {}, markdown_html_escape).heading,
+                             function_changes_table(b.name, b.moved, markdown_escape));
         }
     }
     return out;

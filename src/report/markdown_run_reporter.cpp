@@ -34,11 +34,13 @@ class MarkdownRunReporter final : public RunReporter {
             cells[0] = markdown_escape(cells[0]);
             out += row(cells);
         }
+        // The line of <details> is HTML, not Markdown: its names are escaped as HTML.
         for (const auto& b : run.benchmarks) {
             if (b.status == BenchStatus::Ok) continue;
-            out += fmt::format("\n<details><summary>{}: {}</summary>\n\n```\n{}\n```\n</details>\n",
-                               markdown_escape(b.name), markdown_escape(b.error),
-                               b.stderr_tail.empty() ? "(no stderr)" : b.stderr_tail);
+            out += fmt::format("\n<details><summary>{}: {}</summary>\n\n{}\n</details>\n",
+                               markdown_html_escape(b.name), markdown_html_escape(b.error),
+                               markdown_code_block(b.stderr_tail.empty() ? "(no stderr)"
+                                                                         : b.stderr_tail));
         }
         out += fmt::format("\n<sub>{}; cost = {}</sub>\n",
                            markdown_escape(provenance(run.fingerprint)),

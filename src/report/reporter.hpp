@@ -1,12 +1,11 @@
 #pragma once
 // Reporters turn a model into text. One per output format, each a pure serializer: no I/O,
-// no decisions about exit codes.
+// no decisions about exit codes. formats.hpp says which format has which reporter.
 
 #include <memory>
 #include <string>
 #include <string_view>
 
-#include "core/format.hpp"
 #include "core/result.hpp"
 
 namespace cgbench::compare {
@@ -27,8 +26,6 @@ class RunReporter {
     virtual std::string render(const RunResult& run, const RenderOptions& options) const = 0;
 };
 
-std::unique_ptr<RunReporter> make_run_reporter(Format format);
-
 // Renders the result of `cgbench compare` (a model computed by compare::compare_runs).
 class CompareReporter {
   public:
@@ -36,8 +33,5 @@ class CompareReporter {
     virtual std::string render(const compare::Comparison& comparison,
                                const RenderOptions& options) const = 0;
 };
-
-// The compare reporter for `format` (every Format has one).
-std::unique_ptr<CompareReporter> make_compare_reporter(Format format);
 
 }  // namespace cgbench::report

@@ -24,13 +24,11 @@ struct StepsReport {
     bool verbose = false;      // also list wobble steps and blips (counted either way)
 };
 
+// Renders a StepsReport (JSON: schema "cgbench-steps/1").
 class StepsReporter {
   public:
     virtual ~StepsReporter() = default;
     virtual std::string render(const StepsReport& report, const RenderOptions& options) const = 0;
 };
-
-// Console or JSON (schema "cgbench-steps/1"); UsageError for other formats.
-std::unique_ptr<StepsReporter> make_steps_reporter(Format format);
 
 }  // namespace cgbench::report

@@ -95,9 +95,10 @@ std::string printable(std::string_view text) {
     while (!text.empty()) {
         char32_t cp = 0;
         const std::size_t n = utf8_sequence(text, cp);
-        if (n == 0 || cp < 0x20 || cp == 0x7f) {
-            out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text.front()));
-            text.remove_prefix(1);
+        if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
+            for (const char c : text.substr(0, n == 0 ? 1 : n))
+                out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+            text.remove_prefix(n == 0 ? 1 : n);
         } else {
             out += text.substr(0, n);
             text.remove_prefix(n);

@@ -36,8 +36,8 @@ std::string percent(double ratio);
 // would round away: "+13.56%", "+0.42%", "+0.0050%", "-0.00012%"; "0%" for 0.
 std::string precise_percent(double ratio);
 
-// Replaces control characters (and DEL) and bytes that are not UTF-8 with \xNN, so a name
-// cannot corrupt a terminal line.
+// Replaces control characters (C0, DEL and C1: a terminal may take U+009B for ESC [) and bytes
+// that are not UTF-8 with \xNN, each byte, so a name cannot corrupt a terminal line.
 std::string printable(std::string_view text);
 
 // U+FFFD, what text formats write for bytes that are not UTF-8.

@@ -33,7 +33,7 @@ id_b="$(id_of "$scratch/run-b.json")"
 [ -n "$id_a" ] && [ -n "$id_b" ] && [ "$id_a" != "$id_b" ] || fail "no two run ids ($id_a, $id_b)"
 
 # First use: no branch yet.
-"$history" pull cgbench-data "$scratch/empty.db" 2>"$scratch/pull-empty.log" ||
+(cd "$scratch/a" && "$history" pull cgbench-data "$scratch/empty.db") 2>"$scratch/pull-empty.log" ||
   { cat "$scratch/pull-empty.log" >&2; fail "pull of a missing branch failed"; }
 expect_contains "$scratch/pull-empty.log" "origin has no branch cgbench-data yet"
 

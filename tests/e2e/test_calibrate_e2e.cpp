@@ -158,7 +158,7 @@ TEST(CalibrateE2E, BadOptionsFailBeforeAnythingRuns) {
         {{"--filter", "x"}, "--filter selects benchmarks of --suite"},
         {{"--steps", "10"}, "invalid --steps 10"},
         {{"--cpu", "eleven"}, "invalid --cpu 'eleven'"},
-        {{"--format", "xml"}, "invalid --format 'xml'"},
+        {{"--format", "xml"}, "unknown format 'xml'"},
         {{"--out", (dir / "missing" / "w.toml").string()}, "missing"},
         {{"--out", (dir / "same").string(), "--html", (dir / "same").string()}, "same file"},
         {{"--json", (dir / "same").string(), "--html", (dir / "x" / ".." / "same").string()},

@@ -29,7 +29,6 @@ TEST(CompareOptions, ThresholdsFromTheEnvironmentComeFirst) {
     ASSERT_EQ(gated.size(), 2u);
     EXPECT_DOUBLE_EQ(gated[0].second.relative, 0.03) << "the command line wins";
     EXPECT_EQ(gated[1].first, "Ir");
-    EXPECT_EQ(plan.format, Format::Console);
 }
 
 // --previous and --no-baseline take BASE from elsewhere: the one positional is HEAD.
@@ -65,16 +64,12 @@ TEST(CompareOptions, WhereBaseComesFrom) {
                      0.02);
 }
 
-TEST(CompareOptions, BaseBranchFormatAndErrors) {
+TEST(CompareOptions, BaseBranchAndErrors) {
     CompareInput in;
-    in.format = "junit";
     auto plan = plan_compare(in, {{"CGBENCH_BASE_BRANCH", "develop"}});
     EXPECT_EQ(plan.base_branch, "develop");
-    EXPECT_EQ(plan.format, Format::Junit);
     in.base_branch = "trunk";
     EXPECT_EQ(plan_compare(in, {{"CGBENCH_BASE_BRANCH", "develop"}}).base_branch, "trunk");
-    in.format = "yaml";
-    EXPECT_THROW(plan_compare(in, {}), UsageError);
     CompareInput bad;
     bad.thresholds = {"cost=lots"};
     EXPECT_THROW(plan_compare(bad, {}), UsageError);

@@ -7,6 +7,7 @@
 
 #include "compare/comparison.hpp"
 #include "report/compare_summary.hpp"
+#include "report/formats.hpp"
 #include "report/reporter.hpp"
 #include "run_fixtures.hpp"
 
@@ -32,8 +33,8 @@ Comparison hostile_comparison(bool forced = false) {
                                  compare::side_of(head, "HEAD"), options);
 }
 
-std::string render(Format f, const Comparison& c, bool color = false) {
-    return make_compare_reporter(f)->render(c, RenderOptions{color, false});
+std::string render(std::string_view format, const Comparison& c, bool color = false) {
+    return find_format(format, Model::Compare, "compare").compare()->render(c, RenderOptions{color, false});
 }
 
 }  // namespace
@@ -47,7 +48,7 @@ TEST(CompareReporters, SummaryLine) {
 }
 
 TEST(CompareReporters, MarkdownKeepsItsTablesAndEscapesNames) {
-    const std::string md = render(Format::Markdown, hostile_comparison());
+    const std::string md = render("markdown", hostile_comparison());
     EXPECT_EQ(md.find("<img"), std::string::npos) << md;
     EXPECT_EQ(md.find("**x**"), std::string::npos) << "bold injected";
     std::size_t rows = 0;
@@ -68,7 +69,7 @@ TEST(CompareReporters, MarkdownKeepsItsTablesAndEscapesNames) {
 }
 
 TEST(CompareReporters, JunitHasOneFailurePerRegressionAndStaysWellFormed) {
-    const std::string xml = render(Format::Junit, hostile_comparison());
+    const std::string xml = render("junit", hostile_comparison());
     EXPECT_EQ(xml.find("<img"), std::string::npos);
     EXPECT_EQ(occurrences(xml, "<failure "), 1u) << xml;
     EXPECT_EQ(occurrences(xml, "</failure>"), 1u);
@@ -87,7 +88,7 @@ TEST(CompareReporters, JunitHasOneFailurePerRegressionAndStaysWellFormed) {
 }
 
 TEST(CompareReporters, JsonIsTheModel) {
-    const auto doc = nlohmann::json::parse(render(Format::Json, hostile_comparison()));
+    const auto doc = nlohmann::json::parse(render("json", hostile_comparison()));
     EXPECT_EQ(doc["schema"], "cgbench-compare/1");
     EXPECT_EQ(doc["passed"], false);
     EXPECT_EQ(doc["exit_code"], 1);
@@ -107,24 +108,24 @@ TEST(CompareReporters, JsonIsTheModel) {
 
 TEST(CompareReporters, ConsoleListsChangesAlignedAndColoursOnlyWhenAsked) {
     const auto c = hostile_comparison();
-    const std::string plain = render(Format::Console, c);
+    const std::string plain = render("console", c);
     EXPECT_EQ(plain.find('\033'), std::string::npos);
     EXPECT_NE(plain.find("REGRESSION"), std::string::npos);
     EXPECT_NE(plain.find("1 benchmark unchanged"), std::string::npos) << plain;
     EXPECT_NE(plain.find("FAIL  1 of 4 benchmarks"), std::string::npos) << plain;
-    EXPECT_NE(render(Format::Console, c, true).find("\033[31;1m"), std::string::npos);
+    EXPECT_NE(render("console", c, true).find("\033[31;1m"), std::string::npos);
 }
 
 TEST(CompareReporters, AForcedComparisonWarnsInEveryFormat) {
     const auto c = hostile_comparison(true);
-    for (const auto f : {Format::Console, Format::Markdown, Format::Json, Format::Junit}) {
+    for (const std::string_view f : {"console", "markdown", "json", "junit"}) {
         const std::string text = render(f, c);
         EXPECT_NE(text.find("CPU baseline: portable vs native"), std::string::npos) << text;
         EXPECT_NE(text.find("--force"), std::string::npos) << text;
     }
-    EXPECT_NE(render(Format::Markdown, c).find("> [!WARNING]"), std::string::npos);
-    EXPECT_EQ(nlohmann::json::parse(render(Format::Json, c))["forced"], true);
-    EXPECT_NE(render(Format::Junit, c).find("<system-err>WARNING"), std::string::npos);
+    EXPECT_NE(render("markdown", c).find("> [!WARNING]"), std::string::npos);
+    EXPECT_EQ(nlohmann::json::parse(render("json", c))["forced"], true);
+    EXPECT_NE(render("junit", c).find("<system-err>WARNING"), std::string::npos);
 }
 
 TEST(CompareReporters, NoBaselineIsANoteInEveryFormat) {
@@ -133,12 +134,12 @@ TEST(CompareReporters, NoBaselineIsANoteInEveryFormat) {
                                                "the merge base abc has no cgbench.toml");
     const std::string note =
         "No baseline: the merge base abc has no cgbench.toml; every benchmark is reported as added";
-    EXPECT_NE(render(Format::Console, c).find("note: " + note), std::string::npos);
-    EXPECT_NE(render(Format::Markdown, c).find("> [!NOTE]\n> " + note), std::string::npos)
-        << render(Format::Markdown, c);
-    EXPECT_NE(render(Format::Junit, c).find("<property name=\"note\" value=\"" + note + "\"/>"),
+    EXPECT_NE(render("console", c).find("note: " + note), std::string::npos);
+    EXPECT_NE(render("markdown", c).find("> [!NOTE]\n> " + note), std::string::npos)
+        << render("markdown", c);
+    EXPECT_NE(render("junit", c).find("<property name=\"note\" value=\"" + note + "\"/>"),
               std::string::npos);
-    const auto j = nlohmann::json::parse(render(Format::Json, c));
+    const auto j = nlohmann::json::parse(render("json", c));
     EXPECT_EQ(j["has_baseline"], false);
     EXPECT_EQ(j["notes"][0], note);
     EXPECT_EQ(j["base"]["label"], "none");
@@ -153,7 +154,7 @@ TEST(CompareReporters, RecordedThresholdsAreNamedWithTheGate) {
     const auto c = compare::compare_runs(base, compare::side_of(base, "b"), head,
                                          compare::side_of(head, "h"), {});
     EXPECT_EQ(thresholds_description(c), "cost +1.00% and 1,000; 5% recorded for 1 benchmark in HEAD");
-    EXPECT_EQ(nlohmann::json::parse(render(Format::Json, c))["recorded_thresholds"]["5%"], 1);
+    EXPECT_EQ(nlohmann::json::parse(render("json", c))["recorded_thresholds"]["5%"], 1);
 }
 
 TEST(CompareReporters, NothingChanged) {
@@ -161,9 +162,9 @@ TEST(CompareReporters, NothingChanged) {
     const auto c =
         compare::compare_runs(r, compare::side_of(r, "b"), r, compare::side_of(r, "h"), {});
     EXPECT_TRUE(c.passed());
-    EXPECT_NE(render(Format::Markdown, c).find("No benchmark changed by 0.1% or more."),
+    EXPECT_NE(render("markdown", c).find("No benchmark changed by 0.1% or more."),
               std::string::npos);
-    EXPECT_NE(render(Format::Console, c).find("PASS  No benchmark got more expensive; 1 unchanged"),
+    EXPECT_NE(render("console", c).find("PASS  No benchmark got more expensive; 1 unchanged"),
               std::string::npos);
 }
 

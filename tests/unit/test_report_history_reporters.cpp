@@ -6,6 +6,7 @@
 
 #include "base/errors.hpp"
 #include "history_fixtures.hpp"
+#include "report/formats.hpp"
 #include "report/history_reporter.hpp"
 
 namespace cgbench::report {
@@ -13,6 +14,11 @@ namespace cgbench::report {
 using testing_fixtures::HistoryBuilder;
 
 namespace {
+
+// The history reporter of the format named `format`, as `cgbench history --format` chooses it.
+std::unique_ptr<HistoryReporter> make_history_reporter(std::string_view format) {
+    return find_format(format, Model::History, "history").history();
+}
 
 // r0 1000, r1 (dirty) 1031, then a new fingerprint: r2 2000, r3 2100.
 history::History two_epochs() {
@@ -31,7 +37,7 @@ history::History two_epochs() {
 TEST(HistoryReporters, ConsoleSeries) {
     const auto h = two_epochs();
     const std::string out =
-        make_history_reporter(Format::Console)->series(view_series(h, h.series[0]), {});
+        make_history_reporter("console")->series(view_series(h, h.series[0]), {});
     EXPECT_NE(out.find("x\\x1b: 4 results in 2 epochs"), std::string::npos) << out;
     EXPECT_NE(out.find("2026-11-01 00:01"), std::string::npos) << out;
     EXPECT_NE(out.find("c000000001+"), std::string::npos) << "dirty marked\n" << out;
@@ -48,7 +54,7 @@ TEST(HistoryReporters, ConsoleSeries) {
 TEST(HistoryReporters, JsonSeriesIsAnArray) {
     const auto h = two_epochs();
     const auto doc = nlohmann::json::parse(
-        make_history_reporter(Format::Json)->series(view_series(h, h.series[0]), {}));
+        make_history_reporter("json")->series(view_series(h, h.series[0]), {}));
     ASSERT_TRUE(doc.is_array());
     ASSERT_EQ(doc.size(), 4u);
     EXPECT_EQ(doc[0]["run"], "run0000");
@@ -71,14 +77,14 @@ TEST(HistoryReporters, Runs) {
     row.benchmarks = 3;
     row.failed = 1;
     row.fingerprint_key = "00112233aabbccdd";
-    const auto doc = nlohmann::json::parse(make_history_reporter(Format::Json)->runs({row}, {}));
+    const auto doc = nlohmann::json::parse(make_history_reporter("json")->runs({row}, {}));
     EXPECT_EQ(doc[0]["benchmarks"], 3);
     EXPECT_EQ(doc[0]["failed"], 1);
     EXPECT_EQ(doc[0]["fingerprint"], "00112233aabbccdd");
-    EXPECT_NE(make_history_reporter(Format::Console)->runs({row}, {}).find("00112233aabbccdd"),
+    EXPECT_NE(make_history_reporter("console")->runs({row}, {}).find("00112233aabbccdd"),
               std::string::npos);
-    EXPECT_EQ(make_history_reporter(Format::Console)->runs({}, {}), "no runs recorded yet\n");
-    EXPECT_THROW(make_history_reporter(Format::Junit), UsageError);
+    EXPECT_EQ(make_history_reporter("console")->runs({}, {}), "no runs recorded yet\n");
+    EXPECT_THROW(make_history_reporter("junit"), UsageError);
 }
 
 }  // namespace cgbench::report

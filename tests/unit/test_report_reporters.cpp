@@ -4,6 +4,7 @@
 
 #include "base/errors.hpp"
 #include "report/escape.hpp"
+#include "report/formats.hpp"
 #include "report/reporter.hpp"
 #include "report/text_table.hpp"
 
@@ -12,6 +13,11 @@ namespace cgbench::report {
 namespace {
 
 const std::string kHostile = "<img src=x onerror=alert(1)>|**x**";
+
+// The run reporter of the format named `format`, as `cgbench run --format` chooses it.
+std::unique_ptr<RunReporter> run_reporter(std::string_view format) {
+    return find_format(format, Model::Run, "run").run();
+}
 
 RunResult run_with(std::string name, BenchStatus status = BenchStatus::Ok) {
     RunResult run;
@@ -51,6 +57,7 @@ TEST(Escape, Markdown) {
 TEST(Escape, MarkdownReplacesWhatIsNotUtf8) {
     EXPECT_EQ(markdown_escape("caf\xe9|\xc3\xa9"), "caf\xef\xbf\xbd\\|\xc3\xa9");
     EXPECT_EQ(markdown_escape("\xc3<"), "\xef\xbf\xbd&lt;") << "a broken sequence never swallows <";
+    EXPECT_EQ(markdown_escape("a\xc2\x9b" "b\xc2\xa0"), "a b\xc2\xa0") << "C1 controls become spaces";
 }
 
 TEST(Escape, Markup) {
@@ -78,13 +85,13 @@ TEST(Escape, MarkupReplacesWhatIsNotUtf8OrNotText) {
 }
 
 TEST(Reporters, FormatsParse) {
-    EXPECT_EQ(parse_format("json"), Format::Json);
-    EXPECT_EQ(parse_format("junit"), Format::Junit);
-    EXPECT_THROW(parse_format("xml"), UsageError);
+    EXPECT_EQ(find_format("json", Model::Run, "run").name, "json");
+    EXPECT_EQ(find_format("junit", Model::Run, "run").name, "junit");
+    EXPECT_THROW(find_format("xml", Model::Run, "run"), UsageError);
 }
 
 TEST(Reporters, MarkdownTableSurvivesAHostileName) {
-    const std::string md = make_run_reporter(Format::Markdown)->render(run_with(kHostile), {});
+    const std::string md = run_reporter("markdown")->render(run_with(kHostile), {});
     EXPECT_EQ(md.find("<img"), std::string::npos);
     // The table row keeps exactly its columns: 7 cells -> 8 unescaped pipes.
     const auto row_start = md.find("| &lt;img");
@@ -99,7 +106,7 @@ TEST(Reporters, MarkdownTableSurvivesAHostileName) {
 
 TEST(Reporters, JunitStaysWellFormed) {
     const std::string xml =
-        make_run_reporter(Format::Junit)->render(run_with(kHostile, BenchStatus::Failed), {});
+        run_reporter("junit")->render(run_with(kHostile, BenchStatus::Failed), {});
     EXPECT_EQ(xml.find("<img"), std::string::npos);
     EXPECT_EQ(xml.find("</failure>"), xml.rfind("</failure>"));  // only the real closing tag
     EXPECT_NE(xml.find("failures=\"1\""), std::string::npos);
@@ -107,7 +114,7 @@ TEST(Reporters, JunitStaysWellFormed) {
 }
 
 TEST(Reporters, ConsoleShowsEventsForASingleBenchmark) {
-    const std::string out = make_run_reporter(Format::Console)->render(run_with("one"), {});
+    const std::string out = run_reporter("console")->render(run_with("one"), {});
     EXPECT_NE(out.find("1,234,567"), std::string::npos);
     EXPECT_NE(out.find("instructions executed"), std::string::npos);
     EXPECT_NE(out.find("1·L1 + 5·LL + 35·RAM"), std::string::npos);
@@ -116,13 +123,13 @@ TEST(Reporters, ConsoleShowsEventsForASingleBenchmark) {
 
 TEST(Reporters, ConsoleEscapesControlCharacters) {
     const std::string out =
-        make_run_reporter(Format::Console)->render(run_with("evil\033[2Jname"), {});
+        run_reporter("console")->render(run_with("evil\033[2Jname"), {});
     EXPECT_EQ(out.find('\033'), std::string::npos);
 }
 
 TEST(Reporters, ConsoleShowsFailuresWithStderr) {
     const std::string out =
-        make_run_reporter(Format::Console)->render(run_with("bad", BenchStatus::Failed), {});
+        run_reporter("console")->render(run_with("bad", BenchStatus::Failed), {});
     EXPECT_NE(out.find("FAILED"), std::string::npos);
     EXPECT_NE(out.find("boom & </failure>"), std::string::npos);
 }
@@ -131,11 +138,11 @@ TEST(Reporters, EveryFormatShowsWarnings) {
     RunResult run = run_with(kHostile);
     run.benchmarks[0].warnings.push_back("region 'x' executed only 22 instructions <b>");
     run.warnings.push_back("ASLR could not be disabled");
-    for (const auto format : {Format::Console, Format::Markdown, Format::Json, Format::Junit}) {
-        const std::string out = make_run_reporter(format)->render(run, {});
+    for (const std::string_view format : {"console", "markdown", "json", "junit"}) {
+        const std::string out = run_reporter(format)->render(run, {});
         EXPECT_NE(out.find("executed only 22 instructions"), std::string::npos) << out;
         EXPECT_NE(out.find("ASLR could not be disabled"), std::string::npos) << out;
-        const bool markup = format == Format::Markdown || format == Format::Junit;
+        const bool markup = format == "markdown" || format == "junit";
         EXPECT_EQ(out.find("<b>") == std::string::npos, markup) << "escaped in markup: " << out;
     }
 }

@@ -8,6 +8,7 @@
 #include "base/errors.hpp"
 #include "history/steps.hpp"
 #include "history_fixtures.hpp"
+#include "report/formats.hpp"
 #include "report/steps_reporter.hpp"
 
 namespace cgbench::report {
@@ -32,6 +33,11 @@ history::History history_of_steps() {
     return b.take();
 }
 
+// The steps reporter of the format named `format`, as `cgbench steps --format` chooses it.
+std::unique_ptr<StepsReporter> make_steps_reporter(std::string_view format) {
+    return find_format(format, Model::Steps, "steps").steps();
+}
+
 StepsReport report_of(const history::History& h) {
     StepsReport r;
     r.database = "/tmp/h.db";
@@ -49,7 +55,7 @@ StepsReport report_of(const history::History& h) {
 
 TEST(StepsReporters, Console) {
     const auto h = history_of_steps();
-    const auto out = make_steps_reporter(Format::Console)->render(report_of(h), {});
+    const auto out = make_steps_reporter("console")->render(report_of(h), {});
     EXPECT_NE(out.find("main (default branch): 9 commits measured"), std::string::npos) << out;
     EXPECT_NE(out.find("2 benchmarks"), std::string::npos);
     // The epochs, the second saying what changed.
@@ -78,7 +84,7 @@ TEST(StepsReporters, Console) {
 TEST(StepsReporters, Json) {
     const auto h = history_of_steps();
     const auto doc = nlohmann::json::parse(
-        make_steps_reporter(Format::Json)->render(report_of(h), {}));
+        make_steps_reporter("json")->render(report_of(h), {}));
     EXPECT_EQ(doc["schema"], "cgbench-steps/1");
     const auto& main = doc["branches"][0];
     EXPECT_EQ(main["branch"], "main");
@@ -106,7 +112,7 @@ TEST(StepsReporters, Json) {
     EXPECT_EQ(env["steps"][0]["label"], "environment");
     EXPECT_EQ(env["steps"][0]["pending"], false);
     EXPECT_EQ(env["steps"][0]["environment"][0], "CPU baseline: portable vs native");
-    EXPECT_THROW(make_steps_reporter(Format::Markdown), UsageError);
+    EXPECT_THROW(make_steps_reporter("markdown"), UsageError);
 }
 
 }  // namespace cgbench::report

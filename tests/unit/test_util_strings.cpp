@@ -54,6 +54,7 @@ TEST(Strings, PrintableEscapesControlCharacters) {
     EXPECT_EQ(printable("caf\xe9 caf\xc3\xa9"), "caf\\xe9 caf\xc3\xa9")
         << "bytes that are not UTF-8";
     EXPECT_EQ(printable("\xc3"), "\\xc3") << "truncated";
+    EXPECT_EQ(printable("csi\xc2\x9b" "2J nbsp\xc2\xa0"), "csi\\xc2\\x9b" "2J nbsp\xc2\xa0") << "C1";
 }
 
 TEST(Strings, FileSafe) {

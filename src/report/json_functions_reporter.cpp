@@ -1,0 +1,67 @@
+// JSON rendering of the per-function views: `cgbench annotate` (schema "cgbench-annotate/1"),
+// and the arrays of what moved that the compare, bisect and steps documents hold.
+
+#include <nlohmann/json.hpp>
+
+#include "core/result_json.hpp"
+#include "report/function_report.hpp"
+
+namespace cgbench::report {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+template <typename T>
+ojson or_null(const std::optional<T>& v) {
+    return v ? ojson(*v) : ojson(nullptr);
+}
+
+class JsonFunctionsReporter final : public FunctionsReporter {
+  public:
+    std::string render(const BenchmarkResult& b, std::size_t top,
+                       const RenderOptions&) const override {
+        ojson functions = ojson::array();
+        for (std::size_t i = 0; i < std::min(top, b.functions.size()); ++i)
+            functions.push_back(to_json(b.functions[i]));
+        const ojson doc{{"schema", "cgbench-annotate/1"},
+                        {"benchmark", b.name},
+                        {"tool", b.tool},
+                        {"cost", b.cost},
+                        {"functions", std::move(functions)}};
+        return dump_json(doc) + "\n";
+    }
+};
+
+}  // namespace
+
+ojson function_changes_json(const std::vector<compare::FunctionChange>& changes) {
+    ojson out = ojson::array();
+    for (const auto& c : changes) {
+        out.push_back(ojson{{"file", c.file},
+                            {"name", c.name},
+                            {"base", or_null(c.base)},
+                            {"head", or_null(c.head)},
+                            {"delta", c.delta},
+                            {"share", or_null(c.share)}});
+    }
+    return out;
+}
+
+ojson process_changes_json(const std::vector<compare::ProcessChange>& changes) {
+    ojson out = ojson::array();
+    for (const auto& c : changes) {
+        out.push_back(ojson{{"process", c.process},
+                            {"base", or_null(c.base)},
+                            {"head", or_null(c.head)},
+                            {"delta", c.delta},
+                            {"share", or_null(c.share)}});
+    }
+    return out;
+}
+
+std::unique_ptr<FunctionsReporter> make_json_functions_reporter() {
+    return std::make_unique<JsonFunctionsReporter>();
+}
+
+}  // namespace cgbench::report
