@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "report/chart_layout.hpp"
 
 namespace cgbench::report {
