@@ -174,6 +174,24 @@ GlibcSelection parse_diagnostics(std::string_view text) {
     return sel;
 }
 
+namespace {
+
+// The system's dynamic loader for this architecture, as every dynamically linked program of
+// the distribution names it; "" when unknown here or missing.
+std::string standard_loader() {
+#if defined(__x86_64__)
+    constexpr const char* kLoader = "/lib64/ld-linux-x86-64.so.2";
+#elif defined(__aarch64__)
+    constexpr const char* kLoader = "/lib/ld-linux-aarch64.so.1";
+#else
+    constexpr const char* kLoader = "";
+#endif
+    std::error_code ec;
+    return *kLoader != '\0' && std::filesystem::exists(kLoader, ec) ? kLoader : "";
+}
+
+}  // namespace
+
 std::string dynamic_loader_path() {
     std::string out;
     dl_iterate_phdr(
@@ -187,7 +205,8 @@ std::string dynamic_loader_path() {
             return 1;  // the first object is the main program
         },
         &out);
-    return out;
+    // A static cgbench (the CI build) has no loader of its own; the programs it measures do.
+    return out.empty() ? standard_loader() : out;
 }
 
 GlibcSelection probe_glibc_selection(const Installation& inst, const std::vector<std::string>& env,

@@ -48,7 +48,8 @@ GlibcSelection probe_glibc_selection(const Installation& inst, const std::vector
                                      const util::ProbeCache& cache, exec::ProcessRunner& runner);
 
 // The path of the dynamic loader cgbench itself runs with (PT_INTERP), e.g.
-// /lib64/ld-linux-x86-64.so.2; empty for a static build.
+// /lib64/ld-linux-x86-64.so.2; for a static build, the system's loader for this
+// architecture, which the measured programs use (empty when there is none).
 std::string dynamic_loader_path();
 
 }  // namespace cgbench::valgrind
