@@ -12,13 +12,13 @@
 #include <cstring>
 #include <map>
 
+#include "access/history_url.hpp"
 #include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "core/result_json.hpp"
 #include "core/version.hpp"
-#include "store/history_store.hpp"
-#include "store/schema.hpp"
+#include "sqlite_store/schema.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::cli {
@@ -143,13 +143,13 @@ void add_db_options(CLI::App& app, config::DbInput& db) {
     app.add_flag("--no-db", db.disabled, "Use no history database")->excludes(path);
 }
 
-store::HistoryStore open_history(const std::filesystem::path& path) {
-    auto store = store::HistoryStore::open_existing(path);
+std::unique_ptr<history::HistoryBackend> open_history(const std::filesystem::path& url) {
+    auto store = access::open_history(url.string(), access::Access::Read);
     if (!store) {
-        throw UsageError(fmt::format("there is no history database at {}", path.string()),
+        throw UsageError(fmt::format("there is no history database at {}", url.string()),
                          "record runs with `cgbench run`, or pass --db PATH");
     }
-    return std::move(*store);
+    return store;
 }
 
 bool color_on_stdout() {
@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
         "cgbench"};
     app.set_version_flag("--version",
                          fmt::format("cgbench {}\nhistory database schema {}\nresult files {}",
-                                     kVersion, store::kSchemaVersion, kResultSchema));
+                                     kVersion, sqlite_store::kSchemaVersion, kResultSchema));
     app.footer(exit_code_help());
     app.require_subcommand(1);
     GlobalOptions global;
