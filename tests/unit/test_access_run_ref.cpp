@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "access/history_url.hpp"
+#include "access/memory_history.hpp"
 #include "access/run_ref.hpp"
 #include "base/errors.hpp"
 #include "history/stored_runs.hpp"
@@ -189,6 +190,33 @@ TEST(RunResolver, ADirtyRunIsUsedWithAWarning) {
     EXPECT_EQ(r.run.id, "dirty");
     ASSERT_EQ(r.warnings.size(), 1u);
     EXPECT_NE(r.warnings[0].find("uncommitted changes"), std::string::npos);
+}
+
+// The resolver reaches the history through the backend interface only: the same names
+// resolve alike over a history in memory.
+TEST(RunResolver, AHistoryInMemoryServesAlike) {
+    const auto repo = make_repo("cgbench-ref-memory");
+    MemoryHistory memory;
+    record_run(memory, at("run-a", repo.a, "2026-11-22T01:00:00Z"));
+    record_run(memory, at("run-b", repo.b, "2026-11-22T02:00:00Z"));
+    exec::PosixProcessRunner runner;
+    RunResolver resolver(history::HistorySource{"memory:", [&memory] { return memory.share(); }},
+                         repo.dir, exec::current_environment(), runner);
+    EXPECT_EQ(resolver.resolve("run-a").run.id, "run-a");
+    EXPECT_EQ(resolver.resolve("main").label, "main (" + repo.a.substr(0, 10) + ")");
+    const auto head = resolver.latest();
+    EXPECT_EQ(head.run.id, "run-b");
+    EXPECT_EQ(resolver.at_merge_base(head, std::nullopt).run.id, "run-a");
+    const auto previous = resolver.previous_on_branch(head);
+    ASSERT_TRUE(previous.has_value());
+    EXPECT_EQ(previous->run.id, "run-a");
+    try {
+        resolver.resolve("main", {"run-a"});
+        FAIL() << "resolved a commit whose only run is excluded";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("no run recorded at commit"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("in memory:"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace cgbench::access
