@@ -13,6 +13,7 @@
 
 namespace cgbench::access {
 
+// A history::HistoryBackend over a vector of runs, shared by the handles share() makes.
 class MemoryHistory final : public history::HistoryBackend {
   public:
     // A new, empty history.
@@ -20,10 +21,13 @@ class MemoryHistory final : public history::HistoryBackend {
     // Another handle on the same runs, as a second opening of one database file is.
     std::unique_ptr<MemoryHistory> share() const;
 
+    // history::HistoryBackend; the contracts are there, what differs is said here.
+
     // Runs are stored on commit(), in the order added.
     std::unique_ptr<history::RunBatch> begin_batch() override;
     // `symbols` counts the (file, name) pairs of kept functions no other run uses.
     history::RemovedRows remove_runs(const std::vector<history::Run>& runs) override;
+    // Each a pass over every run: a history in memory is small.
     std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
     std::optional<RunResult> load_run(std::int64_t handle,
                                       const history::NameFilter& only) override;

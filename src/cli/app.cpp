@@ -139,7 +139,8 @@ CLI::Validator positive_count() {
 void add_db_options(CLI::App& app, config::DbInput& db) {
     auto* path = app.add_option(
         "--db", db.path,
-        fmt::format("History database [{}; env CGBENCH_DB]", config::kDefaultDbPath));
+        fmt::format("History database: a path, sqlite:PATH or memory: [{}; env CGBENCH_DB]",
+                    config::kDefaultDbPath));
     app.add_flag("--no-db", db.disabled, "Use no history database")->excludes(path);
 }
 

@@ -18,10 +18,13 @@ class SqliteRunBatch final : public history::RunBatch {
     // the schema version again under the lock: a newer cgbench may have migrated the file.
     explicit SqliteRunBatch(Database& db);
 
+    // history::RunBatch: find() also sees what this batch added; commit() ends the
+    // transaction (EnvironmentError when it fails, and then nothing is stored).
     std::optional<history::StoredRunInfo> find(std::string_view id) override;
     void commit() override;
 
   protected:
+    // The run row, a row per result (numbers, document), its kept functions.
     void write(const RunResult& run) override;
 
   private:

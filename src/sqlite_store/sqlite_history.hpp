@@ -37,6 +37,8 @@ class SqliteHistory final : public history::HistoryBackend {
     // not exist.
     static std::unique_ptr<SqliteHistory> open_existing(const std::filesystem::path& path);
 
+    // history::HistoryBackend; the contracts are there, what SQLite adds is said here.
+
     // Stores each result's numbers in columns, its document (without functions) in `data`,
     // its kept functions in result_functions (sqlite_store/function_store.hpp).
     std::unique_ptr<history::RunBatch> begin_batch() override;
@@ -44,7 +46,10 @@ class SqliteHistory final : public history::HistoryBackend {
     // any more), then VACUUMs and truncates the WAL.
     history::RemovedRows remove_runs(const std::vector<history::Run>& runs) override;
 
+    // One query over `runs` (runs_by_commit serves a commit).
     std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
+    // Through the result file's own reader (run_from_json), so a stored run equals its file;
+    // the documents cgbench writes go the fast way (core/result_reader.hpp).
     std::optional<RunResult> load_run(std::int64_t handle,
                                       const history::NameFilter& only) override;
     // Reads each distinct fingerprint document once.
@@ -56,6 +61,7 @@ class SqliteHistory final : public history::HistoryBackend {
                      const history::SeriesVisitor& visit) override;
     // Its statements prepared once, each symbol read once.
     std::unique_ptr<history::StoredResultReader> result_reader() override;
+    // Plain queries, nothing SQLite adds.
     std::vector<std::string> benchmark_names() override;
     std::vector<history::RunRow> runs(std::size_t limit) override;
     std::size_t run_count() override;

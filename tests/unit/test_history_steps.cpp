@@ -107,7 +107,7 @@ TEST(HistorySteps, OneSeriesAtATimeFindsWhatTheWholeHistoryGives) {
     const StepsOptions options{"main", std::nullopt, true};
     const auto whole = find_all_steps(h, options);
     StepFinder finder(h, options);
-    Series buffer;  // reused, as HistoryStore::scan_series reuses its own
+    Series buffer;  // reused, as HistoryBackend::scan_series reuses its own
     for (const auto& s : h.series) {
         buffer.name = s.name;
         buffer.results.assign(s.results.begin(), s.results.end());
