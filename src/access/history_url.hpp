@@ -12,11 +12,7 @@
 
 namespace cgbench::access {
 
-// What the history is opened for.
-enum class Access {
-    Read,    // queries only: never created, written or converted
-    Record,  // created when missing, converted when older, checked and write-locked once
-};
+using history::Access;
 
 // The history `url` names, opened for `access`. Read: nullptr when there is none (no such
 // file); an older SQLite schema is read through a converted copy in memory. Record: a SQLite

@@ -1,12 +1,16 @@
 #include "access/memory_history.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_map>
 
+#include "base/errors.hpp"
 #include "core/result_json.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::access {
 
@@ -111,6 +115,16 @@ class MemoryResultReader final : public history::StoredResultReader {
 };
 
 }  // namespace
+
+std::unique_ptr<history::HistoryBackend> MemoryHistory::open(const std::string& location,
+                                                             history::Access) {
+    if (!location.empty()) {
+        throw UsageError(fmt::format("--db memory:{}: memory: takes nothing after the colon",
+                                     util::printable(location)),
+                         "write --db memory: for a history that lasts while cgbench runs");
+    }
+    return std::make_unique<MemoryHistory>();
+}
 
 MemoryHistory::MemoryHistory() : runs_(std::make_shared<Runs>()) {}
 

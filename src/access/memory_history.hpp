@@ -16,6 +16,11 @@ namespace cgbench::access {
 // A history::HistoryBackend over a vector of runs, shared by the handles share() makes.
 class MemoryHistory final : public history::HistoryBackend {
   public:
+    // Its entry in the scheme table (access/history_url.cpp): a new, empty history whatever
+    // the access (`memory:` names nothing that lasts). UsageError when `location` (what
+    // follows "memory:") is not empty.
+    static std::unique_ptr<history::HistoryBackend> open(const std::string& location,
+                                                         history::Access access);
     // A new, empty history.
     MemoryHistory();
     // Another handle on the same runs, as a second opening of one database file is.

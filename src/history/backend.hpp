@@ -30,6 +30,13 @@ inline constexpr std::size_t kStoredFunctions = 10;
 // each with its cost and Ir only.
 std::vector<FunctionResult> kept_functions(const std::vector<FunctionResult>& functions);
 
+// What a history is opened for; each backend's `open(location, access)` takes it
+// (access/history_url.cpp).
+enum class Access {
+    Read,    // queries only: never created, written or converted; none when it does not exist
+    Record,  // created when missing, converted when older, checked and write-locked once
+};
+
 // Accepts a benchmark name; an empty one accepts every name.
 using NameFilter = std::function<bool(std::string_view)>;
 // Sees each series of a scan; the series is reused for the next one.

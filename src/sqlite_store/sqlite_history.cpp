@@ -71,6 +71,16 @@ void create_parent_directory(const fs::path& path) {
 
 }  // namespace
 
+std::unique_ptr<history::HistoryBackend> SqliteHistory::open(const std::string& path,
+                                                             history::Access access) {
+    if (path.empty()) {
+        throw UsageError("--db sqlite: needs the path of the database file",
+                         "write --db sqlite:PATH, or just --db PATH");
+    }
+    if (access == history::Access::Read) return open_existing(path);
+    return open_for_recording(path);
+}
+
 std::unique_ptr<SqliteHistory> SqliteHistory::open_for_recording(const fs::path& path) {
     require_regular_file(path);
     create_parent_directory(path);

@@ -27,6 +27,10 @@ inline constexpr int kRecordBusyMs = 300000;
 // One open history database (one connection; not shared between threads).
 class SqliteHistory final : public history::HistoryBackend {
   public:
+    // Its entry in the scheme table (access/history_url.cpp): open_existing(path) to Read,
+    // open_for_recording(path) to Record. UsageError for an empty path.
+    static std::unique_ptr<history::HistoryBackend> open(const std::string& path,
+                                                         history::Access access);
     // Opens `path` for recording: creates the directory, the file and the schema when
     // missing (or converts an older one), reads a small database whole (PRAGMA quick_check)
     // and proves the write lock can be taken. Throws EnvironmentError (exit 4) for a damaged,
