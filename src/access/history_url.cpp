@@ -57,7 +57,7 @@ Backend open_history(const std::string& url, Access access) {
     throw UsageError(
         fmt::format("--db {}: unknown history scheme '{}' (known: {}, or a path)",
                     util::printable(url), util::printable(scheme), util::join(known, ", ")),
-        "pass a file path, sqlite:PATH or memory:; write ./NAME for a file whose "
+        "pass a file path, or a URL of one of those schemes; write ./NAME for a file whose "
         "name has a colon");
 }
 

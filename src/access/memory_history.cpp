@@ -46,6 +46,7 @@ history::Result series_entry(const BenchmarkResult& b, std::size_t run, std::siz
     return r;
 }
 
+// The (file, name) pairs of the kept functions of `runs`: what SQLite interns as symbols.
 std::set<std::pair<std::string, std::string>> symbols(const std::vector<Stored>& runs) {
     std::set<std::pair<std::string, std::string>> out;
     for (const auto& s : runs) {
