@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <cctype>
 #include <string_view>
 
@@ -23,10 +22,10 @@ struct Scheme {
     std::string_view prefix;
     Backend (*open)(const std::string& location, Access access);
 };
-constexpr std::array<Scheme, 2> kSchemes{{
+constexpr Scheme kSchemes[] = {
     {"sqlite:", sqlite_store::SqliteHistory::open},
     {"memory:", MemoryHistory::open},
-}};
+};
 
 // The scheme `url` starts with ("name:"), or empty for a plain path. One letter before the
 // colon is no scheme, so that nothing that could be a drive letter is taken for one.

@@ -8,7 +8,6 @@
 
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "access/memory_history.hpp"
@@ -47,6 +46,7 @@ inline std::vector<FunctionResult> stored_functions(const std::vector<std::strin
 // A SQLite history in a fresh file: recording opens it as `cgbench run` does, reading as
 // the reading commands do (read-only).
 struct SqliteBackend {
+    static constexpr const char* kName = "Sqlite";
     fs::path path;
     explicit SqliteBackend(const std::string& test)
         : path(fresh_dir("cgbench-backend-" + test) / "h.db") {}
@@ -60,6 +60,7 @@ struct SqliteBackend {
 
 // A history in memory; every opening shares its runs, as openings of one file do.
 struct MemoryBackend {
+    static constexpr const char* kName = "Memory";
     access::MemoryHistory history;
     explicit MemoryBackend(const std::string&) {}
     std::unique_ptr<history::HistoryBackend> record() { return history.share(); }
@@ -92,14 +93,16 @@ class HistoryBackendTest : public ::testing::Test {
     std::unique_ptr<history::HistoryBackend> opened_;
 };
 
-// Names each backend's cases (TYPED_TEST_SUITE's third argument).
+// Names each backend's cases by its kName (TYPED_TEST_SUITE's third argument).
 struct BackendNames {
     template <typename T>
     static std::string GetName(int) {
-        return std::is_same_v<T, SqliteBackend> ? "Sqlite" : "Memory";
+        return T::kName;
     }
 };
 
+// Every backend the typed cases run against: a new one is a struct like those above, added
+// here.
 using Backends = ::testing::Types<SqliteBackend, MemoryBackend>;
 
 }  // namespace cgbench::testing_fixtures
