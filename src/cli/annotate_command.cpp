@@ -7,13 +7,14 @@
 #include <filesystem>
 #include <memory>
 
+#include "access/history_url.hpp"
+#include "access/run_ref.hpp"
 #include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "report/function_report.hpp"
-#include "store/run_ref.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::cli {
@@ -28,7 +29,8 @@ struct AnnotateInput {
     std::size_t top = 20;
 };
 
-const BenchmarkResult& find_benchmark(const store::ResolvedRun& resolved, const std::string& name) {
+const BenchmarkResult& find_benchmark(const access::ResolvedRun& resolved,
+                                      const std::string& name) {
     std::vector<std::string> names;
     for (const auto& b : resolved.run.benchmarks) {
         if (b.name == name) return b;
@@ -45,8 +47,8 @@ int execute(const AnnotateInput& in) {
     const auto reporter = chosen_format(in.format, report::Model::Functions, "annotate").functions();
     const auto env = exec::current_environment();
     exec::PosixProcessRunner runner;
-    store::RunResolver resolver(config::resolve_db(in.db, env), std::filesystem::current_path(),
-                                env, runner);
+    access::RunResolver resolver(access::history_source(config::resolve_db(in.db, env)),
+                                 std::filesystem::current_path(), env, runner);
     const auto resolved = resolver.resolve(in.run);
     const BenchmarkResult& b = find_benchmark(resolved, in.name);
     if (b.functions.empty()) {

@@ -12,13 +12,13 @@
 #include <cstring>
 #include <map>
 
+#include "access/history_url.hpp"
 #include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "core/result_json.hpp"
 #include "core/version.hpp"
-#include "store/history_store.hpp"
-#include "store/schema.hpp"
+#include "sqlite_store/schema.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::cli {
@@ -121,8 +121,13 @@ void print_out(std::string_view text, Stream stream) {
 }
 
 void add_global_flags(CLI::App& app, GlobalOptions& global) {
-    app.add_flag("-q,--quiet", global.quiet, "Print only errors");
-    app.add_flag("-v,--verbose", global.verbose, "More detail (-vv: also the environment)");
+    // Callbacks rather than bound variables: CLI11 2.4 (Debian 13) resets a variable bound to
+    // the subcommand's flag when the flag was given only before the subcommand
+    // (`cgbench -q run` printed everything, `cgbench -v run` nothing more).
+    app.add_flag_callback("-q,--quiet", [&global] { global.quiet = true; }, "Print only errors");
+    app.add_flag_function(
+        "-v,--verbose", [&global](std::int64_t n) { global.verbose += static_cast<int>(n); },
+        "More detail (-vv: also the environment)");
 }
 
 CLI::Validator positive_count() {
@@ -139,7 +144,8 @@ CLI::Validator positive_count() {
 void add_db_options(CLI::App& app, config::DbInput& db) {
     auto* path = app.add_option(
         "--db", db.path,
-        fmt::format("History database [{}; env CGBENCH_DB]", config::kDefaultDbPath));
+        fmt::format("History database: a path, sqlite:PATH or memory: [{}; env CGBENCH_DB]",
+                    config::kDefaultDbPath));
     app.add_flag("--no-db", db.disabled, "Use no history database")->excludes(path);
 }
 
@@ -162,13 +168,13 @@ const report::OutputFormat& run_format(const std::optional<std::string>& format,
     });
 }
 
-store::HistoryStore open_history(const std::filesystem::path& path) {
-    auto store = store::HistoryStore::open_existing(path);
+std::unique_ptr<history::HistoryBackend> open_history(const std::filesystem::path& url) {
+    auto store = access::open_history(url.string(), access::Access::Read);
     if (!store) {
-        throw UsageError(fmt::format("there is no history database at {}", path.string()),
+        throw UsageError(fmt::format("there is no history database at {}", url.string()),
                          "record runs with `cgbench run`, or pass --db PATH");
     }
-    return std::move(*store);
+    return store;
 }
 
 bool color_on_stdout() {
@@ -201,7 +207,7 @@ int main(int argc, char** argv) {
         "cgbench"};
     app.set_version_flag("--version",
                          fmt::format("cgbench {}\nhistory database schema {}\nresult files {}",
-                                     kVersion, store::kSchemaVersion, kResultSchema));
+                                     kVersion, sqlite_store::kSchemaVersion, kResultSchema));
     app.footer(exit_code_help());
     app.require_subcommand(1);
     GlobalOptions global;

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "access/history_url.hpp"
 #include "base/errors.hpp"
 #include "cli/bisect_oracle.hpp"
 #include "cli/command.hpp"
@@ -122,7 +123,7 @@ int execute(BisectInput in, const GlobalOptions& global) {
     r.gate = util::join(gate, ", ");
 
     const auto db = config::resolve_db(in.run.db, env);
-    const auto history = store::open_history_for_run(db);
+    const auto history = access::open_history_for_run(db);
     BisectOracle oracle(setup, history.get(), env);
     oracle.set_good(r.good);
     const auto bad = oracle.judge(r.bad);

@@ -7,6 +7,7 @@
 
 #include "base/errors.hpp"
 #include "cli/command.hpp"
+#include "history/stored_runs.hpp"
 #include "runner/run_pipeline.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"
@@ -62,7 +63,7 @@ std::string last_line(std::string_view text) {
 
 }  // namespace
 
-BisectOracle::BisectOracle(BisectSetup setup, store::HistoryStore* history,
+BisectOracle::BisectOracle(BisectSetup setup, history::HistoryBackend* history,
                            const exec::EnvMap& env)
     : setup_(std::move(setup)), history_(history), env_(env) {}
 
@@ -78,7 +79,7 @@ RunResult BisectOracle::only_judged(RunResult run) const {
 
 std::optional<RunResult> BisectOracle::stored_at(const std::string& commit) {
     if (history_ == nullptr) return std::nullopt;
-    auto run = history_->clean_run_at_commit(commit);
+    auto run = history::clean_run_at_commit(*history_, commit);
     if (!run) return std::nullopt;
     auto judged = only_judged(std::move(*run));
     if (judged.benchmarks.size() < setup_.names.size()) return std::nullopt;  // not all there
@@ -130,7 +131,7 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
         for (auto& f : b.functions)
             f.file = worktree_->unmap(f.file);
     }
-    if (history_ != nullptr) history_->record_run(run);
+    if (history_ != nullptr) history::record_run(*history_, run);
     probe.source = "measured";
     probe.seconds = elapsed();
     ++measured_;

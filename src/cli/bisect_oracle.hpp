@@ -18,10 +18,10 @@
 #include "config/run_options.hpp"
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
+#include "history/backend.hpp"
 #include "history/bisect.hpp"
 #include "report/bisect_reporter.hpp"
 #include "runner/worktree.hpp"
-#include "store/history_store.hpp"
 #include "valgrind/installation.hpp"
 
 namespace cgbench::cli {
@@ -38,7 +38,7 @@ struct BisectSetup {
 
 class BisectOracle {
   public:
-    BisectOracle(BisectSetup setup, store::HistoryStore* history, const exec::EnvMap& env);
+    BisectOracle(BisectSetup setup, history::HistoryBackend* history, const exec::EnvMap& env);
     ~BisectOracle();
 
     // The verdict on `commit` against GOOD, and what it was based on; appends a probe.
@@ -71,7 +71,7 @@ class BisectOracle {
     RunResult only_judged(RunResult run) const;
 
     BisectSetup setup_;
-    store::HistoryStore* history_;
+    history::HistoryBackend* history_;
     const exec::EnvMap& env_;
     exec::PosixProcessRunner runner_;
     std::unique_ptr<runner::Worktree> worktree_;  // added on first use

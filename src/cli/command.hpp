@@ -11,6 +11,7 @@
 #include "core/result.hpp"
 #include "exec/environment.hpp"
 #include "report/formats.hpp"
+#include "history/backend.hpp"
 #include "report/reporter.hpp"
 #include "util/fs.hpp"
 
@@ -21,10 +22,6 @@ class Validator;
 
 namespace cgbench::config {
 struct DbInput;
-}
-
-namespace cgbench::store {
-class HistoryStore;
 }
 
 namespace cgbench::cli {
@@ -71,9 +68,10 @@ const report::OutputFormat& chosen_format(const std::optional<std::string>& form
 const report::OutputFormat& run_format(const std::optional<std::string>& format,
                                        const exec::EnvMap& env, std::string_view command);
 
-// Opens the existing history database at `path`; UsageError (exit 2) naming it when there is
-// none, EnvironmentError (exit 4) when it is damaged or from a newer cgbench.
-store::HistoryStore open_history(const std::filesystem::path& path);
+// Opens the existing history `url` names (a path, sqlite:PATH or memory:) to read; UsageError
+// (exit 2) naming it when there is none, EnvironmentError (exit 4) when it is damaged or from
+// a newer cgbench.
+std::unique_ptr<history::HistoryBackend> open_history(const std::filesystem::path& url);
 
 // True when stdout is a terminal and colour is allowed (NO_COLOR unset, TERM not dumb).
 bool color_on_stdout();
@@ -109,7 +107,7 @@ config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvM
 // when at least one benchmark succeeded, records it in `history` (may be null; failed
 // benchmarks included), and throws BenchmarkError naming every failed benchmark. Returns 0.
 int finish_run(const RunResult& run, const report::OutputFormat& format, util::OutputFile* out,
-               store::HistoryStore* history, const GlobalOptions& global);
+               history::HistoryBackend* history, const GlobalOptions& global);
 
 // Registers `cgbench run`.
 Subcommand register_run(CLI::App& app, GlobalOptions& global);

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <memory>
 
+#include "access/history_url.hpp"
+#include "access/run_ref.hpp"
 #include "cli/command.hpp"
 #include "compare/comparison.hpp"
 #include "config/compare_options.hpp"
@@ -20,7 +22,6 @@
 #include "exec/process.hpp"
 #include "report/compare_summary.hpp"
 #include "report/reporter.hpp"
-#include "store/run_ref.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -92,9 +93,9 @@ void add_options(CLI::App& cmd, config::CompareInput& in) {
 }
 
 // BASE as the plan chooses it; nullopt when there is none (then `why` says so).
-std::optional<store::ResolvedRun> resolve_base(store::RunResolver& resolver,
+std::optional<access::ResolvedRun> resolve_base(access::RunResolver& resolver,
                                                const config::ComparePlan& plan,
-                                               const store::ResolvedRun& head, std::string& why) {
+                                               const access::ResolvedRun& head, std::string& why) {
     using config::BaseChoice;
     switch (plan.base_choice) {
         case BaseChoice::Named:
@@ -116,7 +117,7 @@ std::optional<store::ResolvedRun> resolve_base(store::RunResolver& resolver,
     return std::nullopt;
 }
 
-compare::Comparison build_comparison(store::RunResolver& resolver,
+compare::Comparison build_comparison(access::RunResolver& resolver,
                                      const config::ComparePlan& plan) {
     auto head = plan.head ? resolver.resolve(*plan.head) : resolver.latest();
     std::string why;
@@ -149,7 +150,8 @@ int execute(const config::CompareInput& in, const GlobalOptions& global) {
     if (plan.out) out_file = std::make_unique<util::OutputFile>(*plan.out);
 
     exec::PosixProcessRunner runner;
-    store::RunResolver resolver(plan.db, std::filesystem::current_path(), env, runner);
+    access::RunResolver resolver(access::history_source(plan.db),
+                                 std::filesystem::current_path(), env, runner);
     auto comparison = build_comparison(resolver, plan);
     if (comparison.forced) warn(report::forced_warning(comparison));
 

@@ -8,12 +8,13 @@
 #include <filesystem>
 #include <memory>
 
+#include "access/history_url.hpp"
+#include "access/run_ref.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "report/exporter.hpp"
-#include "store/run_ref.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::cli {
@@ -33,8 +34,8 @@ int execute(const ExportInput& in) {
     std::unique_ptr<util::OutputFile> out_file;
     if (in.out) out_file = std::make_unique<util::OutputFile>(*in.out);
     exec::PosixProcessRunner runner;
-    store::RunResolver resolver(config::resolve_db(in.db, env), std::filesystem::current_path(),
-                                env, runner);
+    access::RunResolver resolver(access::history_source(config::resolve_db(in.db, env)),
+                                 std::filesystem::current_path(), env, runner);
     const auto resolved = in.run ? resolver.resolve(*in.run) : resolver.latest();
     if (const auto n = report::skipped(resolved.run); n > 0) {
         warn(fmt::format("{} failed benchmark{} left out of the export", n, n == 1 ? "" : "s"));

@@ -13,7 +13,6 @@
 #include "config/db_options.hpp"
 #include "exec/environment.hpp"
 #include "report/history_reporter.hpp"
-#include "store/history_store.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::cli {
@@ -29,7 +28,7 @@ struct HistoryInput {
 
 constexpr std::size_t kDefaultRunLimit = 20;
 
-store::HistoryStore open_store(const config::DbInput& input) {
+std::unique_ptr<history::HistoryBackend> open_store(const config::DbInput& input) {
     const auto path = config::resolve_db(input, exec::current_environment());
     if (!path) throw UsageError("history needs the database, and --no-db was given");
     return open_history(*path);
@@ -41,11 +40,11 @@ int execute(const HistoryInput& in, const GlobalOptions& global) {
     auto store = open_store(in.db);
     const report::RenderOptions ro{color_on_stdout(), global.verbose > 0};
     if (!in.name) {
-        print_out(reporter->runs(store.runs(in.limit.value_or(kDefaultRunLimit)), ro));
+        print_out(reporter->runs(store->runs(in.limit.value_or(kDefaultRunLimit)), ro));
         return 0;
     }
-    const auto h = store.load_history(*in.name, in.limit.value_or(SIZE_MAX));
-    if (h.series.empty()) unknown_benchmark(store, *in.name);
+    const auto h = store->load_history(*in.name, in.limit.value_or(SIZE_MAX));
+    if (h.series.empty()) unknown_benchmark(*store, *in.name);
     print_out(reporter->series(report::view_series(h, h.series.front()), ro));
     return 0;
 }

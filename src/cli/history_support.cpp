@@ -13,7 +13,7 @@
 
 namespace cgbench::cli {
 
-std::vector<history::BranchSteps> explained_steps(store::HistoryStore& store,
+std::vector<history::BranchSteps> explained_steps(history::HistoryBackend& store,
                                                   const history::History& h,
                                                   const history::StepsOptions& options) {
     auto branches = history::find_all_steps(h, options);
@@ -21,14 +21,14 @@ std::vector<history::BranchSteps> explained_steps(store::HistoryStore& store,
     return branches;
 }
 
-void explain_steps(store::HistoryStore& store, const history::History& h,
+void explain_steps(history::HistoryBackend& store, const history::History& h,
                    std::vector<history::BranchSteps>& branches) {
-    store::StoredResultReader reader(store);
+    const auto reader = store.result_reader();
     for (auto& b : branches) {
         for (auto& e : b.events) {
             for (auto& s : e.steps) {
-                const auto before = reader.read(h.runs[s.before.run], s.before.position);
-                const auto after = reader.read(h.runs[s.after.run], s.after.position);
+                const auto before = reader->read(h.runs[s.before.run], s.before.position);
+                const auto after = reader->read(h.runs[s.after.run], s.after.position);
                 if (before && after) s.explanation = history::explain_step(*before, *after);
             }
         }
@@ -60,13 +60,13 @@ history::Commits commit_subjects(const history::History& h, const std::vector<st
                                 exec::current_environment(), runner);
 }
 
-void unknown_benchmark(store::HistoryStore& store, const std::string& name) {
+void unknown_benchmark(history::HistoryBackend& store, const std::string& name) {
     const auto names = store.benchmark_names();
     const std::vector<std::string_view> candidates(names.begin(), names.end());
     const auto near = util::closest(name, candidates, std::max<std::size_t>(2, name.size() / 3));
     throw UsageError(
         fmt::format("no results for benchmark '{}' in {}", util::printable(name),
-                    store.path().string()),
+                    store.name()),
         near.empty() ? "`cgbench history` lists the runs; a name is what --name gave"
                      : fmt::format("did you mean '{}'?", util::printable(near)));
 }

@@ -7,19 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "history/backend.hpp"
 #include "history/model.hpp"
 #include "history/steps.hpp"
-#include "store/history_store.hpp"
 
 namespace cgbench::cli {
 
 // The steps of `h` (history::find_all_steps) with what moved at each, read back from
 // `store` (events, derived hits, stored functions).
-std::vector<history::BranchSteps> explained_steps(store::HistoryStore& store,
+std::vector<history::BranchSteps> explained_steps(history::HistoryBackend& store,
                                                   const history::History& h,
                                                   const history::StepsOptions& options);
 // What moved at each step of `branches` (found over the runs of `h`), read back from `store`.
-void explain_steps(store::HistoryStore& store, const history::History& h,
+void explain_steps(history::HistoryBackend& store, const history::History& h,
                    std::vector<history::BranchSteps>& branches);
 
 // Subjects of the commits of `runs` (indices into h.runs) from git in the working directory;
@@ -31,7 +31,7 @@ std::vector<std::size_t> runs_of(const std::vector<history::BranchSteps>& branch
 
 // UsageError for a benchmark name that `store` has no results for, suggesting the closest
 // stored name.
-[[noreturn]] void unknown_benchmark(store::HistoryStore& store, const std::string& name);
+[[noreturn]] void unknown_benchmark(history::HistoryBackend& store, const std::string& name);
 
 // Checks that `branch` was recorded in `h`; UsageError listing the recorded branches otherwise.
 void check_branch(const history::History& h, const std::string& branch);

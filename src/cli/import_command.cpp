@@ -9,13 +9,13 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "access/history_url.hpp"
+#include "access/run_import.hpp"
 #include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "exec/environment.hpp"
 #include "exec/interrupt.hpp"
-#include "store/history_store.hpp"
-#include "store/run_import.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::cli {
@@ -40,7 +40,7 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
 
 // Says what happened to a file whose run was stored already: always when the stored run
 // differs (another file holds the same id), with -v or for a file named itself otherwise.
-void note_present(const store::ImportSource& source, const store::ImportedFile& file,
+void note_present(const access::ImportSource& source, const access::ImportedFile& file,
                   const std::string& db, const GlobalOptions& global) {
     const auto& stored = *file.stored;
     const std::string what = fmt::format("{}: run {} is already in {}", source.path.string(),
@@ -53,7 +53,7 @@ void note_present(const store::ImportSource& source, const store::ImportedFile& 
     }
 }
 
-std::string summary(const store::RunImporter& importer, const Tally& t, const std::string& db) {
+std::string summary(const access::RunImporter& importer, const Tally& t, const std::string& db) {
     std::string out =
         fmt::format("imported {} ({}) into {}", plural(importer.committed_runs(), "run", "runs"),
                     plural(importer.committed_results(), "result", "results"), db);
@@ -77,17 +77,17 @@ int execute(const ImportInput& in, const GlobalOptions& global) {
         throw UsageError("import writes into the history database, and --no-db was given",
                          "drop --no-db; --db PATH chooses the database");
     }
-    const auto sources = store::import_sources(in.paths);
+    const auto sources = access::import_sources(in.paths);
     exec::install_interrupt_handlers();
-    auto store = store::HistoryStore::open_for_recording(*path);
-    store::RunImporter importer(store);
+    const auto store = access::open_history(path->string(), access::Access::Record);
+    access::RunImporter importer(*store);
     Tally tally;
     for (const auto& source : sources) {
         exec::throw_if_interrupted();  // batches committed so far stay; the open one is undone
         ++tally.files;
         try {
             const auto file = importer.import(source);
-            using Status = store::ImportedFile::Status;
+            using Status = access::ImportedFile::Status;
             if (file.status == Status::NotAResult) {
                 ++tally.other_json;
                 spdlog::debug("{}: not a result file, skipped", source.path.string());

@@ -6,12 +6,12 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "access/history_url.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "core/merge.hpp"
+#include "core/result_file.hpp"
 #include "core/result_json.hpp"
-#include "store/history_store.hpp"
-#include "store/result_file.hpp"
 #include "util/time.hpp"
 
 namespace cgbench::cli {
@@ -30,11 +30,11 @@ int merge(const MergeInput& in, const GlobalOptions& global) {
     const auto& format = run_format(in.format, env, "merge");
     std::unique_ptr<util::OutputFile> out_file;  // checked writable before reading anything
     if (in.out) out_file = std::make_unique<util::OutputFile>(*in.out);
-    const auto history = store::open_history_for_run(config::resolve_db(in.db, env));
+    const auto history = access::open_history_for_run(config::resolve_db(in.db, env));
 
     std::vector<SourcedRun> parts;
     for (const auto& f : in.files)
-        parts.push_back({f, store::read_result_file(f)});
+        parts.push_back({f, read_result_file(f)});
     auto merged = merge_runs(parts, util::new_run_id());
     for (const auto& w : merged.warnings)
         warn(w);

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "access/history_url.hpp"
 #include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
@@ -14,7 +15,6 @@
 #include "history/lines.hpp"
 #include "history/prune.hpp"
 #include "report/history_text.hpp"
-#include "store/history_store.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
 
@@ -43,9 +43,11 @@ std::string cutoff(const std::string& age) {
                      "write days or weeks (90d, 12w) or a date (2026-01-31)");
 }
 
-std::uintmax_t size_of(const std::filesystem::path& path) {
+// The size of the file `history` lives in (0 for one in memory).
+std::uintmax_t size_of(const history::HistoryBackend& history) {
+    const auto file = history.file();
     std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
+    const auto size = file ? std::filesystem::file_size(*file, ec) : 0;
     return ec ? 0 : size;
 }
 
@@ -76,8 +78,8 @@ int execute(const PruneInput& in, const GlobalOptions& global) {
     if (!path) throw UsageError("prune needs the database, and --no-db was given");
     // Prune writes: it opens the database as a recording run does, once it is known to exist.
     open_history(*path);
-    auto store = store::HistoryStore::open_for_recording(*path);
-    const auto h = store.load_history([](std::string_view) { return false; });
+    const auto store = access::open_history(path->string(), access::Access::Record);
+    const auto h = store->load_runs();
     rules.default_branch = history::default_branch(h, std::nullopt);
     const auto selection = history::select_prune(h.runs, rules);
     const auto kept = fmt::format(
@@ -94,14 +96,14 @@ int execute(const PruneInput& in, const GlobalOptions& global) {
     std::vector<history::Run> drop;
     for (const auto i : selection.drop)
         drop.push_back(h.runs[i]);
-    const auto before = size_of(*path);
-    const auto removed = store.remove_runs(drop);
+    const auto before = size_of(*store);
+    const auto removed = store->remove_runs(drop);
     if (!global.quiet) {
         fmt::print("removed {} of {} runs ({} results, {} function rows, {} unused names){}\n"
                    "{}: {} -> {} bytes\n",
                    removed.runs, h.runs.size(), removed.results, removed.functions,
                    removed.symbols, selection.protected_runs > 0 ? "; " + kept : "",
-                   path->string(), util::with_commas(before), util::with_commas(size_of(*path)));
+                   store->name(), util::with_commas(before), util::with_commas(size_of(*store)));
     }
     return 0;
 }

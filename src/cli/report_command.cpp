@@ -19,7 +19,6 @@
 #include "exec/git.hpp"
 #include "history/lines.hpp"
 #include "report/html_history_reporter.hpp"
-#include "store/history_store.hpp"
 #include "util/fs.hpp"
 #include "util/regex.hpp"
 #include "util/strings.hpp"
@@ -38,9 +37,9 @@ struct ReportInput {
     std::optional<std::string> commit_url;
 };
 
-store::HistoryStore open_store(const std::filesystem::path& path) {
+std::unique_ptr<history::HistoryBackend> open_store(const std::filesystem::path& path) {
     auto store = open_history(path);
-    if (store.run_count() == 0) {
+    if (store->run_count() == 0) {
         throw UsageError(fmt::format("the history database {} has no runs", path.string()),
                          "record runs with `cgbench run` first");
     }
@@ -73,8 +72,8 @@ int execute(const ReportInput& in, const GlobalOptions& global) {
     if (!path) throw UsageError("report needs the database, and --no-db was given");
     const auto url = commit_url(in, env);
     util::OutputFile out(in.html);  // an unwritable destination fails before any reading
-    auto store = open_store(*path);
-    const auto h = store.load_history(
+    const auto store = open_store(*path);
+    const auto h = store->load_history(
         [&filter](std::string_view name) { return !filter || filter->search(std::string(name)); },
         in.last);
     if (h.series.empty()) {
@@ -90,7 +89,7 @@ int execute(const ReportInput& in, const GlobalOptions& global) {
     page.filter = in.filter;
     page.history = &h;
     page.default_branch = history::default_branch(h, std::nullopt);
-    page.steps = explained_steps(store, h, {page.default_branch, std::nullopt, false});
+    page.steps = explained_steps(*store, h, {page.default_branch, std::nullopt, false});
     page.commits = commit_subjects(h, runs_shown(h));
     page.commit_url = url;
     page.axis = in.axis == "zero" ? report::Axis::Zero : report::Axis::Relative;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "access/history_url.hpp"
 #include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
@@ -16,11 +17,11 @@
 #include "exec/environment.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/process.hpp"
+#include "history/stored_runs.hpp"
 #include "metrics/events.hpp"
 #include "metrics/score.hpp"
 #include "report/reporter.hpp"
 #include "runner/run_pipeline.hpp"
-#include "store/history_store.hpp"
 #include "util/fs.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"
@@ -202,21 +203,22 @@ std::optional<fs::path> keep_unrecorded(const RunResult& run, const std::string&
 // Records `run` in `history`. When that fails (the lock held too long, a full disk, a damaged
 // page) or is interrupted, the measurement is not lost: the error names the result file that
 // holds it (`saved`, the --out file, or one written for the purpose) and `cgbench import`.
-void record_or_keep(store::HistoryStore& history, const RunResult& run, const fs::path* saved) {
+void record_or_keep(history::HistoryBackend& db, const RunResult& run, const fs::path* saved) {
     std::string why;
     const auto kept = [&]() -> std::string {
         const auto file =
             saved != nullptr ? std::optional(*saved)
-                             : keep_unrecorded(run, dump_json(to_json(run)) + "\n", history.path(), why);
+                             : keep_unrecorded(run, dump_json(to_json(run)) + "\n",
+                                               db.file().value_or(fs::path()), why);
         if (!file) return "the run is lost: it could not be kept in a file either (" + why + ")";
         return fmt::format("the run is kept in {} (`cgbench import {}` adds it)", file->string(),
                            util::shell_quote(file->string()));
     };
     try {
-        history.record_run(run);
+        history::record_run(db, run);
     } catch (const Interrupted&) {
         warn(fmt::format("interrupted before the run was recorded in {}; {}",
-                         history.path().string(), kept()));
+                         db.name(), kept()));
         throw;
     } catch (const EnvironmentError& e) {
         throw EnvironmentError(fmt::format("{}; {}", e.what(), kept()),
@@ -228,7 +230,7 @@ void record_or_keep(store::HistoryStore& history, const RunResult& run, const fs
 }  // namespace
 
 int finish_run(const RunResult& run, const report::OutputFormat& format, util::OutputFile* out,
-               store::HistoryStore* history, const GlobalOptions& global) {
+               history::HistoryBackend* history, const GlobalOptions& global) {
     std::vector<const BenchmarkResult*> failed;
     for (const auto& b : run.benchmarks) {
         if (b.status != BenchStatus::Ok) failed.push_back(&b);
@@ -263,9 +265,9 @@ config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvM
         return runner::list_gbench(spec, lister, env);
     });
     if (!plan.shard) return plan;
-    std::optional<store::StoredCosts> stored;
+    std::optional<history::StoredCosts> stored;
     if (plan.db) {
-        if (auto db = store::HistoryStore::open_existing(*plan.db)) {
+        if (auto db = access::open_history(plan.db->string(), access::Access::Read)) {
             std::vector<std::string> names;
             for (const auto& b : plan.request.benchmarks)
                 names.push_back(b.name);
@@ -303,7 +305,7 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
     spdlog::debug("valgrind {} at {}{}", inst.version, inst.launcher.string(),
                   inst.bypassed_wrapper ? " (bypassing the wrapper script)" : "");
     // Opened (created, migrated, write-locked once) before measuring: exit 4 in milliseconds.
-    const auto history = store::open_history_for_run(plan.db);
+    const auto history = access::open_history_for_run(plan.db);
 
     RunResult run;
     {

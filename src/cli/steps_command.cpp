@@ -30,10 +30,10 @@ int execute(const StepsInput& in, const GlobalOptions& global) {
     const auto reporter = chosen_format(in.format, report::Model::Steps, "steps").steps();
     const auto path = config::resolve_db(in.db, exec::current_environment());
     if (!path) throw UsageError("steps needs the database, and --no-db was given");
-    auto store = open_history(*path);
+    const auto store = open_history(*path);
     // Each benchmark's series is read, searched and dropped in turn: the history is never
     // held whole (a million results would be ~100 MB to allocate and fault in).
-    const auto h = store.load_runs();
+    const auto h = store->load_runs();
     const bool verbose = global.verbose > 0;
     history::StepFinder finder(h, {history::default_branch(h, std::nullopt), in.branch, verbose,
                                    verbose});
@@ -43,18 +43,18 @@ int execute(const StepsInput& in, const GlobalOptions& global) {
         finder.add(s);
     };
     if (in.name) {
-        store.scan_series(h, *in.name, SIZE_MAX, add);
+        store->scan_series(h, *in.name, SIZE_MAX, add);
     } else {
-        store.scan_series(h, [](std::string_view) { return true; }, SIZE_MAX, add);
+        store->scan_series(h, [](std::string_view) { return true; }, SIZE_MAX, add);
     }
-    if (in.name && !found) unknown_benchmark(store, *in.name);
+    if (in.name && !found) unknown_benchmark(*store, *in.name);
     if (in.branch) check_branch(h, *in.branch);
     report::StepsReport model;
     model.database = path->string();
     model.benchmark = in.name;
     model.history = &h;
     model.branches = finder.finish();
-    explain_steps(store, h, model.branches);
+    explain_steps(*store, h, model.branches);
     model.commits = commit_subjects(h, runs_of(model.branches));
     model.verbose = global.verbose > 0;
     fmt::print("{}", reporter->render(model, {color_on_stdout(), global.verbose > 0}));

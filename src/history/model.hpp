@@ -1,8 +1,8 @@
 #pragma once
 // The history as plain values, whatever stores it: the runs (git facts and the fingerprint
-// each recorded) and each benchmark's results over them. The store fills these; everything
-// under src/history/ decides what they mean (lines per branch, epochs, changes, steps)
-// without knowing about SQLite.
+// each recorded) and each benchmark's results over them. A history backend
+// (history/backend.hpp) fills these; everything under src/history/ decides what they mean
+// (lines per branch, epochs, changes, steps) without knowing which backend it was.
 
 #include <cstddef>
 #include <cstdint>
@@ -31,7 +31,7 @@ struct Run {
     std::string started;  // ISO-8601 UTC
     GitInfo git;
     std::size_t fingerprint = 0;  // index into History::fingerprints
-    std::int64_t handle = 0;      // the store's own reference to the run (SQLite: runs.seq)
+    std::int64_t handle = 0;      // the backend's own reference to the run (SQLite: runs.seq)
 };
 
 // One benchmark's result in one run.
@@ -49,8 +49,8 @@ struct Series {
     std::vector<Result> results;
 };
 
-// What the store read: every run, the distinct fingerprints they recorded, and the series of
-// the benchmarks asked for.
+// What the backend read: every run, the distinct fingerprints they recorded, and the series
+// of the benchmarks asked for.
 struct History {
     std::vector<Run> runs;                  // oldest first: by start time, then recording order
     std::vector<Fingerprint> fingerprints;  // distinct, in order of first use

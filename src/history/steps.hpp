@@ -117,7 +117,7 @@ struct StepsOptions {
 std::vector<BranchSteps> find_all_steps(const History& h, const StepsOptions& options);
 
 // find_all_steps one series at a time, for series read one after another and not kept
-// (HistoryStore::scan_series): add() each series over the runs of `h`, then finish().
+// (HistoryBackend::scan_series): add() each series over the runs of `h`, then finish().
 // `h` must outlive the finder; its own series are not looked at.
 class StepFinder {
   public:

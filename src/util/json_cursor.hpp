@@ -1,6 +1,6 @@
 #pragma once
 // A strict, allocation-light reader of JSON text for callers that know the shape of the
-// document they read (store/result_reader.cpp). It decodes what nlohmann::json writes and
+// document they read (core/result_reader.cpp). It decodes what nlohmann::json writes and
 // declines the rest, so such a caller can fall back to a full parser.
 
 #include <cstddef>

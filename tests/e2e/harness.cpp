@@ -159,14 +159,17 @@ std::map<std::string, std::uint64_t> callgrind_totals_by_hand(const fs::path& du
 }
 
 std::optional<std::uint64_t> log_instruction_refs(const fs::path& log) {
-    // "==123== I   refs:      1,234,567"
+    // "==123== I   refs:      1,234,567" (Valgrind 3.19), "==123== I refs:        1,234,567"
+    // (3.24)
     std::ifstream in(log);
     std::string line;
     while (std::getline(in, line)) {
-        const auto at = line.find("I   refs:");
+        auto at = line.find("== I ");
         if (at == std::string::npos) continue;
+        at = line.find_first_not_of(' ', at + 5);
+        if (at == std::string::npos || line.compare(at, 5, "refs:") != 0) continue;
         std::string digits;
-        for (const char c : line.substr(at + 9)) {
+        for (const char c : line.substr(at + 5)) {
             if (c >= '0' && c <= '9') digits += c;
         }
         if (!digits.empty()) return std::stoull(digits);

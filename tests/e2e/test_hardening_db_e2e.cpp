@@ -16,9 +16,10 @@
 #include "base/errors.hpp"
 #include "e2e/hardening.hpp"
 #include "e2e/harness.hpp"
-#include "store/history_store.hpp"
-#include "store/schema.hpp"
-#include "store/sqlite.hpp"
+#include "history/stored_runs.hpp"
+#include "sqlite_store/schema.hpp"
+#include "sqlite_store/sqlite.hpp"
+#include "sqlite_store/sqlite_history.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::e2e {
@@ -26,7 +27,7 @@ namespace cgbench::e2e {
 namespace {
 
 std::size_t stored_runs(const fs::path& db) {
-    auto store = store::HistoryStore::open_existing(db);
+    auto store = sqlite_store::SqliteHistory::open_existing(db);
     return store ? store->run_count() : 0;
 }
 
@@ -81,8 +82,8 @@ TEST(Hardening, D11_LockHeldAtRecordingTimeIsWaitedFor) {
     const auto r = run_cgbench(run_reading(fifo, {"--db", db.string()}),
                                {.started = [&](pid_t pid) {
                                    const int w = wait_until_measuring(fifo);
-                                   store::Database holder(db, store::Database::Mode::Existing);
-                                   store::Transaction lock(holder);
+                                   sqlite_store::Database holder(db, sqlite_store::Database::Mode::Existing);
+                                   sqlite_store::Transaction lock(holder);
                                    ::close(w);  // the program ends; recording meets the lock
                                    // Held from the end of the run, however long Valgrind took
                                    // to finish on a loaded machine: long enough for the note
@@ -132,8 +133,8 @@ TEST(Hardening, D17_CtrlCEndsTheWaitForALockedDatabase) {
     ASSERT_EQ(cgbench({"run", "-q", "--db", db.string(), "--", program("workload"), "100"})
                   .exit_code,
               0);
-    store::Database holder(db, store::Database::Mode::Existing);
-    store::Transaction lock(holder);
+    sqlite_store::Database holder(db, sqlite_store::Database::Mode::Existing);
+    sqlite_store::Transaction lock(holder);
     const auto r = run_cgbench({"run", "-q", "--db", db.string(), "--", program("workload"), "100"},
                                {.started = [](pid_t pid) {
                                    std::this_thread::sleep_for(std::chrono::seconds(1));
@@ -195,13 +196,13 @@ TEST(Hardening, F34_ReadingAnOlderDatabaseNeverMigratesIt) {
               0);
     const auto doc = read_json(result);
     {  // a database as cgbench wrote it at schema version 2: functions inside each document
-        store::Database d(db, store::Database::Mode::Create);
+        sqlite_store::Database d(db, sqlite_store::Database::Mode::Create);
         d.exec("PRAGMA journal_mode = WAL");
-        for (const auto& m : store::migrations()) {
+        for (const auto& m : sqlite_store::migrations()) {
             if (m.version <= 2) d.exec(m.sql);
         }
         d.exec(fmt::format("PRAGMA user_version = 2; PRAGMA application_id = {}",
-                           store::kApplicationId));
+                           sqlite_store::kApplicationId));
         auto run = d.prepare(
             "INSERT INTO runs (id, started, recorded, fingerprint_key, fingerprint, warnings) "
             "VALUES (?1, ?2, ?2, ?3, ?4, '[]')");
@@ -228,10 +229,10 @@ TEST(Hardening, F34_ReadingAnOlderDatabaseNeverMigratesIt) {
         cgbench({"annotate", "--db", db.string(), doc["run"]["id"].get<std::string>(), "w"});
     EXPECT_EQ(a.exit_code, 0) << a.err;
     EXPECT_EQ(util::read_file(db), before) << "a read command changed the file";
-    EXPECT_EQ(store::Database(db, store::Database::Mode::ReadOnly).query_int("PRAGMA user_version"),
+    EXPECT_EQ(sqlite_store::Database(db, sqlite_store::Database::Mode::ReadOnly).query_int("PRAGMA user_version"),
               2);
     const auto v = cgbench({"--version"});
-    EXPECT_NE(v.out.find(fmt::format("history database schema {}", store::kSchemaVersion)),
+    EXPECT_NE(v.out.find(fmt::format("history database schema {}", sqlite_store::kSchemaVersion)),
               std::string::npos)
         << v.out;
 }
@@ -239,16 +240,16 @@ TEST(Hardening, F34_ReadingAnOlderDatabaseNeverMigratesIt) {
 TEST(Hardening, F35_SchemaIsCheckedAgainUnderTheWriteLock) {
     const auto dir = scratch("hardening-f35");
     const auto db = dir / "h.db";
-    auto history = store::HistoryStore::open_for_recording(db);
+    auto store = sqlite_store::SqliteHistory::open_for_recording(db);
     {  // a newer cgbench migrates the file after this one opened it
-        store::Database newer(db, store::Database::Mode::Existing);
-        newer.exec(fmt::format("PRAGMA user_version = {}", store::kSchemaVersion + 1));
+        sqlite_store::Database newer(db, sqlite_store::Database::Mode::Existing);
+        newer.exec(fmt::format("PRAGMA user_version = {}", sqlite_store::kSchemaVersion + 1));
     }
     RunResult run;
     run.id = "20261122T031500Z-0000f35f";
     run.started = "2026-11-22T03:15:00Z";
     try {
-        history.record_run(run);
+        history::record_run(*store, run);
         FAIL() << "recorded an old-format run into a newer database";
     } catch (const EnvironmentError& e) {
         EXPECT_NE(std::string(e.what()).find("newer than this cgbench"), std::string::npos)
@@ -345,7 +346,7 @@ TEST(Hardening, O15_ANameThatIsNotUtf8IsOneNameEverywhere) {
     EXPECT_EQ(read_json(out)["benchmarks"][0]["name"], shown);
     const auto h = cgbench({"history", shown, "--db", db.string(), "--format", "json"});
     ASSERT_EQ(h.exit_code, 0) << "the database stores another name: " << h.err;
-    store::Database d(db, store::Database::Mode::ReadOnly);
+    sqlite_store::Database d(db, sqlite_store::Database::Mode::ReadOnly);
     auto s = d.prepare("SELECT name FROM results");
     ASSERT_TRUE(s.step());
     EXPECT_EQ(std::string(s.text(0)), shown);

@@ -11,7 +11,8 @@
 
 #include "e2e/hardening.hpp"
 #include "e2e/harness.hpp"
-#include "store/history_store.hpp"
+#include "history/stored_runs.hpp"
+#include "sqlite_store/sqlite_history.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::e2e {
@@ -23,7 +24,7 @@ std::string slurp(const fs::path& p) {
 }
 
 std::size_t stored_runs(const fs::path& db) {
-    auto store = store::HistoryStore::open_existing(db);
+    auto store = sqlite_store::SqliteHistory::open_existing(db);
     return store ? store->run_count() : 0;
 }
 

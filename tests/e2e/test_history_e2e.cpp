@@ -12,9 +12,10 @@
 #include <thread>
 
 #include "e2e/harness.hpp"
-#include "store/history_store.hpp"
-#include "store/schema.hpp"
-#include "store/sqlite.hpp"
+#include "history/stored_runs.hpp"
+#include "sqlite_store/schema.hpp"
+#include "sqlite_store/sqlite.hpp"
+#include "sqlite_store/sqlite_history.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::e2e {
@@ -28,7 +29,7 @@ Result run_into(const fs::path& db, std::vector<std::string> args) {
 }
 
 std::size_t stored_runs(const fs::path& db) {
-    auto store = store::HistoryStore::open_existing(db);
+    auto store = sqlite_store::SqliteHistory::open_existing(db);
     return store ? store->run_count() : 0;
 }
 
@@ -147,12 +148,12 @@ TEST(HistoryE2E, NewerSchemaIsRefusedAndLeftAlone) {
     const auto dir = scratch("history-newer");
     const auto db = dir / "history.db";
     ASSERT_EQ(run_into(db, {"--", program("workload"), "2000"}).exit_code, 0);
-    { store::Database(db, store::Database::Mode::Existing).exec("PRAGMA user_version = 42"); }
+    { sqlite_store::Database(db, sqlite_store::Database::Mode::Existing).exec("PRAGMA user_version = 42"); }
     const std::string before = util::read_file(db);
     const auto r = run_into(db, {"--", program("workload"), "2000"});
     EXPECT_EQ(r.exit_code, 4) << r.err;
     EXPECT_NE(r.err.find(fmt::format("schema version 42, newer than this cgbench understands ({})",
-                                     store::kSchemaVersion)),
+                                     sqlite_store::kSchemaVersion)),
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("upgrade cgbench"), std::string::npos) << r.err;

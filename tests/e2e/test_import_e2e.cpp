@@ -8,14 +8,15 @@
 #include <fstream>
 
 #include "e2e/harness.hpp"
-#include "store/history_store.hpp"
+#include "history/stored_runs.hpp"
+#include "sqlite_store/sqlite_history.hpp"
 
 namespace cgbench::e2e {
 
 namespace {
 
 std::size_t stored_runs(const fs::path& db) {
-    auto store = store::HistoryStore::open_existing(db);
+    auto store = sqlite_store::SqliteHistory::open_existing(db);
     return store ? store->run_count() : 0;
 }
 

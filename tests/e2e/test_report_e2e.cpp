@@ -9,9 +9,10 @@
 #include <fstream>
 
 #include "e2e/harness.hpp"
+#include "history/stored_runs.hpp"
 #include "report/escape.hpp"
-#include "store/history_store.hpp"
-#include "store/sqlite.hpp"
+#include "sqlite_store/sqlite.hpp"
+#include "sqlite_store/sqlite_history.hpp"
 #include "unit/run_fixtures.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -50,8 +51,8 @@ fs::path record_three_runs(const std::string& name) {
 // A database with one run, written without Valgrind.
 fs::path one_stored_run(const fs::path& dir) {
     const auto db = dir / "stored.db";
-    store::HistoryStore::open_for_recording(db).record_run(
-        testing_fixtures::run("r1", {testing_fixtures::bench("w", 1000)}));
+    history::record_run(*sqlite_store::SqliteHistory::open_for_recording(db),
+                        testing_fixtures::run("r1", {testing_fixtures::bench("w", 1000)}));
     return db;
 }
 
@@ -164,7 +165,7 @@ TEST(ReportE2E, MissingOrEmptyDatabase) {
 
     const auto empty_dir = scratch("report-empty");
     const auto empty = empty_dir / "empty.db";
-    { store::HistoryStore::open_for_recording(empty); }
+    { sqlite_store::SqliteHistory::open_for_recording(empty); }
     const auto e = report({"--db", empty.string(), "--html", (empty_dir / "x.html").string()});
     expect_one_line_error(e, 2, fmt::format("the history database {} has no runs", empty.string()));
     expect_no_page(empty_dir);
@@ -181,7 +182,7 @@ TEST(ReportE2E, DamagedOrNewerDatabase) {
 
     const auto newer = dir / "newer.db";
     fs::copy_file(one_stored_run(dir), newer);
-    { store::Database(newer, store::Database::Mode::Existing).exec("PRAGMA user_version = 42"); }
+    { sqlite_store::Database(newer, sqlite_store::Database::Mode::Existing).exec("PRAGMA user_version = 42"); }
     expect_one_line_error(report({"--db", newer.string(), "--html", out.string()}), 4,
                           "newer than this cgbench understands");
     expect_no_page(dir);

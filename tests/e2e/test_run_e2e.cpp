@@ -181,6 +181,24 @@ TEST(RunE2E, CpuBaselines) {
     EXPECT_EQ(n["run"]["fingerprint"]["glibc_tunables"], "");
 }
 
+// -q and -v work before the subcommand as after it (CLI11 2.4 reset the former).
+TEST(RunE2E, QuietAndVerboseBeforeOrAfterTheSubcommand) {
+    for (const auto& args : {std::vector<std::string>{"-q", "run"}, {"run", "-q"}}) {
+        auto all = args;
+        all.insert(all.end(), {"--no-db", "--warmup", "0", "--", program("workload"), "10"});
+        const auto r = cgbench(all);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(r.out, "") << args[0];
+    }
+    for (const auto& args : {std::vector<std::string>{"-v", "run"}, {"run", "-v"}}) {
+        auto all = args;
+        all.insert(all.end(), {"--no-db", "--warmup", "0", "--", program("workload"), "10"});
+        const auto r = cgbench(all);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_NE(r.err.find("cgbench: debug: running: "), std::string::npos) << args[0] << r.err;
+    }
+}
+
 TEST(RunE2E, ArgumentsAfterTheProgramBelongToIt) {
     const auto dir = scratch("argv");
     const auto read = [](const fs::path& p) { return util::read_file(p); };

@@ -9,7 +9,7 @@
 
 #include "e2e/harness.hpp"
 #include "e2e/measured_repo.hpp"
-#include "store/sqlite.hpp"
+#include "sqlite_store/sqlite.hpp"
 
 namespace cgbench::e2e {
 
@@ -149,7 +149,7 @@ TEST(StepsE2E, BisectFindsTheStepReusingTheHistory) {
     // A history holding only GOOD and BAD (as CI that measures releases would have).
     const auto db = copy_of(h, "bisect-db");
     {
-        store::Database copy(db, store::Database::Mode::Existing);
+        sqlite_store::Database copy(db, sqlite_store::Database::Mode::Existing);
         const auto others = fmt::format("(SELECT seq FROM runs WHERE git_commit NOT IN ('{}', '{}'))",
                                         commits[0], commits[6]);
         copy.exec("DELETE FROM result_functions WHERE run IN " + others);
@@ -195,7 +195,7 @@ TEST(StepsE2E, PruneKeepsTheDefaultBranchsNewestAndGivesTheSpaceBack) {
     const auto& h = measured_history();
     const auto db = copy_of(h, "prune-db");
     const auto runs = [&] {
-        store::Database d(db, store::Database::Mode::Existing);
+        sqlite_store::Database d(db, sqlite_store::Database::Mode::Existing);
         return d.query_int("SELECT COUNT(*) FROM runs");
     };
     const auto prune = [&](std::vector<std::string> args) {
@@ -223,7 +223,7 @@ TEST(StepsE2E, PruneKeepsTheDefaultBranchsNewestAndGivesTheSpaceBack) {
     EXPECT_NE(pruned.out.find("removed 5 of 8 runs (5 results"), std::string::npos) << pruned.out;
     EXPECT_EQ(runs(), 3);
     {
-        store::Database d(db, store::Database::Mode::Existing);
+        sqlite_store::Database d(db, sqlite_store::Database::Mode::Existing);
         EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM results WHERE run NOT IN (SELECT seq FROM runs)"), 0);
         EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM result_functions WHERE run NOT IN "
                               "(SELECT seq FROM runs)"),

@@ -14,7 +14,7 @@ namespace {
 
 // A line of `n` commits that moved from `first`; `broken` cannot be measured.
 BisectOutcome bisect_line(std::size_t n, std::size_t first, std::set<std::size_t> broken,
-                     std::set<std::size_t>* asked = nullptr) {
+                          std::set<std::size_t>* asked = nullptr) {
     return bisect(n, [&](std::size_t i) {
         EXPECT_GT(i, 0u) << "GOOD is never asked";
         EXPECT_LT(i, n - 1) << "BAD is never asked";

@@ -55,8 +55,8 @@ TEST(HistorySteps, ATinyLastingStepIsFound) {
 }
 
 TEST(HistorySteps, AOneCommitBlipIsNotAStep) {
-    const auto h = HistoryBuilder::simple(flat(6, 1'000'000) + flat(1, 1'300'000) +
-                                          flat(6, 1'000'000));
+    const auto h =
+        HistoryBuilder::simple(flat(6, 1'000'000) + flat(1, 1'300'000) + flat(6, 1'000'000));
     const auto branches = steps_of(h);
     EXPECT_TRUE(all_steps(branches).empty());
     ASSERT_EQ(branches[0].blips.size(), 1u);
@@ -65,9 +65,9 @@ TEST(HistorySteps, AOneCommitBlipIsNotAStep) {
 }
 
 TEST(HistorySteps, BlipsAreCountedWhenNotListed) {
-    const auto h = HistoryBuilder::simple(flat(6, 1'000'000) + flat(1, 1'300'000) +
-                                          flat(6, 1'000'000) + flat(1, 900'000) +
-                                          flat(3, 1'000'000));
+    const auto h =
+        HistoryBuilder::simple(flat(6, 1'000'000) + flat(1, 1'300'000) + flat(6, 1'000'000) +
+                               flat(1, 900'000) + flat(3, 1'000'000));
     const auto listed = steps_of(h);
     ASSERT_EQ(listed.size(), 1u);
     EXPECT_EQ(listed[0].blips.size(), 2u);
@@ -92,10 +92,12 @@ History two_branch_history() {
         feature_runs.push_back(b.add_run("feature"));
     auto runs = main_runs;
     runs.insert(runs.end(), feature_runs.begin(), feature_runs.end());
-    b.series("a", runs, flat(4, 100) + flat(1, 130) + flat(4, 100) + flat(4, 120) + flat(3, 120) +
-                            flat(3, 150));
-    b.series("b", runs, flat(3, 500) + std::vector<std::optional<std::uint64_t>>{std::nullopt} +
-                            flat(5, 500) + flat(4, 510) + flat(6, 490));
+    b.series(
+        "a", runs,
+        flat(4, 100) + flat(1, 130) + flat(4, 100) + flat(4, 120) + flat(3, 120) + flat(3, 150));
+    b.series("b", runs,
+             flat(3, 500) + std::vector<std::optional<std::uint64_t>>{std::nullopt} + flat(5, 500) +
+                 flat(4, 510) + flat(6, 490));
     b.series("c", main_runs, flat(6, 7) + flat(7, 9));
     return b.take();
 }
@@ -105,7 +107,7 @@ TEST(HistorySteps, OneSeriesAtATimeFindsWhatTheWholeHistoryGives) {
     const StepsOptions options{"main", std::nullopt, true};
     const auto whole = find_all_steps(h, options);
     StepFinder finder(h, options);
-    Series buffer;  // reused, as HistoryStore::scan_series reuses its own
+    Series buffer;  // reused, as HistoryBackend::scan_series reuses its own
     for (const auto& s : h.series) {
         buffer.name = s.name;
         buffer.results.assign(s.results.begin(), s.results.end());
@@ -194,7 +196,8 @@ TEST(HistorySteps, ALoaderCacheOrCompilerChangeIsEnvironmentToo) {
         ASSERT_EQ(steps.size(), 1u) << what;
         EXPECT_EQ(steps[0]->step.label, Label::Environment) << what;
         ASSERT_EQ(steps[0]->step.environment.size(), 1u) << what;
-        EXPECT_EQ(steps[0]->step.environment[0].rfind(what, 0), 0u) << steps[0]->step.environment[0];
+        EXPECT_EQ(steps[0]->step.environment[0].rfind(what, 0), 0u)
+            << steps[0]->step.environment[0];
         EXPECT_EQ(h.keys.front(), h.keys.back()) << "comparable: the same epoch";
     }
 }
@@ -211,7 +214,8 @@ TEST(HistorySteps, WobbleComesFromTheBenchmarksOwnHistory) {
     for (std::size_t i = 1; i < costs.size(); ++i) {
         if (i == 40) continue;
         const auto a = static_cast<double>(*costs[i - 1]);
-        largest_noise_move = std::max(largest_noise_move, std::abs(static_cast<double>(*costs[i]) - a) / a);
+        largest_noise_move =
+            std::max(largest_noise_move, std::abs(static_cast<double>(*costs[i]) - a) / a);
     }
     const auto h = HistoryBuilder::simple(costs);
     const auto branches = steps_of(h, true);
@@ -316,9 +320,8 @@ TEST(HistorySteps, ACommitMeasuredTwiceIsOnePoint) {
 }
 
 TEST(HistorySteps, AFailedResultInBetweenDoesNotHideAStep) {
-    const auto h = HistoryBuilder::simple(flat(4, 1000) + std::vector<std::optional<std::uint64_t>>{
-                                                              std::nullopt} +
-                                          flat(4, 1073));
+    const auto h = HistoryBuilder::simple(
+        flat(4, 1000) + std::vector<std::optional<std::uint64_t>>{std::nullopt} + flat(4, 1073));
     const auto branches = steps_of(h);
     const auto steps = all_steps(branches);
     ASSERT_EQ(steps.size(), 1u);
@@ -376,10 +379,10 @@ TEST(HistoryWobble, RobustBound) {
     EXPECT_EQ(few.samples, 3u);
     EXPECT_EQ(few.bound, 0);
     // Enough: the bound covers the alternation.
-    const auto many = bound_of(HistoryBuilder::simple(flat(1, 1000) + flat(1, 1001) + flat(1, 1000) +
-                                                      flat(1, 1001) + flat(1, 1000) + flat(1, 1001) +
-                                                      flat(1, 1000) + flat(1, 1001) + flat(1, 1000) +
-                                                      flat(1, 1001) + flat(1, 1000)));
+    const auto many = bound_of(
+        HistoryBuilder::simple(flat(1, 1000) + flat(1, 1001) + flat(1, 1000) + flat(1, 1001) +
+                               flat(1, 1000) + flat(1, 1001) + flat(1, 1000) + flat(1, 1001) +
+                               flat(1, 1000) + flat(1, 1001) + flat(1, 1000)));
     EXPECT_EQ(many.samples, 9u);
     EXPECT_GT(many.bound, 0.0009);
     // Exact counts: none.

@@ -1,0 +1,74 @@
+#pragma once
+// What the user may name a run by, on `compare` and `export`: a result file, a run id from
+// the history, or a git ref: the latest run recorded at that commit, completed with the latest
+// result of each other benchmark recorded there (history::complete_from_commit). Any backend:
+// the history is reached through history/backend.hpp only.
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+#include "exec/environment.hpp"
+#include "exec/git.hpp"
+#include "exec/process.hpp"
+#include "history/backend.hpp"
+
+namespace cgbench::access {
+
+// A run found from what the user typed, and how to describe it.
+struct ResolvedRun {
+    RunResult run;
+    std::string label;                  // "base.json", "run 2026…", "main (abc1234)"
+    std::vector<std::string> warnings;  // e.g. the run was measured in a dirty work tree
+    std::vector<std::string> run_ids;   // stored runs drawn on (empty for a file)
+};
+
+// Turns BASE, HEAD or RUN arguments into runs; opens the database only when needed.
+class RunResolver {
+  public:
+    // `db`: the history (nullopt with --no-db), opened to read when first needed
+    // (access::history_source); git runs in `git_dir` with the caller's PATH. `runner` must
+    // outlive the resolver.
+    RunResolver(std::optional<history::HistorySource> db, std::filesystem::path git_dir,
+                const exec::EnvMap& caller, exec::ProcessRunner& runner);
+
+    // `ref` as an existing file, else a run id, else a git ref; what a git ref resolves to
+    // draws on no run in `exclude`. Throws UsageError naming what was tried.
+    ResolvedRun resolve(const std::string& ref, const std::vector<std::string>& exclude = {});
+    // The most recently started run in the history, completed from its commit. UsageError
+    // when there is none.
+    ResolvedRun latest();
+    // What was recorded at the merge base of `head`'s commit with `base_branch` (when empty:
+    // main, master, origin/main, origin/master, the first that exists), apart from `head`.
+    ResolvedRun at_merge_base(const ResolvedRun& head,
+                              const std::optional<std::string>& base_branch);
+
+    // The previous run of `head`'s branch: the latest run of a clean work tree recorded on
+    // that branch with the same fingerprint key, apart from `head`'s own runs, completed
+    // from its commit. nullopt when the database (or the file) holds none: the first run
+    // of a branch has no baseline. UsageError when `head` names no branch.
+    std::optional<ResolvedRun> previous_on_branch(const ResolvedRun& head);
+
+  private:
+    // The history, opened on first use; UsageError when disabled or missing.
+    history::HistoryBackend& history(std::string_view wanted_for);
+    history::HistoryBackend* history_if_present();
+    ResolvedRun at_commit(const std::string& commit, const std::string& label,
+                          const std::vector<std::string>& exclude);
+    void refuse_head_on_base_branch(const std::string& commit, const std::string& branch,
+                                    const std::vector<std::string>& exclude);
+    // Completes `anchor` from its commit; labelled "LABEL (NOTES, N runs)".
+    ResolvedRun completed(RunResult anchor, const std::string& label,
+                          std::vector<std::string> notes, const std::vector<std::string>& exclude);
+
+    std::optional<history::HistorySource> db_;
+    std::unique_ptr<history::HistoryBackend> history_;
+    bool opened_ = false;
+    exec::Git git_;
+};
+
+}  // namespace cgbench::access

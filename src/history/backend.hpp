@@ -1,0 +1,188 @@
+#pragma once
+// What a history backend stores and finds, and nothing it decides. A backend keeps runs
+// (recorded in batches, each run entirely or not at all), finds them by a few facts (id,
+// commit, branch, fingerprint key), reads them back as the result file gave them, and hands
+// out each benchmark's series for history policy. Which run answers a question (the
+// previous run of a branch, a commit's runs merged into one) is decided over this interface
+// (history/stored_runs.hpp), so a second backend implements storage only.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+#include "history/model.hpp"
+
+namespace cgbench::history {
+
+// How many functions of each result a history keeps (result files keep more); the rest are
+// summed as "(other)".
+inline constexpr std::size_t kStoredFunctions = 10;
+
+// The functions a history keeps of a result: fold_functions(functions, kStoredFunctions),
+// each with its cost and Ir only.
+std::vector<FunctionResult> kept_functions(const std::vector<FunctionResult>& functions);
+
+// What a history is opened for; each backend's `open(location, access)` takes it
+// (access/history_url.cpp).
+enum class Access {
+    Read,    // queries only: never created, written or converted; none when it does not exist
+    Record,  // created when missing, converted when older, checked and write-locked once
+};
+
+// Accepts a benchmark name; an empty one accepts every name.
+using NameFilter = std::function<bool(std::string_view)>;
+// Sees each series of a scan; the series is reused for the next one.
+using SeriesVisitor = std::function<void(const Series&)>;
+
+// What remove_runs took out.
+struct RemovedRows {
+    std::size_t runs = 0;
+    std::size_t results = 0;
+    std::size_t functions = 0;  // the results' kept functions
+    std::size_t symbols = 0;    // (file, name) pairs no kept function uses any more
+};
+
+// The costs one stored run measured, for balancing shards.
+struct StoredCosts {
+    std::string run_id;
+    std::map<std::string, std::uint64_t> costs;  // benchmark name -> cost (ok results only)
+};
+
+// What a history holds under a run id (RunBatch::find).
+struct StoredRunInfo {
+    std::string started;
+    std::size_t benchmarks = 0;
+};
+
+// Which runs find_runs returns: each field given must match.
+struct RunFilter {
+    std::optional<std::string> id = std::nullopt;
+    std::optional<std::string> commit = std::nullopt;
+    std::optional<std::string> branch = std::nullopt;
+    std::optional<std::string> fingerprint_key = std::nullopt;
+    bool clean_only = false;  // leave out runs measured with uncommitted changes
+    std::size_t limit = SIZE_MAX;
+};
+
+// A run as find_runs finds it: what choosing between runs needs, and its handle.
+struct FoundRun {
+    std::string id;
+    std::string started;
+    GitInfo git;
+    std::string fingerprint_key;
+    std::int64_t handle = 0;  // for load_run
+};
+
+// Several runs recorded in one transaction, each entirely or not at all: a batch destroyed
+// before commit() stores none of its runs. Use while its history stays open.
+class RunBatch {
+  public:
+    virtual ~RunBatch() = default;
+
+    // What is stored under run id `id` (committed, or added to this batch); nullopt if none.
+    virtual std::optional<StoredRunInfo> find(std::string_view id) = 0;
+    // Stores `run` unless a run with its id is stored already (or added to this batch):
+    // then nothing is written and what is stored under that id is returned.
+    std::optional<StoredRunInfo> add(const RunResult& run);
+    // Commits every run added; EnvironmentError when that fails (then none is stored).
+    virtual void commit() = 0;
+
+    // Runs and results added so far.
+    std::size_t runs() const { return runs_; }
+    std::size_t results() const { return results_; }
+
+  protected:
+    // Stores `run`, whose id is not stored yet: every benchmark (failed ones too) with its
+    // kept_functions, read back exactly as run_from_json reads its result file.
+    virtual void write(const RunResult& run) = 0;
+
+  private:
+    std::size_t runs_ = 0;
+    std::size_t results_ = 0;
+};
+
+// Reads stored results one after another (what explains a step), each cheaper than
+// HistoryBackend::stored_result. Use while its history stays open.
+class StoredResultReader {
+  public:
+    virtual ~StoredResultReader() = default;
+    // The numbers of the result at `position` of `run` (name, tool, status, cost when ok,
+    // events, derived hits) and its kept functions; nullopt when there is none.
+    virtual std::optional<BenchmarkResult> read(const Run& run, std::int64_t position) = 0;
+};
+
+// One open history (not shared between threads). Errors reading or writing it are
+// EnvironmentErrors (exit 4) naming it.
+class HistoryBackend {
+  public:
+    virtual ~HistoryBackend() = default;
+
+    // What messages call it: the database file, or the URL it was opened by.
+    virtual std::string name() const = 0;
+    // The file it lives in; nullopt for a history in memory.
+    virtual std::optional<std::filesystem::path> file() const = 0;
+
+    // Begins a batch (waiting while another process writes).
+    virtual std::unique_ptr<RunBatch> begin_batch() = 0;
+    // Removes `runs` (from load_runs) with their results and functions, in one transaction,
+    // and gives the space back.
+    virtual RemovedRows remove_runs(const std::vector<Run>& runs) = 0;
+
+    // The runs `filter` accepts, the most recently started first (ties: the later recorded
+    // first), at most filter.limit of them.
+    virtual std::vector<FoundRun> find_runs(const RunFilter& filter) = 0;
+    // The run with `handle` (FoundRun::handle, Run::handle), its benchmarks in recorded order
+    // with their kept functions: only those whose name `only` accepts. nullopt when none.
+    virtual std::optional<RunResult> load_run(std::int64_t handle, const NameFilter& only) = 0;
+
+    // Every run, oldest first (by start time, then recording order), with its fingerprint
+    // (each distinct one read once); no series.
+    virtual History load_runs() = 0;
+    // The series of every benchmark `keep` accepts, by name, handed to `visit` one at a time,
+    // each its last `limit` results over the runs of `h` (from load_runs()).
+    virtual void scan_series(const History& h, const NameFilter& keep, std::size_t limit,
+                             const SeriesVisitor& visit) = 0;
+    // The same for the one benchmark `name` (no call when it has no results).
+    virtual void scan_series(const History& h, std::string_view name, std::size_t limit,
+                             const SeriesVisitor& visit) = 0;
+    // A reader of stored results (see StoredResultReader).
+    virtual std::unique_ptr<StoredResultReader> result_reader() = 0;
+
+    // Every benchmark name with a stored result, sorted (by bytes).
+    virtual std::vector<std::string> benchmark_names() = 0;
+    // The last `limit` runs, newest first.
+    virtual std::vector<RunRow> runs(std::size_t limit) = 0;
+    // Number of stored runs.
+    virtual std::size_t run_count() = 0;
+    // The most recently recorded complete (not shard) run with an ok result for any of
+    // `names`, and the costs of those of `names` it measured: one run, so every job reading
+    // the same history gets the same numbers. nullopt when none of `names` was measured.
+    virtual std::optional<StoredCosts> latest_costs(const std::vector<std::string>& names) = 0;
+
+    // load_runs() with the series of every benchmark `keep` accepts (scan_series).
+    History load_history(const NameFilter& keep, std::size_t limit = SIZE_MAX);
+    // load_runs() with the series of the one benchmark `name` (none when it has no results).
+    History load_history(std::string_view name, std::size_t limit = SIZE_MAX);
+    // result_reader()->read(run, position), for one result.
+    std::optional<BenchmarkResult> stored_result(const Run& run, std::int64_t position);
+};
+
+// A history opened only when first needed (a run reference may name a file instead): what
+// messages call it, and how to open it to read (nullptr when it does not exist).
+struct HistorySource {
+    std::string name;
+    std::function<std::unique_ptr<HistoryBackend>()> open;
+};
+
+// For backends: orders `s` as History::runs and keeps its last `limit` results.
+void finish_series(Series& s, std::size_t limit);
+
+}  // namespace cgbench::history

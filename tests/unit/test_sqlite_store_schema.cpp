@@ -1,0 +1,220 @@
+// Schema creation and the refusals: newer versions, other programs' databases, garbage. A
+// refused file is never changed.
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "base/errors.hpp"
+#include "history/stored_runs.hpp"
+#include "run_fixtures.hpp"
+#include "sqlite_store/schema.hpp"
+#include "sqlite_store/sqlite_history.hpp"
+#include "util/fs.hpp"
+
+namespace cgbench::sqlite_store {
+
+using namespace testing_fixtures;
+
+TEST(Schema, MigrationsAreOrderedAndEndAtTheCurrentVersion) {
+    int previous = 0;
+    for (const auto& m : migrations()) {
+        EXPECT_EQ(m.version, previous + 1);
+        previous = m.version;
+    }
+    EXPECT_EQ(previous, kSchemaVersion);
+}
+
+TEST(Schema, FreshFileGetsTheSchemaInWalMode) {
+    const auto path = fresh_dir("cgbench-schema-fresh") / "h.db";
+    Database db(path, Database::Mode::Create);
+    prepare_schema(db);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(db.query_int("PRAGMA application_id"), kApplicationId);
+    auto mode = db.prepare("PRAGMA journal_mode");
+    ASSERT_TRUE(mode.step());
+    EXPECT_EQ(mode.text(0), "wal");
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('runs', 'results')"),
+              2);
+    // Preparing again is a no-op.
+    prepare_schema(db);
+    EXPECT_EQ(check_schema(db), kSchemaVersion);
+}
+
+TEST(Schema, AnOlderDatabaseIsMigratedKeepingItsRuns) {
+    const auto path = fresh_dir("cgbench-schema-v1") / "h.db";
+    {
+        // A database as version 1 of the schema left it, with one run.
+        Database db(path, Database::Mode::Create);
+        db.exec(migrations().front().sql);
+        db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
+        db.exec("PRAGMA user_version = 1");
+        db.exec(
+            "INSERT INTO runs (id, started, recorded, fingerprint_key, fingerprint, warnings) "
+            "VALUES ('old', 't', 't', 'k', '{}', '[]')");
+    }
+    Database db(path, Database::Mode::Existing);
+    prepare_schema(db);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM runs WHERE id = 'old' AND shard IS NULL"), 1);
+}
+
+namespace {
+
+// A database as version 2 of the schema left it: `run` recorded the way cgbench did then,
+// the functions (folded) inside each result's document.
+void write_version_2(const fs::path& path, const RunResult& run) {
+    Database db(path, Database::Mode::Create);
+    for (const auto& m : migrations()) {
+        if (m.version <= 2) db.exec(m.sql);
+    }
+    db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
+    db.exec("PRAGMA user_version = 2");
+    auto r = db.prepare(
+        "INSERT INTO runs (seq, id, started, recorded, git_commit, git_branch, git_dirty, "
+        "fingerprint_key, fingerprint, warnings) VALUES (7, ?1, ?2, ?2, ?3, ?4, 0, ?5, ?6, '[]')");
+    r.bind(1, run.id).bind(2, run.started).bind(3, run.git.commit).bind(4, run.git.branch);
+    r.bind(5, run.fingerprint.comparison_key()).bind(6, dump_json(to_json(run.fingerprint), -1));
+    r.run();
+    auto s = db.prepare(
+        "INSERT INTO results (run, position, name, status, tool, cost, data) "
+        "VALUES (7, ?1, ?2, 'ok', 'cachegrind', 1, ?3)");
+    for (std::size_t i = 0; i < run.benchmarks.size(); ++i) {
+        s.reset();
+        s.bind(1, static_cast<std::int64_t>(i)).bind(2, run.benchmarks[i].name);
+        s.bind(3, dump_json(to_json(run.benchmarks[i]), -1));
+        s.run();
+    }
+}
+
+FunctionResult function(std::string file, std::string name, std::uint64_t cost,
+                        std::optional<std::uint64_t> ir) {
+    FunctionResult f{std::move(file), std::move(name), {}, cost};
+    if (ir) f.events.set(metrics::Event::Ir, *ir);
+    return f;
+}
+
+}  // namespace
+
+TEST(Schema, Version2FunctionsMoveToTheirTableAndReadBackTheSame) {
+    const auto path = fresh_dir("cgbench-schema-v2") / "h.db";
+    auto v2 = run("v2-run", {bench("parse", 5000), bench(kHostile, 6000), bench("plain", 10)});
+    v2.benchmarks[0].functions = {function("p.c", kHostile, 3000, 1500),
+                                  function("p.c", "ctl\x01 \"q\" \\ caf\xc3\xa9", 2000, 900),
+                                  function("???", "0x0000000000401000", 500, std::nullopt),
+                                  function("", std::string(kOtherFunctions), 9, 4)};
+    v2.benchmarks[1].functions = {function("p.c", kHostile, 6000, 3000),
+                                  function("", std::string(kOtherFunctions), 1, 1)};
+    // Not convertible (an event besides Ir): stays in the document, and reads back too.
+    auto odd = bench("odd", 100);
+    odd.functions = {function("o.c", "o", 100, 100)};
+    odd.functions[0].events.set(metrics::Event::D1mr, 2);
+    v2.benchmarks.push_back(odd);
+    write_version_2(path, v2);
+
+    const auto expect_read_back = [&v2](SqliteHistory& store) {
+        const auto loaded = history::run_by_id(store, "v2-run");
+        ASSERT_TRUE(loaded.has_value());
+        ASSERT_EQ(loaded->benchmarks.size(), v2.benchmarks.size());
+        for (std::size_t i = 0; i < v2.benchmarks.size(); ++i) {
+            EXPECT_EQ(loaded->benchmarks[i].functions, v2.benchmarks[i].functions) << i;
+        }
+        expect_same_run(*loaded, v2);
+    };
+
+    // A reader sees the run as it was recorded, and leaves the file as it found it: an older
+    // cgbench must still be able to read it.
+    const std::string before = util::read_file(path);
+    {
+        auto reader = SqliteHistory::open_existing(path);
+        ASSERT_NE(reader, nullptr);
+        expect_read_back(*reader);
+    }
+    EXPECT_EQ(util::read_file(path), before) << "a read-only command changed the database";
+    {
+        Database db(path, Database::Mode::ReadOnly);
+        EXPECT_EQ(db.query_int("PRAGMA user_version"), 2);
+    }
+
+    // Opening it to record converts it.
+    auto writer = SqliteHistory::open_for_recording(path);
+    expect_read_back(*writer);
+
+    Database db(path, Database::Mode::Existing);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), 3);
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM result_functions"), 4 + 2);
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM symbols"), 4) << "the hostile name once";
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM results WHERE instr(data, 'functions') > 0"), 1)
+        << "only the document that could not be converted keeps its functions";
+}
+
+TEST(Schema, NewerVersionIsRefusedAndLeftUnchanged) {
+    const auto path = fresh_dir("cgbench-schema-newer") / "h.db";
+    {
+        Database db(path, Database::Mode::Create);
+        prepare_schema(db);
+        db.exec("PRAGMA user_version = 99");
+    }
+    const std::string before = util::read_file(path);
+    Database db(path, Database::Mode::Existing);
+    try {
+        prepare_schema(db);
+        FAIL() << "accepted a newer schema";
+    } catch (const EnvironmentError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(path.string()), std::string::npos) << what;
+        EXPECT_NE(what.find("schema version 99"), std::string::npos) << what;
+        EXPECT_NE(what.find(fmt::format("({})", kSchemaVersion)), std::string::npos) << what;
+        EXPECT_NE(e.hint().find("upgrade cgbench"), std::string::npos) << e.hint();
+    }
+    EXPECT_EQ(util::read_file(path), before);
+}
+
+TEST(Schema, TheNextVersionIsRefusedToo) {
+    // A database a later cgbench migrated past this one (say, with function storage changed
+    // again) is never read or written by this one.
+    const auto path = fresh_dir("cgbench-schema-next") / "h.db";
+    {
+        Database db(path, Database::Mode::Create);
+        prepare_schema(db);
+        db.exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion + 1));
+    }
+    const std::string before = util::read_file(path);
+    EXPECT_THROW(SqliteHistory::open_existing(path), EnvironmentError);
+    EXPECT_THROW(SqliteHistory::open_for_recording(path), EnvironmentError);
+    EXPECT_EQ(util::read_file(path), before);
+}
+
+TEST(Schema, AnotherProgramsDatabaseIsRefused) {
+    const auto path = fresh_dir("cgbench-schema-foreign") / "other.db";
+    {
+        Database db(path, Database::Mode::Create);
+        db.exec("CREATE TABLE contacts (name TEXT)");
+    }
+    const std::string before = util::read_file(path);
+    Database db(path, Database::Mode::Existing);
+    EXPECT_THROW(prepare_schema(db), EnvironmentError);
+    EXPECT_EQ(util::read_file(path), before);
+
+    const auto other = fresh_dir("cgbench-schema-app") / "app.db";
+    {
+        Database db2(other, Database::Mode::Create);
+        db2.exec("PRAGMA application_id = 1234");
+    }
+    Database db2(other, Database::Mode::Existing);
+    EXPECT_THROW(prepare_schema(db2), EnvironmentError);
+}
+
+TEST(Schema, GarbageIsRefusedAndLeftUnchanged) {
+    const auto path = fresh_dir("cgbench-schema-garbage") / "h.db";
+    const std::string garbage = "this is not an SQLite database\n" + std::string(5000, '\x01');
+    std::ofstream(path, std::ios::binary) << garbage;
+    {
+        Database db(path, Database::Mode::Existing);
+        EXPECT_THROW(prepare_schema(db), EnvironmentError);
+    }
+    EXPECT_EQ(util::read_file(path), garbage);
+}
+
+}  // namespace cgbench::sqlite_store
