@@ -1,6 +1,5 @@
 #include "runner/fingerprint.hpp"
 
-#include <gnu/libc-version.h>
 #include <sys/utsname.h>
 
 #include <algorithm>
@@ -50,7 +49,8 @@ Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection&
     f.valgrind_version = m.installation().version;
     f.valgrind_launcher = m.installation().launcher.string();
     f.valgrind_wrapper_bypassed = m.installation().bypassed_wrapper;
-    f.glibc_version = selection.available ? selection.glibc_version : gnu_get_libc_version();
+    f.glibc_version =
+        selection.available ? selection.glibc_version : valgrind::system_glibc_version();
     struct utsname u {};
     if (::uname(&u) == 0) f.arch = u.machine;
     f.geometry = s.geometry;

@@ -25,8 +25,14 @@ enum class CpuBaseline { Portable, Native };
 CpuBaseline parse_cpu_baseline(std::string_view text);
 std::string_view to_string(CpuBaseline b);
 
-// The GLIBC_TUNABLES value for a baseline (empty for native). Uses glibc >= 2.33 names.
-std::string glibc_tunables_for(CpuBaseline baseline, const Geometry& geometry);
+// The version of the system's glibc ("2.41"), which the measured programs run on: the one
+// cgbench runs on, or for a static cgbench the one its loader names. Read once.
+std::string system_glibc_version();
+
+// The GLIBC_TUNABLES value for a baseline (empty for native) on glibc `glibc_version`. Uses
+// glibc >= 2.33 names; from 2.40 on also pins memset's non-temporal threshold.
+std::string glibc_tunables_for(CpuBaseline baseline, const Geometry& geometry,
+                               std::string_view glibc_version = system_glibc_version());
 
 // What glibc selected, as read from `ld.so --list-diagnostics` under Valgrind.
 struct GlibcSelection {

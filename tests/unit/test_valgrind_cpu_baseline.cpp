@@ -71,4 +71,39 @@ TEST(CpuBaseline, LoaderPath) {
     EXPECT_NE(dynamic_loader_path().find("ld-linux"), std::string::npos);
 }
 
+// glibc 2.40 added a memset non-temporal threshold that it derives from the CPU model: from
+// 2.40 on, portable pins it to the highest value glibc accepts; before, the tunables stay
+// exactly as they were (their text is in every program's environment).
+TEST(CpuBaseline, PortableTunablesOnNewerGlibc) {
+    const auto g = ci_default_geometry();
+    const std::string old = glibc_tunables_for(CpuBaseline::Portable, g, "2.36");
+    EXPECT_EQ(old.find("memset"), std::string::npos);
+    EXPECT_EQ(glibc_tunables_for(CpuBaseline::Portable, g, "2.39"), old);
+    for (const char* version : {"2.40", "2.41", "3.0"}) {
+        const std::string t = glibc_tunables_for(CpuBaseline::Portable, g, version);
+        EXPECT_EQ(t, old + ":glibc.cpu.x86_memset_non_temporal_threshold=1152921504606846975")
+            << version;
+    }
+    EXPECT_EQ(glibc_tunables_for(CpuBaseline::Native, g, "2.41"), "");
+}
+
+// Captured under Valgrind 3.24 on glibc 2.41 (Debian 13), on the same host: portable selects
+// what it selects on glibc 2.36, and the new memset threshold is the pinned one.
+TEST(CpuBaseline, Glibc241Diagnostics) {
+    const auto native = parse_diagnostics(diag("diagnostics-native-2.41.txt"));
+    ASSERT_TRUE(native.available);
+    EXPECT_EQ(native.glibc_version, "2.41");
+    EXPECT_EQ(native.platform, "haswell");
+    EXPECT_NE(native.tuning.find("memset_non_temporal_threshold=1048576"), std::string::npos)
+        << native.tuning;
+    const auto portable = parse_diagnostics(diag("diagnostics-portable-2.41.txt"));
+    const auto on_236 = parse_diagnostics(diag("diagnostics-portable.txt"));
+    ASSERT_TRUE(portable.available);
+    EXPECT_EQ(portable.platform, on_236.platform);
+    EXPECT_EQ(portable.usable, on_236.usable);
+    EXPECT_EQ(portable.preferred, on_236.preferred);
+    EXPECT_EQ(portable.tuning,
+              on_236.tuning + " memset_non_temporal_threshold=1152921504606846975");
+}
+
 }  // namespace cgbench::valgrind
