@@ -31,6 +31,9 @@ inner='
 set -eu
 root=$1; shift
 mount --make-rprivate /
+# The root a mount point of its own, so that "/" inside is one too: a test that makes its
+# own private mount namespace there (mount / MS_PRIVATE) is refused otherwise.
+mount --bind "$root" "$root"
 mount -t proc proc "$root/proc"
 mount -t tmpfs -o mode=755,nosuid dev "$root/dev"
 for d in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
