@@ -18,13 +18,17 @@
  *   own start/stop requests (CACHEGRIND_START_INSTRUMENTATION / STOP, --instr-at-start=no),
  *   so only the region is simulated; the rest of the program runs almost as fast as under
  *   no tool at all. Cachegrind sums everything instrumented into one profile, so cgbench
- *   runs the program once to learn the regions, with CGBENCH_REGION set but empty: nothing
- *   is instrumented and every BEGIN and END writes a marker to Valgrind's log
- *   ("cgbench:begin:LENGTH:NAME"), from which cgbench learns the names, checks that regions
- *   nest and counts entries. Then once per region name with CGBENCH_REGION=NAME, which
- *   instruments only that region. Without CGBENCH_REGION every outermost region is
- *   instrumented (a plain `valgrind --tool=cachegrind --instr-at-start=no`). Each start and stop makes Valgrind retranslate the program's
- *   code (about a millisecond each), so a region entered very often is slow to measure.
+ *   runs the program once per region name, choosing the region through the environment:
+ *   CGBENCH_REGION=NAME instruments only NAME; set but empty, it instruments the first
+ *   region begun. While CGBENCH_REGION is set, every BEGIN and END outside the chosen
+ *   region writes a marker to Valgrind's log ("cgbench:begin:LENGTH:NAME"), from which
+ *   cgbench learns the names, checks that regions nest and counts entries; inside it only
+ *   a notice that regions began there ("cgbench:nested", at its END), upon which cgbench
+ *   runs the program once more with CGBENCH_REGION set to a newline (a name no region can
+ *   have: nothing chosen, every marker written). Without CGBENCH_REGION every outermost
+ *   region is instrumented (a plain `valgrind --tool=cachegrind --instr-at-start=no`).
+ *   Each start and stop makes Valgrind retranslate the program's code (about a
+ *   millisecond each), so a region entered very often is slow to measure.
  *   Between two entries of a region the simulated caches keep what the region left: the
  *   code in between is not simulated.
  * - Callgrind (any Valgrind; below 3.22 the only one), with --collect-atstart=no. Every
@@ -36,8 +40,8 @@
  *
  * Either way a region counts its own code plus about 15 instructions of the macros and
  * nothing of the setup around it (under Cachegrind, a region nested in it adds a few
- * instructions per byte of its name: telling the chosen region apart). Each tool silently ignores the other's requests. Results
- * of the two tools are never compared with each other.
+ * instructions per byte of its name: telling the chosen region apart). Each tool silently
+ * ignores the other's requests. Results of the two tools are never compared.
  *
  * Outside Valgrind the macros do nothing but read a thread-local flag (set by one
  * RUNNING_ON_VALGRIND request per thread) and branch: a BEGIN/END pair costs well under a
@@ -87,17 +91,20 @@ __attribute__((weak)) __thread unsigned cgbench_region_depth_ = 0;
 __attribute__((weak)) __thread int cgbench_on_valgrind_ = -1;
 
 /* Cachegrind's choice of region (CGBENCH_REGION), per process: -1 not read yet, 0 unset
- * (every outermost region), 1 set but empty (markers only), 2 a name (that region only);
- * the chosen name's length and FNV-1a hash; per thread, which open regions are the chosen
+ * (every outermost region, no markers), 1 set; the chosen name's length and FNV-1a hash
+ * (length 0: the first region begun is chosen when it begins); whether a region began
+ * inside the chosen one since the last notice; per thread, which open regions are the chosen
  * one (bit d: the region entered at depth d) and how many of them are open. */
 extern int cgbench_cg_mode_;
 extern unsigned long cgbench_cg_length_;
 extern unsigned long long cgbench_cg_hash_;
+extern int cgbench_cg_nested_;
 extern __thread unsigned long long cgbench_cg_chosen_bits_;
 extern __thread unsigned cgbench_cg_chosen_open_;
 __attribute__((weak)) int cgbench_cg_mode_ = -1;
 __attribute__((weak)) unsigned long cgbench_cg_length_ = 0;
 __attribute__((weak)) unsigned long long cgbench_cg_hash_ = 0;
+__attribute__((weak)) int cgbench_cg_nested_ = 0;
 __attribute__((weak)) __thread unsigned long long cgbench_cg_chosen_bits_ = 0;
 __attribute__((weak)) __thread unsigned cgbench_cg_chosen_open_ = 0;
 
@@ -120,43 +127,60 @@ static __inline__ int cgbench_under_valgrind_(void) {
         cgbench_on_valgrind_ = RUNNING_ON_VALGRIND ? 1 : 0;
         if (cgbench_on_valgrind_ && cgbench_cg_mode_ < 0) {
             const char* chosen = getenv("CGBENCH_REGION");
-            cgbench_cg_mode_ = chosen == 0 ? 0 : chosen[0] == '\0' ? 1 : 2;
+            cgbench_cg_mode_ = chosen != 0;
             if (chosen != 0) cgbench_cg_hash_ = cgbench_name_hash_(chosen, &cgbench_cg_length_);
         }
     }
     return cgbench_on_valgrind_;
 }
 
-/* Cachegrind, BEGIN of `name` at depth `depth` when CGBENCH_REGION is set: the marker, or
- * instrumentation on when this is the chosen region's outermost entry (last, so that none
- * of this is counted). */
+/* Cachegrind with CGBENCH_REGION set, BEGIN of `name` at depth `depth`. Inside the chosen
+ * region (instrumented) it only notes that a region began there. Outside, it writes the
+ * marker, then starts instrumenting (last, so none of this is counted) when this is the
+ * chosen region. */
 static __inline__ void cgbench_cg_enter_(const char* name, unsigned depth) {
     unsigned long length = 0;
     const unsigned long long hash = cgbench_name_hash_(name, &length);
-    if (cgbench_cg_mode_ == 1) {
-        VALGRIND_PRINTF("cgbench:begin:%lu:%s\n", length, name);
-    } else if (depth < 64 && length == cgbench_cg_length_ && hash == cgbench_cg_hash_) {
-        cgbench_cg_chosen_bits_ |= 1ULL << depth;
-        if (cgbench_cg_chosen_open_++ == 0) {
-            VALGRIND_DO_CLIENT_REQUEST_STMT(CGBENCH_CG_START_INSTRUMENTATION_, 0, 0, 0, 0, 0);
+    if (cgbench_cg_length_ == 0) { /* the first region begun is the chosen one */
+        cgbench_cg_hash_ = hash;
+        cgbench_cg_length_ = length;
+    }
+    const int chosen = depth < 64 && length == cgbench_cg_length_ && hash == cgbench_cg_hash_;
+    if (cgbench_cg_chosen_open_ > 0) {
+        cgbench_cg_nested_ = 1;
+        if (chosen) {
+            cgbench_cg_chosen_bits_ |= 1ULL << depth;
+            ++cgbench_cg_chosen_open_;
         }
+        return;
+    }
+    VALGRIND_PRINTF("cgbench:begin:%lu:%s\n", length, name);
+    if (chosen) {
+        cgbench_cg_chosen_bits_ |= 1ULL << depth;
+        cgbench_cg_chosen_open_ = 1;
+        VALGRIND_DO_CLIENT_REQUEST_STMT(CGBENCH_CG_START_INSTRUMENTATION_, 0, 0, 0, 0, 0);
     }
 }
 
-/* Cachegrind, END of `name` entered at depth `depth` when CGBENCH_REGION is set:
- * instrumentation off first when this ends the chosen region's outermost entry, or the
- * marker. */
+/* Cachegrind with CGBENCH_REGION set, END of `name` entered at depth `depth`: instrumentation
+ * off first when this ends the chosen region's outermost entry, then the marker (and a
+ * notice when regions began inside it, whose markers were not written); nothing inside the
+ * chosen region. */
 static __inline__ void cgbench_cg_leave_(const char* name, unsigned depth) {
     const unsigned long long bit = depth < 64 ? 1ULL << depth : 0;
     if ((cgbench_cg_chosen_bits_ & bit) != 0) {
         cgbench_cg_chosen_bits_ &= ~bit;
-        if (--cgbench_cg_chosen_open_ == 0) {
-            VALGRIND_DO_CLIENT_REQUEST_STMT(CGBENCH_CG_STOP_INSTRUMENTATION_, 0, 0, 0, 0, 0);
-        }
-    } else if (cgbench_cg_mode_ == 1) {
-        unsigned long length = 0;
-        cgbench_name_hash_(name, &length);
-        VALGRIND_PRINTF("cgbench:end:%lu:%s\n", length, name);
+        if (--cgbench_cg_chosen_open_ > 0) return;
+        VALGRIND_DO_CLIENT_REQUEST_STMT(CGBENCH_CG_STOP_INSTRUMENTATION_, 0, 0, 0, 0, 0);
+    } else if (cgbench_cg_chosen_open_ > 0) {
+        return;
+    }
+    unsigned long length = 0;
+    cgbench_name_hash_(name, &length);
+    VALGRIND_PRINTF("cgbench:end:%lu:%s\n", length, name);
+    if (cgbench_cg_nested_) {
+        VALGRIND_PRINTF("cgbench:nested\n");
+        cgbench_cg_nested_ = 0;
     }
 }
 

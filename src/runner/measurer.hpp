@@ -70,8 +70,10 @@ class Measurer {
     std::vector<BenchmarkResult> measure_regions_callgrind(const BenchmarkSpec& spec,
                                                            int attempt = 0);
 
-    // The same under Cachegrind (Valgrind >= 3.22, measurer_regions.cpp): one run that only
-    // logs the region markers, then one run per region that instruments only that region.
+    // The same under Cachegrind (Valgrind >= 3.22, measurer_regions.cpp): one run per region
+    // name, each instrumenting only that region; the first measures the first region begun
+    // and logs the markers of the others (a run that only logs markers follows when regions
+    // nest inside the first).
     // A program whose log holds no marker (built against an older <cgbench/cgbench.h>, or
     // marking no region) is measured with measure_regions_callgrind(), with a warning when
     // it does have regions. A region run that fails, or does not reach its region, gives
@@ -122,11 +124,14 @@ class Measurer {
         std::filesystem::path log_file() const { return files.log_file(root_pid); }
     };
 
-    // One Cachegrind run of `spec` for its regions: CGBENCH_REGION set to `region` ("" logs
-    // the markers and instruments nothing); the native warm-up only when `warm_up`.
+    // One Cachegrind run of `spec` for its regions: CGBENCH_REGION set to `region` ("": the
+    // first region begun; "\n": none, only the markers); the native warm-up only when
+    // `warm_up`.
     RawOutput launch_region(const BenchmarkSpec& spec, const std::string& region, bool warm_up,
                             const std::filesystem::path& staging, BenchmarkResult& result,
                             int attempt);
+    // Scores a Cachegrind region run's profile (the started process's) into `result`.
+    void score_region_run(const RawOutput& raw, BenchmarkResult& result) const;
     // Regions of a program that wrote no marker under Cachegrind: measured with Callgrind,
     // and warned about when it has regions (an older header).
     std::vector<BenchmarkResult> measure_regions_unmarked(const BenchmarkSpec& spec, int attempt);

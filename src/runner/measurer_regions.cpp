@@ -93,42 +93,59 @@ Measurer::RawOutput Measurer::launch_region(const BenchmarkSpec& spec, const std
 std::vector<BenchmarkResult> Measurer::measure_regions_cachegrind(const BenchmarkSpec& spec,
                                                                   int attempt) {
     BenchmarkResult whole = start_result(spec, valgrind::Tool::Cachegrind);
-    // The markers: a run that instruments nothing, about as fast as Valgrind gets.
-    RegionAttribution found;
+    // The first run measures the first region begun and logs every marker outside it.
+    std::optional<valgrind::ProcessLog> log;
+    BenchmarkResult first = whole;
     std::vector<TracedProcess> traced;
     {
         const exec::OutputDir staging;
-        const RawOutput raw = launch_region(spec, "", true, staging.path(), whole, attempt);
-        if (whole.status != BenchStatus::Ok) {
-            keep_raw(spec, attempt, raw, whole);
-            return {whole};
+        const RawOutput raw = launch_region(spec, "", true, staging.path(), first, attempt);
+        if (first.status != BenchStatus::Ok) {
+            keep_raw(spec, attempt, raw, first);
+            return {first};
         }
+        log = valgrind::parse_process_log(util::read_file(raw.log_file()));
+        if (log->region_marks.empty()) return measure_regions_unmarked(spec, attempt);
         traced = traced_processes(raw.files, raw.root_pid);
-        const auto log = valgrind::parse_process_log(util::read_file(raw.log_file()));
-        if (log.region_marks.empty()) return measure_regions_unmarked(spec, attempt);
-        found = regions_of(log.region_marks);
+        score_region_run(raw, first);
+        BenchmarkSpec named = spec;
+        named.name = spec.name + "/" + log->region_marks.front().name;
+        keep_raw(named, attempt, raw, first);
     }
+    // Regions nested in the first one wrote no markers: a run that instruments nothing
+    // (CGBENCH_REGION is a newline, which no region's name is) writes them all.
+    if (log->regions_nested) {
+        const exec::OutputDir staging;
+        const RawOutput raw = launch_region(spec, "\n", false, staging.path(), whole, attempt);
+        if (whole.status != BenchStatus::Ok) return {whole};
+        log = valgrind::parse_process_log(util::read_file(raw.log_file()));
+    }
+    const RegionAttribution found = regions_of(log->region_marks);
     whole.stderr_tail.clear();
     if (!found.error.empty()) return failed(std::move(whole), found.error);
     mark_threads(traced, {}, whole);
     std::vector<BenchmarkResult> results;
-    for (const auto& region : found.regions) {
+    for (std::size_t i = 0; i < found.regions.size(); ++i) {
+        const RegionCost& region = found.regions[i];
         BenchmarkResult r = region_result(whole, spec, region);
-        const exec::OutputDir staging;
-        const RawOutput raw = launch_region(spec, region.name, false, staging.path(), r, attempt);
-        BenchmarkSpec named = spec;
-        named.name = r.name;
-        keep_raw(named, attempt, raw, r);
-        if (r.status == BenchStatus::Ok) {
-            valgrind::ParseOptions options = top_function_options(settings_.weights);
-            options.cmd_lines = raw.cmd_lines;
-            score(parse_output(
-                      [&] { return valgrind::parse_cachegrind_file(raw.out_file(), options); }),
-                  r);
-            if (r.events.get(metrics::Event::Ir) == 0) {
-                r.status = BenchStatus::Failed;
-                r.error = "was not reached in its own run: the program does not repeat";
-            }
+        if (i == 0) {
+            r.events = first.events;
+            r.derived = first.derived;
+            r.cost = first.cost;
+            r.functions = first.functions;
+            r.raw_file = first.raw_file;
+            r.warnings = first.warnings;
+        } else {
+            const exec::OutputDir staging;
+            const RawOutput raw = launch_region(spec, region.name, false, staging.path(), r, attempt);
+            if (r.status == BenchStatus::Ok) score_region_run(raw, r);
+            BenchmarkSpec named = spec;
+            named.name = r.name;
+            keep_raw(named, attempt, raw, r);
+        }
+        if (r.status == BenchStatus::Ok && r.events.get(metrics::Event::Ir) == 0) {
+            r.status = BenchStatus::Failed;
+            r.error = "was not reached in its own run: the program does not repeat";
         }
         if (r.status != BenchStatus::Ok) {
             // One failed result named after the benchmark, as for the markers' errors.
@@ -140,6 +157,13 @@ std::vector<BenchmarkResult> Measurer::measure_regions_cachegrind(const Benchmar
         results.push_back(std::move(r));
     }
     return results;
+}
+
+void Measurer::score_region_run(const RawOutput& raw, BenchmarkResult& result) const {
+    valgrind::ParseOptions options = top_function_options(settings_.weights);
+    options.cmd_lines = raw.cmd_lines;
+    score(parse_output([&] { return valgrind::parse_cachegrind_file(raw.out_file(), options); }),
+          result);
 }
 
 }  // namespace cgbench::runner

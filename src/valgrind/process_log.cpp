@@ -91,6 +91,10 @@ ProcessLog parse_process_log(std::string_view text) {
             log.region_marks.push_back(std::move(*mark));
             continue;
         }
+        if (client_message(lines[i]) == "cgbench:nested") {
+            log.regions_nested = true;
+            continue;
+        }
         const std::string_view line = util::trim(lines[i]);
         if (line.starts_with("valgrind: ")) {
             log.notes.emplace_back(line);

@@ -34,6 +34,9 @@ struct ProcessLog {
     int threads = 0;
     // The region markers, in the order written.
     std::vector<RegionMark> region_marks;
+    // "**PID** cgbench:nested": regions began inside the instrumented one, whose markers the
+    // header did not write (include/cgbench/cgbench.h).
+    bool regions_nested = false;
 };
 
 // Parses a log; never throws (an empty or truncated log gives empty fields).

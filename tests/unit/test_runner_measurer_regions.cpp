@@ -120,9 +120,16 @@ TEST(Pipeline, RegionRunFingerprintSaysCallgrind) {
     EXPECT_NE(std::find(opts.begin(), opts.end(), "--collect-atstart=no"), opts.end());
 }
 
-TEST(Measurer, CachegrindRegionsRunOncePerRegionAfterAMarkerRun) {
+// Two regions one after the other: the first run measures "a" and logs both; "b" gets a run
+// of its own.
+TEST(Measurer, CachegrindRegionsRunOncePerRegion) {
     FakeRunner fake;
-    fake.log_extra = [](int call) { return call == 0 ? nested_markers() : std::string(); };
+    fake.log_extra = [](int call) {
+        return call == 0 ? fmt::format("**{0}** cgbench:begin:1:a\n**{0}** cgbench:end:1:a\n"
+                                       "**{0}** cgbench:begin:1:b\n**{0}** cgbench:end:1:b\n",
+                                       kPid)
+                         : std::string();
+    };
     const std::string region_file = data_324("regions-inner.cachegrind.out");
     fake.profile = [&](int) { return region_file; };
     Measurer m(fake_valgrind("3.24.0"), MeasureSettings{}, fake, {});
@@ -130,11 +137,10 @@ TEST(Measurer, CachegrindRegionsRunOncePerRegionAfterAMarkerRun) {
     spec.kind = MeasureKind::Regions;
     spec.warmup = 1;
     const auto results = m.measure_all(spec);
-    ASSERT_EQ(fake.calls.size(), 3u);
-    EXPECT_EQ(fake.native.size(), 1u);  // one warm-up, before the marker run only
+    ASSERT_EQ(fake.calls.size(), 2u);
+    EXPECT_EQ(fake.native.size(), 1u);  // one warm-up, before the first run only
     EXPECT_EQ(env_of(fake.calls[0], "CGBENCH_REGION"), "");
-    EXPECT_EQ(env_of(fake.calls[1], "CGBENCH_REGION"), "outer");
-    EXPECT_EQ(env_of(fake.calls[2], "CGBENCH_REGION"), "inner");
+    EXPECT_EQ(env_of(fake.calls[1], "CGBENCH_REGION"), "b");
     for (const auto& call : fake.calls) {
         EXPECT_TRUE(has_arg(call, "--tool=cachegrind"));
         EXPECT_TRUE(has_arg(call, "--instr-at-start=no"));
@@ -149,23 +155,52 @@ TEST(Measurer, CachegrindRegionsRunOncePerRegionAfterAMarkerRun) {
         EXPECT_EQ(r.events.get(metrics::Event::Ir), summary.at("Ir"));
         EXPECT_EQ(r.events.get(metrics::Event::DLmr), summary.at("DLmr"));
     }
-    EXPECT_EQ(results[0].name, "workload/outer");
-    EXPECT_EQ(results[1].name, "workload/inner");
+    EXPECT_EQ(results[0].name, "workload/a");
+    EXPECT_EQ(results[1].name, "workload/b");
 }
 
-TEST(Measurer, CachegrindRegionsThatDoNotNestFailWithoutMoreRuns) {
+// "inner" began inside "outer", the first region, so the first run only notes that regions
+// nest: a run that instruments nothing (CGBENCH_REGION is a newline) logs every marker.
+TEST(Measurer, CachegrindRegionsNestedInTheFirstGetAMarkerRun) {
     FakeRunner fake;
-    fake.log_extra = [](int) {
-        return fmt::format("**{0}** cgbench:begin:1:a\n**{0}** cgbench:begin:1:b\n"
-                           "**{0}** cgbench:end:1:a\n",
-                           kPid);
+    fake.log_extra = [](int call) {
+        if (call == 0) {
+            return fmt::format("**{0}** cgbench:begin:5:outer\n**{0}** cgbench:end:5:outer\n"
+                               "**{0}** cgbench:nested\n",
+                               kPid);
+        }
+        return call == 1 ? nested_markers() : std::string();
     };
     fake.profile = [](int) { return data_324("regions-inner.cachegrind.out"); };
     Measurer m(fake_valgrind("3.24.0"), MeasureSettings{}, fake, {});
     auto spec = workload_spec();
     spec.kind = MeasureKind::Regions;
     const auto results = m.measure_all(spec);
-    EXPECT_EQ(fake.calls.size(), 1u);
+    ASSERT_EQ(fake.calls.size(), 3u);
+    EXPECT_EQ(env_of(fake.calls[0], "CGBENCH_REGION"), "");
+    EXPECT_EQ(env_of(fake.calls[1], "CGBENCH_REGION"), "\n");
+    EXPECT_EQ(env_of(fake.calls[2], "CGBENCH_REGION"), "inner");
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_EQ(results[0].name, "workload/outer");
+    EXPECT_EQ(results[1].name, "workload/inner");
+}
+
+TEST(Measurer, CachegrindRegionsThatDoNotNestFailNamingTheRegion) {
+    FakeRunner fake;
+    fake.log_extra = [](int call) {
+        return call == 0 ? fmt::format("**{0}** cgbench:begin:1:a\n**{0}** cgbench:end:1:a\n"
+                                       "**{0}** cgbench:nested\n**{0}** cgbench:end:1:b\n",
+                                       kPid)
+                         : fmt::format("**{0}** cgbench:begin:1:a\n**{0}** cgbench:begin:1:b\n"
+                                       "**{0}** cgbench:end:1:a\n**{0}** cgbench:end:1:b\n",
+                                       kPid);
+    };
+    fake.profile = [](int) { return data_324("regions-inner.cachegrind.out"); };
+    Measurer m(fake_valgrind("3.24.0"), MeasureSettings{}, fake, {});
+    auto spec = workload_spec();
+    spec.kind = MeasureKind::Regions;
+    const auto results = m.measure_all(spec);
+    EXPECT_EQ(fake.calls.size(), 2u);  // the first run and the marker run: nothing more
     ASSERT_EQ(results.size(), 1u);
     EXPECT_EQ(results[0].name, "workload");
     EXPECT_EQ(results[0].status, BenchStatus::Failed);

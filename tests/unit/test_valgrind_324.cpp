@@ -103,8 +103,8 @@ TEST(Valgrind324, RegionDumpsAttributeAsOn319) {
     EXPECT_EQ(found.regions[0].profile.totals.get(metrics::Event::Ir), ir(1) + ir(2) + ir(3));
 }
 
-// The markers a program built against the new header writes with CGBENCH_REGION set but
-// empty: "**PID** cgbench:begin:LENGTH:NAME", one line each, in order.
+// The markers a program built against the new header writes when CGBENCH_REGION names no
+// region (a newline): "**PID** cgbench:begin:LENGTH:NAME", one line each, in order.
 TEST(Valgrind324, RegionMarkersInTheLog) {
     const auto log = parse_process_log(data("markers-nested.log"));
     ASSERT_EQ(log.region_marks.size(), 4u);
@@ -119,6 +119,19 @@ TEST(Valgrind324, RegionMarkersInTheLog) {
     ASSERT_TRUE(found.error.empty()) << found.error;
     ASSERT_EQ(found.regions.size(), 2u);
     EXPECT_EQ(found.regions[0].entries, 1u);
+    EXPECT_FALSE(log.regions_nested);
+}
+
+// With CGBENCH_REGION set but empty the first region begun is measured, and inside it no
+// marker is written, only a notice at its END that regions began there.
+TEST(Valgrind324, TheFirstRegionsRunNotesRegionsNestedInIt) {
+    const auto log = parse_process_log(data("markers-first.log"));
+    ASSERT_EQ(log.region_marks.size(), 2u);
+    EXPECT_TRUE(log.region_marks[0].begin);
+    EXPECT_EQ(log.region_marks[0].name, "outer");
+    EXPECT_FALSE(log.region_marks[1].begin);
+    EXPECT_EQ(log.region_marks[1].name, "outer");
+    EXPECT_TRUE(log.regions_nested);
 }
 
 // A name holding a newline continues on the next "**PID**" line; its length says how far,
