@@ -32,7 +32,7 @@ chmod 755 "$TMP"  # the cases run as uid 65534 must reach $W (mktemp makes $TMP 
 cd "$W" || exit 1
 ROOT_OK=0
 [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v setpriv >/dev/null && ROOT_OK=1
-PROGRAMS="$ROOT/build/tests/programs"
+# PROGRAMS: set by bench_init (the test programs of $BUILD)
 
 # --- results ----------------------------------------------------------------------------
 declare -A VERDICT NOTE
@@ -384,7 +384,7 @@ for t in "T20 ./pyscript" "T21 ./shexec"; do  # D6 (processes): an exec is measu
 done
 expect T22 0 "" -- run -q --no-db --weights ir -- /usr/bin/python3 -c $'s=0\nfor i in range(20000): s+=i*i'
 expect T23 0 "" -- run -q --no-db -- ./work $'1000\nevents: fake'
-expect T24 0 "" -- run -q --no-db --regions -- "$ROOT/build/examples/sort_regions" $'1000\nx'
+expect T24 0 "" -- run -q --no-db --regions -- "$EXAMPLES/sort_regions" $'1000\nx'
 
 # --- F: files read: result files, suites, databases ----------------------------------------
 head -c 300 r1.json >trunc.json
@@ -1026,7 +1026,7 @@ if wanted M16; then
 fi
 if wanted M17; then
     check 2 "is not a Google Benchmark binary" run -q --no-db --gbench ./tiny
-    check 2 "matches no benchmark" run -q --no-db --gbench "$ROOT/build/examples/gbench_varint" --filter NoSuch
+    check 2 "matches no benchmark" run -q --no-db --gbench "$EXAMPLES/gbench_varint" --filter NoSuch
     settle M17
 fi
 if wanted M18; then

@@ -19,9 +19,9 @@
 #   Needs root for the other-user row (runuser to `nobody`); skips it otherwise.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-AFTER="${1:-$ROOT/build/src/cgbench}"
+AFTER="${1:-${BUILD_DIR:-$ROOT/build}/src/cgbench}"
 BEFORE="${2:-${BEFORE:-}}"
-BUILD="${BUILD:-$ROOT/build}"
+BUILD="${BUILD_DIR:-$ROOT/build}"
 TMP="$(mktemp -d /tmp/cgbench-variations.XXXXXX)"
 chmod 755 "$TMP"
 trap 'rm -rf "$TMP"' EXIT

@@ -21,7 +21,7 @@ for run in $(seq 1 "$RUNS"); do
     archives="$TMP/apt-archives-$run"
     code=0
     CGBENCH_FRESH_ROOTS=1 APT_ARCHIVES="$archives" BUILT_CACHE="$TMP/built-$run" \
-        "$ROOT/tests/roots/test_ci_fresh_root.sh" "$ROOT/build" action \
+        "$ROOT/tests/roots/test_ci_fresh_root.sh" "$BUILD" action \
         >"$TMP/run.log" 2>&1 || code=$?
     if [ "$code" -ne 0 ]; then
         tail -n 30 "$TMP/run.log" >&2

@@ -52,7 +52,7 @@ if [ ! -e "$db" ]; then
 
     # 2. The template: one real run, at HEAD.
     (cd "$repo" && "$CGBENCH" run -q --db "$db" --name template -- \
-        "$ROOT/build/tests/programs/workload" 2000)
+        "$PROGRAMS/workload" 2000)
     sqlite3 -bail "$db" >/dev/null <<SQL
 CREATE TEMP TABLE commits (n INTEGER PRIMARY KEY, hash TEXT NOT NULL);
 .import --csv $TMP/commits.csv commits

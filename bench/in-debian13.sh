@@ -4,6 +4,8 @@
 # that lane built there. Run the lane once first (CGBENCH_SECOND_PLATFORM=1 ctest -L platform
 # in BUILD); needs root.
 #
+# The host's build tree is bound at /host-build (its programs, built on the host, can be
+# measured in the root too).
 # Usage: bench/in-debian13.sh SCRIPT [ARGS...]      e.g. bench/in-debian13.sh region_tools.sh
 # Env:   BUILD (default ./build: the host build tree holding tests/roots/), RUNS, N, ...
 #        (passed through)
@@ -22,5 +24,5 @@ for v in RUNS N FILES BENCHES; do
   if [ -n "${!v:-}" ]; then passed+=(--env "$v=${!v}"); fi
 done
 exec "$root_dir/tests/roots/in-root.sh" "$roots/trixie" --bind "$root_dir:/src" \
-  --bind "$roots/trixie-build:/build" --env BUILD_DIR=/build --env SKIP_BUILD=1 "${passed[@]}" \
+  --bind "$roots/trixie-build:/build" --bind "$build:/host-build" --env BUILD_DIR=/build --env SKIP_BUILD=1 "${passed[@]}" \
   -- bash "/src/bench/$script" "$@"

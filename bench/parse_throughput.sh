@@ -22,14 +22,14 @@ source "$(dirname "$0")/lib.sh"
 bench_init
 bench_build
 
-PARSE="$ROOT/build/bench/bench_parse"
+PARSE="$BUILD/bench/bench_parse"
 MIN_BYTES=$(( ${MIN_MB:-100} * 1000 * 1000 ))
 
 make_big_profile() {
     local base="$TMP/base.out" out="$1"
     "$VALGRIND" --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 \
         --LL=8388608,16,64 --cachegrind-out-file="$base" --log-file="$TMP/base.log" \
-        "$ROOT/build/tests/cgbench_unit_tests" \
+        "$BUILD/tests/cgbench_unit_tests" \
         --gtest_filter='CachegrindParser.*:CallgrindParser.*:ResultJson.*' >/dev/null
     local size copies
     size="$(stat -c %s "$base")"
