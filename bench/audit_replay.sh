@@ -760,7 +760,7 @@ ns_tmpfs O21 256k 'fill; $CG run -q --no-db --out $D/r.json -- ./tiny 2>.o21; rc
 ns_tmpfs O22 256k 'fill; out=$($CG run --no-db --keep-raw $D --out o22.json -- ./work 1000 2>&1); rc=$?; if [ $rc = 0 ] && [ -s o22.json ] && grep -q "No space left" <<<"$out"; then echo ok; else echo "weak: exit $rc: ${out:0:120}"; fi'
 if wanted O23; then
     if needs_root O23; then
-        res="$(in_ns /tmp 64k "yes >/tmp/filler 2>/dev/null; cd '$ROOT' && \$CG run -q --no-db -- build/tests/programs/workload 1000 2>&1; echo \"rc=\$?\"")"
+        res="$(in_ns /tmp 64k "yes >/tmp/filler 2>/dev/null; cd '$ROOT' && \$CG run -q --no-db -- '$PROGRAMS/workload' 1000 2>&1; echo \"rc=\$?\"")"
         if grep -q "rc=4" <<<"$res" && grep -q "/tmp is full" <<<"$res"; then record O23 good
         else record O23 weak "$(head -c 160 <<<"$res" | tr '\n' ' ')"; fi
     fi
@@ -883,7 +883,9 @@ if wanted J01 || wanted J02 || wanted J03 || wanted J04 || wanted J05; then
 fi
 if wanted J01; then
     cg compare --no-db --format markdown j1.json j2.json
-    if grep -q '<script' <<<"$OUT" || grep -qE '[^\\]\|`x`' <<<"$OUT"; then record J01 security "unescaped name in Markdown"
+    # The <details> summary is an HTML block, where Markdown is not parsed: there the name is
+    # HTML-escaped, and a | or ` is only text. Everywhere else it must be Markdown-escaped.
+    if grep -q '<script' <<<"$OUT" || grep -v '<summary>' <<<"$OUT" | grep -qE '[^\\]\|`x`'; then record J01 security "unescaped name in Markdown"
     elif [ "$RC" = 1 ]; then record J01 good; else record J01 wrong "exit $RC"; fi
 fi
 if wanted J02; then

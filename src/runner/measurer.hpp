@@ -17,9 +17,11 @@
 #include "exec/program.hpp"
 #include "runner/benchmark.hpp"
 #include "runner/process_tree.hpp"
+#include "runner/regions.hpp"
 #include "valgrind/command.hpp"
 #include "valgrind/installation.hpp"
 #include "valgrind/profile.hpp"
+#include "valgrind/process_log.hpp"
 #include "valgrind/profile_builder.hpp"
 
 namespace cgbench::runner {
@@ -130,6 +132,17 @@ class Measurer {
     RawOutput launch_region(const BenchmarkSpec& spec, const std::string& region, bool warm_up,
                             const std::filesystem::path& staging, BenchmarkResult& result,
                             int attempt);
+    // Cachegrind regions (measurer_regions.cpp): the first run, which measures the first
+    // region begun into `first` and reads the markers into `log`; false when it failed.
+    bool first_region_run(const BenchmarkSpec& spec, int attempt, BenchmarkResult& first,
+                          valgrind::ProcessLog& log);
+    // A run that measures nothing and logs every marker into `log`; false (and `result`
+    // failed) when it failed.
+    bool marker_run(const BenchmarkSpec& spec, int attempt, BenchmarkResult& result,
+                    valgrind::ProcessLog& log);
+    // The run of `region` alone, its result made from `first`'s.
+    BenchmarkResult region_run(const BenchmarkSpec& spec, const BenchmarkResult& first,
+                               const RegionCost& region, int attempt);
     // Scores a Cachegrind region run's profile (the started process's) into `result`.
     void score_region_run(const RawOutput& raw, BenchmarkResult& result) const;
     // Regions of a program that wrote no marker under Cachegrind: measured with Callgrind,

@@ -90,59 +90,61 @@ Measurer::RawOutput Measurer::launch_region(const BenchmarkSpec& spec, const std
     return launch(run, options, {}, staging, result, attempt);
 }
 
+bool Measurer::first_region_run(const BenchmarkSpec& spec, int attempt, BenchmarkResult& first,
+                                valgrind::ProcessLog& log) {
+    const exec::OutputDir staging;
+    const RawOutput raw = launch_region(spec, "", true, staging.path(), first, attempt);
+    if (first.status == BenchStatus::Ok) {
+        log = valgrind::parse_process_log(util::read_file(raw.log_file()));
+        if (log.region_marks.empty()) return true;  // an older header: nothing to score
+        score_region_run(raw, first);
+        mark_threads(traced_processes(raw.files, raw.root_pid), {}, first);
+    }
+    BenchmarkSpec named = spec;
+    if (!log.region_marks.empty()) named.name += "/" + log.region_marks.front().name;
+    keep_raw(named, attempt, raw, first);
+    return first.status == BenchStatus::Ok;
+}
+
+bool Measurer::marker_run(const BenchmarkSpec& spec, int attempt, BenchmarkResult& result,
+                          valgrind::ProcessLog& log) {
+    const exec::OutputDir staging;
+    const RawOutput raw = launch_region(spec, "\n", false, staging.path(), result, attempt);
+    if (result.status != BenchStatus::Ok) return false;
+    log = valgrind::parse_process_log(util::read_file(raw.log_file()));
+    return true;
+}
+
+BenchmarkResult Measurer::region_run(const BenchmarkSpec& spec, const BenchmarkResult& first,
+                                     const RegionCost& region, int attempt) {
+    BenchmarkResult r = region_result(first, spec, region);
+    const exec::OutputDir staging;
+    const RawOutput raw = launch_region(spec, region.name, false, staging.path(), r, attempt);
+    if (r.status == BenchStatus::Ok) score_region_run(raw, r);
+    BenchmarkSpec named = spec;
+    named.name = r.name;
+    keep_raw(named, attempt, raw, r);
+    return r;
+}
+
 std::vector<BenchmarkResult> Measurer::measure_regions_cachegrind(const BenchmarkSpec& spec,
                                                                   int attempt) {
-    BenchmarkResult whole = start_result(spec, valgrind::Tool::Cachegrind);
     // The first run measures the first region begun and logs every marker outside it.
-    std::optional<valgrind::ProcessLog> log;
-    BenchmarkResult first = whole;
-    std::vector<TracedProcess> traced;
-    {
-        const exec::OutputDir staging;
-        const RawOutput raw = launch_region(spec, "", true, staging.path(), first, attempt);
-        if (first.status != BenchStatus::Ok) {
-            keep_raw(spec, attempt, raw, first);
-            return {first};
-        }
-        log = valgrind::parse_process_log(util::read_file(raw.log_file()));
-        if (log->region_marks.empty()) return measure_regions_unmarked(spec, attempt);
-        traced = traced_processes(raw.files, raw.root_pid);
-        score_region_run(raw, first);
-        BenchmarkSpec named = spec;
-        named.name = spec.name + "/" + log->region_marks.front().name;
-        keep_raw(named, attempt, raw, first);
-    }
+    BenchmarkResult first = start_result(spec, valgrind::Tool::Cachegrind);
+    valgrind::ProcessLog log;
+    if (!first_region_run(spec, attempt, first, log)) return {first};
+    if (log.region_marks.empty()) return measure_regions_unmarked(spec, attempt);
     // Regions nested in the first one wrote no markers: a run that instruments nothing
     // (CGBENCH_REGION is a newline, which no region's name is) writes them all.
-    if (log->regions_nested) {
-        const exec::OutputDir staging;
-        const RawOutput raw = launch_region(spec, "\n", false, staging.path(), whole, attempt);
-        if (whole.status != BenchStatus::Ok) return {whole};
-        log = valgrind::parse_process_log(util::read_file(raw.log_file()));
-    }
-    const RegionAttribution found = regions_of(log->region_marks);
-    whole.stderr_tail.clear();
+    BenchmarkResult whole = start_result(spec, valgrind::Tool::Cachegrind);
+    if (log.regions_nested && !marker_run(spec, attempt, whole, log)) return {whole};
+    const RegionAttribution found = regions_of(log.region_marks);
     if (!found.error.empty()) return failed(std::move(whole), found.error);
-    mark_threads(traced, {}, whole);
     std::vector<BenchmarkResult> results;
     for (std::size_t i = 0; i < found.regions.size(); ++i) {
         const RegionCost& region = found.regions[i];
-        BenchmarkResult r = region_result(whole, spec, region);
-        if (i == 0) {
-            r.events = first.events;
-            r.derived = first.derived;
-            r.cost = first.cost;
-            r.functions = first.functions;
-            r.raw_file = first.raw_file;
-            r.warnings = first.warnings;
-        } else {
-            const exec::OutputDir staging;
-            const RawOutput raw = launch_region(spec, region.name, false, staging.path(), r, attempt);
-            if (r.status == BenchStatus::Ok) score_region_run(raw, r);
-            BenchmarkSpec named = spec;
-            named.name = r.name;
-            keep_raw(named, attempt, raw, r);
-        }
+        BenchmarkResult r = i == 0 ? region_result(first, spec, region)
+                                   : region_run(spec, first, region, attempt);
         if (r.status == BenchStatus::Ok && r.events.get(metrics::Event::Ir) == 0) {
             r.status = BenchStatus::Failed;
             r.error = "was not reached in its own run: the program does not repeat";

@@ -197,14 +197,21 @@ std::vector<int> processes_mentioning(const std::string& text) {
     return out;
 }
 
-nlohmann::json measure_events(const std::vector<std::string>& run_args, const Options& options) {
+nlohmann::json run_document(const std::vector<std::string>& run_args, const Options& options) {
     std::vector<std::string> args = {"run", "--format", "json"};
     args.insert(args.end(), run_args.begin(), run_args.end());
     const Result r = cgbench(args, options);
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    if (r.exit_code != 0) return {};
-    const auto doc = nlohmann::json::parse(r.out);
-    return doc["benchmarks"][0]["events"];
+    return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+}
+
+nlohmann::json measure_events(const std::vector<std::string>& run_args, const Options& options) {
+    const auto doc = run_document(run_args, options);
+    return doc.is_null() ? nlohmann::json() : doc["benchmarks"][0]["events"];
+}
+
+std::uint64_t ir(const nlohmann::json& benchmark) {
+    return benchmark["events"]["Ir"].get<std::uint64_t>();
 }
 
 }  // namespace cgbench::e2e

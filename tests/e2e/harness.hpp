@@ -63,6 +63,13 @@ fs::path write_suite(const fs::path& dir, const std::string& text);
 // values allowed to differ between two measurements of the same suite).
 nlohmann::json benchmarks_without_wall_time(const nlohmann::json& result);
 
+// Runs `cgbench run --format json RUN_ARGS` and returns the result document (asserting
+// success; null when it failed).
+nlohmann::json run_document(const std::vector<std::string>& run_args, const Options& options = {});
+
+// A result document's benchmark's Ir.
+std::uint64_t ir(const nlohmann::json& benchmark);
+
 // Runs cgbench and returns the result JSON's first benchmark's events (asserting success).
 nlohmann::json measure_events(const std::vector<std::string>& run_args,
                               const Options& options = {});

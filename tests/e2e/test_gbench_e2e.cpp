@@ -28,10 +28,6 @@ json run_json(const std::vector<std::string>& args, int exit_code = 0) {
     return r.out.empty() ? json() : json::parse(r.out);
 }
 
-std::uint64_t ir(const json& bench) {
-    return bench["events"]["Ir"].get<std::uint64_t>();
-}
-
 // The one line cgbench prints on stderr for a usage error.
 std::size_t lines(const std::string& text) {
     return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));

@@ -13,19 +13,10 @@ namespace {
 
 using nlohmann::json;
 
-// Runs `cgbench run --regions --region-tool callgrind --format json ARGS` and returns the
-// document (asserting exit 0).
-json run_regions(const std::vector<std::string>& args) {
-    std::vector<std::string> all = {"run", "--regions", "--region-tool", "callgrind", "--format",
-                                    "json"};
-    all.insert(all.end(), args.begin(), args.end());
-    const Result r = cgbench(all);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return r.exit_code == 0 ? json::parse(r.out) : json();
-}
-
-std::uint64_t ir(const json& bench) {
-    return bench["events"]["Ir"].get<std::uint64_t>();
+// `cgbench run --regions --region-tool callgrind --format json ARGS` (exit 0 asserted).
+json run_regions(std::vector<std::string> args) {
+    args.insert(args.begin(), {"--regions", "--region-tool", "callgrind"});
+    return run_document(args);
 }
 
 }  // namespace
