@@ -117,8 +117,8 @@ int execute(BisectInput in, const GlobalOptions& global) {
         setup.gate.thresholds.add(t);
     std::vector<std::string> gate;
     for (const auto& rule : setup.gate.thresholds.rules()) {
-        gate.push_back((rule.pattern.empty() ? "" : rule.pattern + ":") + rule.metric + " " +
-                       rule.threshold.describe());
+        gate.push_back(fmt::format("{}{} {}", rule.pattern.empty() ? "" : rule.pattern + ":",
+                                   rule.metric.name(), rule.threshold.describe()));
     }
     r.gate = util::join(gate, ", ");
 

@@ -23,7 +23,7 @@ std::string headline(const compare::Comparison& c) {
     const compare::MetricChange* most = nullptr;
     std::string name;
     for (const auto& b : c.benchmarks) {
-        const auto* cost = b.change("cost");
+        const auto* cost = b.change(metrics::Metric::cost());
         if (cost == nullptr) continue;
         if (most == nullptr || std::abs(cost->relative()) > std::abs(most->relative())) {
             most = cost;

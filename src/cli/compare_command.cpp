@@ -56,7 +56,7 @@ std::string compare_help_footer() {
         "  1  regression over threshold (or a failed or, with --fail-on-missing, missing one)\n"
         "  2  bad input: unknown ref or run id, unreadable file, fingerprints differ, bad option\n"
         "  4  the history database is damaged, unreadable or from a newer cgbench",
-        compare::metric_names());
+        metrics::metric_names());
 }
 
 // Where BASE comes from besides the positional argument, and how the sides are called.

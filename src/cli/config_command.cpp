@@ -112,13 +112,13 @@ int threshold(const std::vector<std::string>& specs) {
                          {"source", report::Align::Left}});
     const auto add_rules = [&t](std::string_view spec, const std::string& source) {
         for (const auto& r : compare::parse_threshold(spec)) {
-            t.add_row({r.pattern.empty() ? "all" : util::printable(r.pattern), r.metric,
-                       r.threshold.describe(), source});
+            t.add_row({r.pattern.empty() ? "all" : util::printable(r.pattern),
+                       std::string(r.metric.name()), r.threshold.describe(), source});
         }
     };
     const compare::ThresholdSet defaults;
     for (const auto& r : defaults.rules())
-        t.add_row({"all", r.metric, r.threshold.describe(), "built-in"});
+        t.add_row({"all", std::string(r.metric.name()), r.threshold.describe(), "built-in"});
     const auto env = exec::current_environment();
     if (const auto it = env.find("CGBENCH_THRESHOLD"); it != env.end() && !it->second.empty()) {
         add_rules(it->second, "environment (CGBENCH_THRESHOLD)");
