@@ -16,6 +16,7 @@
 
 namespace cgbench::cli {
 
+// The options every command takes, before or after its name (add_global_flags).
 struct GlobalOptions {
     bool quiet = false;
     int verbose = 0;
@@ -27,6 +28,7 @@ struct GlobalOptions {
 // The time now, in seconds since the epoch.
 using Clock = std::function<std::time_t()>;
 
+// Everything a command's action reads from outside its own options (see the top).
 struct Context {
     GlobalOptions global;         // -q, -v and the arguments after "--"
     exec::EnvMap env;             // the caller's environment

@@ -21,6 +21,7 @@ namespace cgbench::metrics {
 // The derived cache-level hits (score.hpp's Derived), as metrics.
 enum class Hits : std::uint8_t { L1, LL, Ram };
 
+// One derived hits metric: what kMetrics lists for it.
 struct HitsInfo {
     Hits id;
     std::string_view name;         // "l1_hits": as the threshold grammar and JSON name it
@@ -28,6 +29,7 @@ struct HitsInfo {
     std::string_view description;  // one line for help text and reports
 };
 
+// The derived hits in enum order (checked below), as kMetrics lists them.
 inline constexpr std::array kHits{
     HitsInfo{Hits::L1, "l1_hits", "L1 hits", "references served by L1"},
     HitsInfo{Hits::LL, "ll_hits", "LL hits", "L1 misses served by LL"},
@@ -98,6 +100,7 @@ constexpr std::size_t Metric::index() const {
     return 0;
 }
 
+// One row of kMetrics: a key and what is said of it (see Metric's accessors).
 struct MetricInfo {
     Metric key;
     std::string_view name;
@@ -105,6 +108,7 @@ struct MetricInfo {
     std::string_view description;
 };
 
+// How many metrics there are: the cost, the events, the hits.
 inline constexpr std::size_t kMetricCount = 1 + kEventCount + kHits.size();
 
 namespace detail {
@@ -143,6 +147,7 @@ static_assert(metric_table_is_ordered(), "kMetrics must list every metric at its
 static_assert(kHits.size() == static_cast<std::size_t>(Hits::Ram) + 1,
               "every Hits needs a kHits entry");
 
+// The row of `m` in kMetrics.
 constexpr const MetricInfo& info(Metric m) {
     return kMetrics[m.index()];
 }
