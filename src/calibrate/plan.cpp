@@ -179,8 +179,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env,
-                            const SessionHooks& hooks) {
-    exec::PosixProcessRunner runner;
+                            exec::ProcessRunner& runner, const SessionHooks& hooks) {
     CalibrationContext x;
     x.started = util::now_iso8601();
     x.cpu_model = cpu_model();

@@ -13,6 +13,7 @@
 #include "calibrate/calibration.hpp"
 #include "config/weights_file.hpp"
 #include "exec/environment.hpp"
+#include "exec/process.hpp"
 #include "runner/run_pipeline.hpp"
 
 namespace cgbench::calibrate {
@@ -77,9 +78,10 @@ struct SessionHooks {
 };
 
 // Probes the clock, times the kernels natively (pinned), refuses when too noisy (TooNoisy),
-// runs them under Cachegrind, fits. Throws as the steps do.
+// runs them under Cachegrind, fits, running every process through `runner`. Throws as the
+// steps do.
 Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env,
-                            const SessionHooks& hooks = {});
+                            exec::ProcessRunner& runner, const SessionHooks& hooks = {});
 
 // The weights file for `c`: the fitted weights, a comment saying how to use them, and the
 // calibration's conditions and agreement in [calibration].

@@ -43,12 +43,10 @@ const BenchmarkResult& find_benchmark(const access::ResolvedRun& resolved,
                                    : fmt::format("it has {}", util::join(names, ", ")));
 }
 
-int execute(const AnnotateInput& in) {
+int execute(const AnnotateInput& in, const Context& ctx) {
     const auto reporter = chosen_format(in.format, report::Model::Functions, "annotate").functions();
-    const auto env = exec::current_environment();
-    exec::PosixProcessRunner runner;
-    access::RunResolver resolver(access::history_source(config::resolve_db(in.db, env)),
-                                 std::filesystem::current_path(), env, runner);
+    access::RunResolver resolver(access::history_source(config::resolve_db(in.db, ctx.env)),
+                                 ctx.cwd, ctx.env, ctx.runner);
     const auto resolved = resolver.resolve(in.run);
     const BenchmarkResult& b = find_benchmark(resolved, in.name);
     if (b.functions.empty()) {
@@ -80,7 +78,7 @@ Subcommand register_annotate(CLI::App& app, GlobalOptions& global) {
     cmd->add_option("--top", input->top, "How many functions to show [20]")
         ->check(CLI::Range(1, 1000));
     add_db_options(*cmd, input->db);
-    return {cmd, [input] { return execute(*input); }};
+    return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }
 
 }  // namespace cgbench::cli

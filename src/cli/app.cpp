@@ -18,6 +18,8 @@
 #include "config/db_options.hpp"
 #include "core/result_json.hpp"
 #include "core/version.hpp"
+#include "exec/interrupt.hpp"
+#include "exec/process.hpp"
 #include "sqlite_store/schema.hpp"
 #include "util/strings.hpp"
 
@@ -177,14 +179,6 @@ std::unique_ptr<history::HistoryBackend> open_history(const std::filesystem::pat
     return store;
 }
 
-bool color_on_stdout() {
-    const char* no_color = std::getenv("NO_COLOR");
-    const char* term = std::getenv("TERM");
-    if (no_color != nullptr && *no_color != '\0') return false;
-    if (term != nullptr && std::string_view(term) == "dumb") return false;
-    return ::isatty(STDOUT_FILENO) == 1;
-}
-
 void warn(const std::string& message) {
     spdlog::warn("{}", message);
 }
@@ -259,8 +253,13 @@ int main(int argc, char** argv) {
     }
     setup_logging(global);
     try {
-        check_working_directory();
-        return flush_stdout(actions.at(app.get_subcommands().front())());
+        check_working_directory();  // before anything reads it
+        // Every command may start processes or wait for the database: a signal ends them
+        // through the interrupt pipe (exit 128 + the signal) rather than killing cgbench.
+        exec::install_interrupt_handlers();
+        exec::PosixProcessRunner runner;
+        const Context context = process_context(global, runner);
+        return flush_stdout(actions.at(app.get_subcommands().front())(context));
     } catch (const Error& e) {
         print_error(e.what(), e.hint());
         return flush_stdout(static_cast<int>(e.code()));

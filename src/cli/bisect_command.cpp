@@ -68,11 +68,11 @@ std::vector<std::string> commit_line(const exec::Git& git, const std::string& go
 }
 
 // The benchmarks judged: NAME, the program's name, or every benchmark of the suite.
-std::set<std::string> judged_names(const BisectInput& in, const exec::EnvMap& env) {
+std::set<std::string> judged_names(const BisectInput& in, const Context& ctx) {
     if (in.name) return {*in.name};
     auto input = in.run;
     input.db.disabled = true;
-    const auto plan = plan_sharded_run(input, env);  // also checks the options, before building
+    const auto plan = plan_sharded_run(input, ctx);  // also checks the options, before building
     std::set<std::string> names;
     for (const auto& b : plan.request.benchmarks) {
         if (b.kind == runner::MeasureKind::Regions) {
@@ -86,11 +86,10 @@ std::set<std::string> judged_names(const BisectInput& in, const exec::EnvMap& en
     return names;
 }
 
-int execute(BisectInput in, const GlobalOptions& global) {
+int execute(BisectInput in, const Context& ctx) {
     const auto reporter = chosen_format(in.format, report::Model::Bisect, "bisect").bisect();
-    const auto env = exec::current_environment();
-    exec::PosixProcessRunner runner;
-    const exec::Git git(std::filesystem::current_path(), env, runner);
+    const auto& env = ctx.env;
+    const exec::Git git(ctx.cwd, env, ctx.runner);
     if (!git.available()) {
         throw EnvironmentError("bisect needs git, which is not on PATH", "install git");
     }
@@ -102,14 +101,12 @@ int execute(BisectInput in, const GlobalOptions& global) {
 
     BisectSetup setup;
     setup.build = in.build;
-    setup.cwd = std::filesystem::current_path();
     if (in.name && !in.run.command.empty()) in.run.name = in.name;
     if (in.name && in.run.command.empty() && !in.run.gbench) {
         in.run.filter = runner::exact_filter(*in.name);
     }
-    setup.names = judged_names(in, env);
+    setup.names = judged_names(in, ctx);
     setup.run = in.run;
-    setup.echo = global.verbose > 0;
     if (const auto it = env.find("CGBENCH_THRESHOLD"); it != env.end() && !it->second.empty()) {
         setup.gate.thresholds.add(it->second);
     }
@@ -117,14 +114,14 @@ int execute(BisectInput in, const GlobalOptions& global) {
         setup.gate.thresholds.add(t);
     std::vector<std::string> gate;
     for (const auto& rule : setup.gate.thresholds.rules()) {
-        gate.push_back((rule.pattern.empty() ? "" : rule.pattern + ":") + rule.metric + " " +
-                       rule.threshold.describe());
+        gate.push_back(fmt::format("{}{} {}", rule.pattern.empty() ? "" : rule.pattern + ":",
+                                   rule.metric.name(), rule.threshold.describe()));
     }
     r.gate = util::join(gate, ", ");
 
     const auto db = config::resolve_db(in.run.db, env);
     const auto history = access::open_history_for_run(db);
-    BisectOracle oracle(setup, history.get(), env);
+    BisectOracle oracle(setup, history.get(), ctx);
     oracle.set_good(r.good);
     const auto bad = oracle.judge(r.bad);
     if (bad == history::Verdict::Skip) {
@@ -146,8 +143,8 @@ int execute(BisectInput in, const GlobalOptions& global) {
     r.probes = oracle.probes();
     r.from_history = oracle.from_history();
     r.measured = oracle.measured();
-    r.commit_info = runner::read_commits(std::filesystem::current_path(), line, env, runner);
-    fmt::print("{}", reporter->render(r, {color_on_stdout(), global.verbose > 0}));
+    r.commit_info = runner::read_commits(ctx.cwd, line, env, ctx.runner);
+    fmt::print("{}", reporter->render(r, {ctx.color, ctx.verbose()}));
     return 0;
 }
 
@@ -199,9 +196,9 @@ Subcommand register_bisect(CLI::App& app, GlobalOptions& global) {
         "commit beyond the threshold, its subject, the change against the commit before it\n"
         "and the functions that moved.\n\n" +
         exit_code_help());
-    return {cmd, [input, cmd, &global] {
-                input->run.command = program_arguments(*cmd, global);
-                return execute(*input, global);
+    return {cmd, [input, cmd](const Context& ctx) {
+                input->run.command = program_arguments(*cmd, ctx.global);
+                return execute(*input, ctx);
             }};
 }
 

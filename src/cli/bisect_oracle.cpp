@@ -23,7 +23,7 @@ std::string headline(const compare::Comparison& c) {
     const compare::MetricChange* most = nullptr;
     std::string name;
     for (const auto& b : c.benchmarks) {
-        const auto* cost = b.change("cost");
+        const auto* cost = b.change(metrics::Metric::cost());
         if (cost == nullptr) continue;
         if (most == nullptr || std::abs(cost->relative()) > std::abs(most->relative())) {
             most = cost;
@@ -63,9 +63,8 @@ std::string last_line(std::string_view text) {
 
 }  // namespace
 
-BisectOracle::BisectOracle(BisectSetup setup, history::HistoryBackend* history,
-                           const exec::EnvMap& env)
-    : setup_(std::move(setup)), history_(history), env_(env) {}
+BisectOracle::BisectOracle(BisectSetup setup, history::HistoryBackend* history, const Context& ctx)
+    : setup_(std::move(setup)), history_(history), ctx_(ctx) {}
 
 BisectOracle::~BisectOracle() = default;
 
@@ -89,10 +88,12 @@ std::optional<RunResult> BisectOracle::stored_at(const std::string& commit) {
 std::optional<RunResult> BisectOracle::measure(const std::string& commit,
                                                report::BisectProbe& probe) {
     const auto started = std::chrono::steady_clock::now();
-    if (!worktree_) worktree_ = std::make_unique<runner::Worktree>(setup_.cwd, env_, runner_);
+    if (!worktree_) {
+        worktree_ = std::make_unique<runner::Worktree>(ctx_.cwd, ctx_.env, ctx_.runner);
+    }
     worktree_->checkout(commit);
-    const auto here = worktree_->map(setup_.cwd);
-    const auto build = runner::run_build(setup_.build, here, env_, runner_, setup_.echo);
+    const auto here = worktree_->map(ctx_.cwd);
+    const auto build = runner::run_build(setup_.build, here, ctx_.env, ctx_.runner, ctx_.verbose());
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
@@ -104,22 +105,22 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
     }
     auto input = setup_.run;
     if (input.suite) {
-        input.suite = worktree_->map(fs::absolute(setup_.cwd / *input.suite)).string();
+        input.suite = worktree_->map(fs::absolute(ctx_.cwd / *input.suite)).string();
     } else if (!input.command.empty() || input.gbench) {
-        input.cwd = worktree_->map(setup_.cwd / input.cwd.value_or(".")).string();
+        input.cwd = worktree_->map(ctx_.cwd / input.cwd.value_or(".")).string();
     } else {
         input.suite = (here / "cgbench.toml").string();
     }
     input.db.disabled = true;
     RunResult run;
     try {
-        auto plan = plan_sharded_run(input, env_);
+        auto plan = plan_sharded_run(input, ctx_);
         plan.request.git_dir = worktree_->root();
         if (!valgrind_) {
-            valgrind_ = valgrind::locate_valgrind(env_, runner_,
+            valgrind_ = valgrind::locate_valgrind(ctx_.env, ctx_.runner,
                                                   util::ProbeCache(plan.request.probe_cache_dir));
         }
-        run = runner::execute_run(plan.request, *valgrind_, runner_, env_, nullptr);
+        run = runner::execute_run(plan.request, *valgrind_, ctx_.runner, ctx_.env, nullptr);
     } catch (const UsageError& e) {  // the suite or a program does not exist at this commit
         probe.source = "cannot measure";
         probe.detail = e.what();

@@ -14,10 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "cli/context.hpp"
 #include "compare/comparison.hpp"
 #include "config/run_options.hpp"
-#include "exec/environment.hpp"
-#include "exec/process.hpp"
 #include "history/backend.hpp"
 #include "history/bisect.hpp"
 #include "report/bisect_reporter.hpp"
@@ -30,15 +29,15 @@ namespace cgbench::cli {
 struct BisectSetup {
     std::string build;         // the build command (a shell command line)
     config::RunInput run;      // the benchmarks, as `cgbench run` in the working directory
-    std::filesystem::path cwd;  // the working directory bisect was started in
     std::set<std::string> names;  // the benchmarks judged
     compare::CompareOptions gate;
-    bool echo = false;  // show build output
 };
 
 class BisectOracle {
   public:
-    BisectOracle(BisectSetup setup, history::HistoryBackend* history, const exec::EnvMap& env);
+    // Builds and measures in a worktree of `ctx`'s working directory, through its runner;
+    // with -v the build's output is shown. `ctx` must outlive the oracle.
+    BisectOracle(BisectSetup setup, history::HistoryBackend* history, const Context& ctx);
     ~BisectOracle();
 
     // The verdict on `commit` against GOOD, and what it was based on; appends a probe.
@@ -72,8 +71,7 @@ class BisectOracle {
 
     BisectSetup setup_;
     history::HistoryBackend* history_;
-    const exec::EnvMap& env_;
-    exec::PosixProcessRunner runner_;
+    const Context& ctx_;
     std::unique_ptr<runner::Worktree> worktree_;  // added on first use
     std::optional<valgrind::Installation> valgrind_;
     std::string good_commit_;

@@ -39,10 +39,9 @@ std::unique_ptr<runner::ProgressSink> progress_printer(const GlobalOptions& glob
     return std::make_unique<ProgressPrinter>(progress_mode(global), total);
 }
 
-int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
+int execute(const calibrate::CalibrateInput& in, const Context& ctx) {
     const auto& format = chosen_format(in.format, report::Model::Calibration, "calibrate");
-    const auto env = exec::current_environment();
-    const auto plan = calibrate::plan_calibration(in, env);
+    const auto plan = calibrate::plan_calibration(in, ctx.env);
     for (const auto& why : plan.left_out)
         warn("left out " + why);
     // Every output is proven writable before minutes of measuring.
@@ -55,14 +54,14 @@ int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
     }
 
     calibrate::SessionHooks hooks;
-    hooks.progress = [&global](std::string_view, std::size_t total) {
-        return progress_printer(global, total);
+    hooks.progress = [&ctx](std::string_view, std::size_t total) {
+        return progress_printer(ctx.global, total);
     };
     calibrate::Calibration c;
     try {
-        c = calibrate::run_calibration(plan, env, hooks);
+        c = calibrate::run_calibration(plan, ctx.env, ctx.runner, hooks);
     } catch (const calibrate::TooNoisy& e) {
-        if (!global.quiet) {
+        if (!ctx.global.quiet) {
             fmt::print(stderr, "{}",
                        report::render_timings_console(plan.kernels, e.timings(), plan.native.clock,
                                                       plan.max_noise));
@@ -78,11 +77,11 @@ int execute(const calibrate::CalibrateInput& in, const GlobalOptions& global) {
     const bool file_on_stdout = (out && out->is_stdout()) || (html && html->is_stdout()) ||
                                 (json && json->is_stdout());
     const Stream stream = file_on_stdout ? Stream::Stderr : Stream::Stdout;
-    if (!(global.quiet && format.terminal)) {
-        const report::RenderOptions ro{!file_on_stdout && color_on_stdout(), global.verbose > 0};
+    if (!(ctx.global.quiet && format.terminal)) {
+        const report::RenderOptions ro{!file_on_stdout && ctx.color, ctx.verbose()};
         print_out(format.calibration()->render(c, ro), stream);
     }
-    if (!global.quiet && format.terminal) {
+    if (!ctx.global.quiet && format.terminal) {
         std::string notes;
         if (out) {
             notes += fmt::format("\nwrote {}: use `cgbench run --weights {}`, or weights = \"{}\" "
@@ -158,7 +157,7 @@ Subcommand register_calibrate(CLI::App& app, GlobalOptions& global) {
     cmd->footer(calibrate_help_footer());
     auto input = std::make_shared<calibrate::CalibrateInput>();
     add_options(*cmd, *input);
-    return {cmd, [input, &global] { return execute(*input, global); }};
+    return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }
 
 }  // namespace cgbench::cli

@@ -7,11 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "cli/context.hpp"
 #include "config/run_options.hpp"
 #include "core/result.hpp"
 #include "exec/environment.hpp"
-#include "report/formats.hpp"
 #include "history/backend.hpp"
+#include "report/formats.hpp"
 #include "report/reporter.hpp"
 #include "util/fs.hpp"
 
@@ -26,16 +27,9 @@ struct DbInput;
 
 namespace cgbench::cli {
 
-struct GlobalOptions {
-    bool quiet = false;
-    int verbose = 0;
-    // The arguments after the first "--" on the command line, which cgbench never parses
-    // (for `run`: the program and its arguments). Empty optional: there was no "--".
-    std::optional<std::vector<std::string>> after_dashes;
-};
-
-// A registered subcommand's action, run after parsing succeeded; returns the exit code.
-using Action = std::function<int()>;
+// A registered subcommand's action, run after parsing succeeded with the context main built;
+// returns the exit code.
+using Action = std::function<int(const Context&)>;
 
 struct Subcommand {
     CLI::App* app;
@@ -73,9 +67,6 @@ const report::OutputFormat& run_format(const std::optional<std::string>& format,
 // a newer cgbench.
 std::unique_ptr<history::HistoryBackend> open_history(const std::filesystem::path& url);
 
-// True when stdout is a terminal and colour is allowed (NO_COLOR unset, TERM not dumb).
-bool color_on_stdout();
-
 // Where print_out writes.
 enum class Stream { Stdout, Stderr };
 
@@ -99,15 +90,16 @@ void add_run_options(CLI::App& app, config::RunInput& input);
 std::vector<std::string> program_arguments(const CLI::App& app, const GlobalOptions& global);
 
 // plan_run, then the shard's share of the suite (what `run` measures and `config show`
-// shows). With a shard and a history database holding earlier costs of these benchmarks, the
-// shards are balanced by those costs (the latest such run), otherwise by name.
-config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvMap& env);
+// shows); Google Benchmark binaries are listed through `ctx`'s runner. With a shard and a
+// history database holding earlier costs of these benchmarks, the shards are balanced by
+// those costs (the latest such run), otherwise by name.
+config::RunPlan plan_sharded_run(const config::RunInput& input, const Context& ctx);
 
 // Prints `run` in `format` (not with -q on the console), writes it to `out` (may be null)
 // when at least one benchmark succeeded, records it in `history` (may be null; failed
 // benchmarks included), and throws BenchmarkError naming every failed benchmark. Returns 0.
 int finish_run(const RunResult& run, const report::OutputFormat& format, util::OutputFile* out,
-               history::HistoryBackend* history, const GlobalOptions& global);
+               history::HistoryBackend* history, const Context& ctx);
 
 // Registers `cgbench run`.
 Subcommand register_run(CLI::App& app, GlobalOptions& global);

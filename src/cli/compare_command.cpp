@@ -56,7 +56,7 @@ std::string compare_help_footer() {
         "  1  regression over threshold (or a failed or, with --fail-on-missing, missing one)\n"
         "  2  bad input: unknown ref or run id, unreadable file, fingerprints differ, bad option\n"
         "  4  the history database is damaged, unreadable or from a newer cgbench",
-        compare::metric_names());
+        metrics::metric_names());
 }
 
 // Where BASE comes from besides the positional argument, and how the sides are called.
@@ -142,30 +142,27 @@ compare::Comparison build_comparison(access::RunResolver& resolver,
     return comparison;
 }
 
-int execute(const config::CompareInput& in, const GlobalOptions& global) {
+int execute(const config::CompareInput& in, const Context& ctx) {
     const auto& format = chosen_format(in.format, report::Model::Compare, "compare");
-    const auto env = exec::current_environment();
-    const auto plan = config::plan_compare(in, env);
+    const auto plan = config::plan_compare(in, ctx.env);
     std::unique_ptr<util::OutputFile> out_file;
     if (plan.out) out_file = std::make_unique<util::OutputFile>(*plan.out);
 
-    exec::PosixProcessRunner runner;
-    access::RunResolver resolver(access::history_source(plan.db),
-                                 std::filesystem::current_path(), env, runner);
+    access::RunResolver resolver(access::history_source(plan.db), ctx.cwd, ctx.env, ctx.runner);
     auto comparison = build_comparison(resolver, plan);
     if (comparison.forced) warn(report::forced_warning(comparison));
 
-    const report::RenderOptions ro{(!out_file || out_file->is_stdout()) && color_on_stdout(),
-                                   global.verbose > 0};
+    const report::RenderOptions ro{(!out_file || out_file->is_stdout()) && ctx.color,
+                                   ctx.verbose()};
     const std::string text = format.compare()->render(comparison, ro);
     if (out_file) {
         out_file->commit(text);
-        if (!global.quiet) {
+        if (!ctx.global.quiet) {
             print_out(fmt::format("{}  {}\n", report::gate_word(comparison),
                                   report::summary_line(comparison, util::printable)),
                       out_file->is_stdout() ? Stream::Stderr : Stream::Stdout);
         }
-    } else if (!(global.quiet && format.terminal)) {
+    } else if (!(ctx.global.quiet && format.terminal)) {
         print_out(text);
     }
     return static_cast<int>(comparison.exit_code());
@@ -182,7 +179,7 @@ Subcommand register_compare(CLI::App& app, GlobalOptions& global) {
     cmd->footer(compare_help_footer());
     auto input = std::make_shared<config::CompareInput>();
     add_options(*cmd, *input);
-    return {cmd, [input, &global] { return execute(*input, global); }};
+    return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }
 
 }  // namespace cgbench::cli

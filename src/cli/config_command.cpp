@@ -77,15 +77,15 @@ std::string per_benchmark(const config::RunPlan& plan, std::size_t i) {
     return fmt::format("\n{}:\n{}", util::printable(plan.request.benchmarks[i].name), t.render(2));
 }
 
-int show(const config::RunInput& in) {
-    const auto env = exec::current_environment();
+int show(const config::RunInput& in, const Context& ctx) {
+    const auto& env = ctx.env;
     run_format(in.format, env, "run");  // refused as `run` refuses it
     if (in.command.empty() && !in.suite && config::discover_suite().empty()) {
         print_out(fmt::format("no program and no suite (./{} not found): run-wide settings only\n\n{}",
                    config::kSuiteFileName, run_wide(config::checked_run_settings(in, env))));
         return 0;
     }
-    const auto plan = plan_sharded_run(in, env);
+    const auto plan = plan_sharded_run(in, ctx);
     std::string out;
     if (!plan.suite.empty()) {
         out += fmt::format("suite {}: {} benchmark(s)", plan.suite.string(), plan.suite_entries);
@@ -105,21 +105,20 @@ int show(const config::RunInput& in) {
 
 // `cgbench config threshold SPEC...`: checks thresholds as every command reads them and
 // prints the rules they make, lowest layer first (cgbench-pr checks its --threshold so).
-int threshold(const std::vector<std::string>& specs) {
+int threshold(const std::vector<std::string>& specs, const exec::EnvMap& env) {
     report::TextTable t({{"benchmarks", report::Align::Left},
                          {"metric", report::Align::Left},
                          {"gate", report::Align::Left},
                          {"source", report::Align::Left}});
     const auto add_rules = [&t](std::string_view spec, const std::string& source) {
         for (const auto& r : compare::parse_threshold(spec)) {
-            t.add_row({r.pattern.empty() ? "all" : util::printable(r.pattern), r.metric,
-                       r.threshold.describe(), source});
+            t.add_row({r.pattern.empty() ? "all" : util::printable(r.pattern),
+                       std::string(r.metric.name()), r.threshold.describe(), source});
         }
     };
     const compare::ThresholdSet defaults;
     for (const auto& r : defaults.rules())
-        t.add_row({"all", r.metric, r.threshold.describe(), "built-in"});
-    const auto env = exec::current_environment();
+        t.add_row({"all", std::string(r.metric.name()), r.threshold.describe(), "built-in"});
     if (const auto it = env.find("CGBENCH_THRESHOLD"); it != env.end() && !it->second.empty()) {
         add_rules(it->second, "environment (CGBENCH_THRESHOLD)");
     }
@@ -157,10 +156,10 @@ Subcommand register_config(CLI::App& app, GlobalOptions& global) {
     add_global_flags(*threshold_cmd, global);
     auto specs = std::make_shared<std::vector<std::string>>();
     threshold_cmd->add_option("SPEC", *specs, "A threshold, e.g. 2% or 'parse/*:Ir=0.5%|1000'");
-    return {config, [input, show_cmd, threshold_cmd, specs, &global] {
-                if (threshold_cmd->parsed()) return threshold(*specs);
-                input->command = program_arguments(*show_cmd, global);
-                return show(*input);
+    return {config, [input, show_cmd, threshold_cmd, specs](const Context& ctx) {
+                if (threshold_cmd->parsed()) return threshold(*specs, ctx.env);
+                input->command = program_arguments(*show_cmd, ctx.global);
+                return show(*input, ctx);
             }};
 }
 

@@ -28,14 +28,12 @@ struct ExportInput {
     std::optional<std::string> out;
 };
 
-int execute(const ExportInput& in) {
-    const auto env = exec::current_environment();
+int execute(const ExportInput& in, const Context& ctx) {
     const auto exporter = report::make_exporter(report::parse_export_format(in.format));
     std::unique_ptr<util::OutputFile> out_file;
     if (in.out) out_file = std::make_unique<util::OutputFile>(*in.out);
-    exec::PosixProcessRunner runner;
-    access::RunResolver resolver(access::history_source(config::resolve_db(in.db, env)),
-                                 std::filesystem::current_path(), env, runner);
+    access::RunResolver resolver(access::history_source(config::resolve_db(in.db, ctx.env)),
+                                 ctx.cwd, ctx.env, ctx.runner);
     const auto resolved = in.run ? resolver.resolve(*in.run) : resolver.latest();
     if (const auto n = report::skipped(resolved.run); n > 0) {
         warn(fmt::format("{} failed benchmark{} left out of the export", n, n == 1 ? "" : "s"));
@@ -71,7 +69,7 @@ Subcommand register_export(CLI::App& app, GlobalOptions& global) {
         "openmetrics: cgbench_cost{benchmark=\"NAME\"} N, and cgbench_instructions,\n"
         "cgbench_l1_hits, cgbench_ll_hits, cgbench_ram_hits; ends with # EOF.\n\n" +
         exit_code_help());
-    return {cmd, [input] { return execute(*input); }};
+    return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }
 
 }  // namespace cgbench::cli

@@ -28,17 +28,18 @@ struct HistoryInput {
 
 constexpr std::size_t kDefaultRunLimit = 20;
 
-std::unique_ptr<history::HistoryBackend> open_store(const config::DbInput& input) {
-    const auto path = config::resolve_db(input, exec::current_environment());
+std::unique_ptr<history::HistoryBackend> open_store(const config::DbInput& input,
+                                                    const exec::EnvMap& env) {
+    const auto path = config::resolve_db(input, env);
     if (!path) throw UsageError("history needs the database, and --no-db was given");
     return open_history(*path);
 }
 
-int execute(const HistoryInput& in, const GlobalOptions& global) {
+int execute(const HistoryInput& in, const Context& ctx) {
     const auto reporter =
         chosen_format(in.format, report::Model::History, "history").history();
-    auto store = open_store(in.db);
-    const report::RenderOptions ro{color_on_stdout(), global.verbose > 0};
+    auto store = open_store(in.db, ctx.env);
+    const report::RenderOptions ro{ctx.color, ctx.verbose()};
     if (!in.name) {
         print_out(reporter->runs(store->runs(in.limit.value_or(kDefaultRunLimit)), ro));
         return 0;
@@ -69,7 +70,7 @@ Subcommand register_history(CLI::App& app, GlobalOptions& global) {
         "line marks where a new fingerprint starts (results measured differently are not\n"
         "compared). A + after the commit marks a run measured with uncommitted changes.\n\n" +
         exit_code_help());
-    return {cmd, [input, &global] { return execute(*input, global); }};
+    return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }
 
 }  // namespace cgbench::cli

@@ -49,15 +49,14 @@ std::vector<std::size_t> runs_of(const std::vector<history::BranchSteps>& branch
     return {runs.begin(), runs.end()};
 }
 
-history::Commits commit_subjects(const history::History& h, const std::vector<std::size_t>& runs) {
+history::Commits commit_subjects(const history::History& h, const std::vector<std::size_t>& runs,
+                                 const Context& ctx) {
     std::set<std::string> commits;
     for (const auto r : runs) {
         if (h.runs[r].git.commit) commits.insert(*h.runs[r].git.commit);
     }
     if (commits.empty()) return {};
-    exec::PosixProcessRunner runner;
-    return runner::read_commits(std::filesystem::current_path(), {commits.begin(), commits.end()},
-                                exec::current_environment(), runner);
+    return runner::read_commits(ctx.cwd, {commits.begin(), commits.end()}, ctx.env, ctx.runner);
 }
 
 void unknown_benchmark(history::HistoryBackend& store, const std::string& name) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/context.hpp"
 #include "history/backend.hpp"
 #include "history/model.hpp"
 #include "history/steps.hpp"
@@ -22,9 +23,10 @@ std::vector<history::BranchSteps> explained_steps(history::HistoryBackend& store
 void explain_steps(history::HistoryBackend& store, const history::History& h,
                    std::vector<history::BranchSteps>& branches);
 
-// Subjects of the commits of `runs` (indices into h.runs) from git in the working directory;
-// empty outside a repository that has them.
-history::Commits commit_subjects(const history::History& h, const std::vector<std::size_t>& runs);
+// Subjects of the commits of `runs` (indices into h.runs) from git in `ctx`'s working
+// directory; empty outside a repository that has them.
+history::Commits commit_subjects(const history::History& h, const std::vector<std::size_t>& runs,
+                                 const Context& ctx);
 
 // The runs the events and epochs of `branches` refer to.
 std::vector<std::size_t> runs_of(const std::vector<history::BranchSteps>& branches);

@@ -71,14 +71,13 @@ std::string summary(const access::RunImporter& importer, const Tally& t, const s
     return out + "\n";
 }
 
-int execute(const ImportInput& in, const GlobalOptions& global) {
-    const auto path = config::resolve_db(in.db, exec::current_environment());
+int execute(const ImportInput& in, const Context& ctx) {
+    const auto path = config::resolve_db(in.db, ctx.env);
     if (!path) {
         throw UsageError("import writes into the history database, and --no-db was given",
                          "drop --no-db; --db PATH chooses the database");
     }
     const auto sources = access::import_sources(in.paths);
-    exec::install_interrupt_handlers();
     const auto store = access::open_history(path->string(), access::Access::Record);
     access::RunImporter importer(*store);
     Tally tally;
@@ -93,7 +92,7 @@ int execute(const ImportInput& in, const GlobalOptions& global) {
                 spdlog::debug("{}: not a result file, skipped", source.path.string());
             } else if (file.status == Status::AlreadyStored) {
                 ++tally.present;
-                note_present(source, file, path->string(), global);
+                note_present(source, file, path->string(), ctx.global);
             }
         } catch (const UsageError& e) {
             ++tally.invalid;
@@ -101,7 +100,7 @@ int execute(const ImportInput& in, const GlobalOptions& global) {
         }
     }
     importer.finish();
-    if (!global.quiet) print_out(summary(importer, tally, path->string()));
+    if (!ctx.global.quiet) print_out(summary(importer, tally, path->string()));
     if (tally.invalid > 0) {
         throw UsageError(
             fmt::format("{} of {} not imported: not a valid result file (named above)",
@@ -129,7 +128,7 @@ Subcommand register_import(CLI::App& app, GlobalOptions& global) {
     cmd->add_option("paths", input->paths, "Result files, or directories holding them")
         ->required();
     add_db_options(*cmd, input->db);
-    return {cmd, [input, &global] { return execute(*input, global); }};
+    return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }
 
 }  // namespace cgbench::cli

@@ -12,6 +12,7 @@
 #include "core/merge.hpp"
 #include "core/result_file.hpp"
 #include "core/result_json.hpp"
+#include "exec/interrupt.hpp"
 #include "util/time.hpp"
 
 namespace cgbench::cli {
@@ -25,12 +26,11 @@ struct MergeInput {
     config::DbInput db;
 };
 
-int merge(const MergeInput& in, const GlobalOptions& global) {
-    const auto env = exec::current_environment();
-    const auto& format = run_format(in.format, env, "merge");
+int merge(const MergeInput& in, const Context& ctx) {
+    const auto& format = run_format(in.format, ctx.env, "merge");
     std::unique_ptr<util::OutputFile> out_file;  // checked writable before reading anything
     if (in.out) out_file = std::make_unique<util::OutputFile>(*in.out);
-    const auto history = access::open_history_for_run(config::resolve_db(in.db, env));
+    const auto history = access::open_history_for_run(config::resolve_db(in.db, ctx.env));
 
     std::vector<SourcedRun> parts;
     for (const auto& f : in.files)
@@ -38,7 +38,8 @@ int merge(const MergeInput& in, const GlobalOptions& global) {
     auto merged = merge_runs(parts, util::new_run_id());
     for (const auto& w : merged.warnings)
         warn(w);
-    return finish_run(merged.run, format, out_file.get(), history.get(), global);
+    exec::throw_if_interrupted();  // a signal while reading writes and records nothing
+    return finish_run(merged.run, format, out_file.get(), history.get(), ctx);
 }
 
 }  // namespace
@@ -60,7 +61,7 @@ Subcommand register_merge(CLI::App& app, GlobalOptions& global) {
     cmd->add_option("-o,--out", input->out, "Write the merged result JSON here (atomically)");
     add_format_option(*cmd, input->format, report::Model::Run);
     add_db_options(*cmd, input->db);
-    return {cmd, [input, &global] { return merge(*input, global); }};
+    return {cmd, [input](const Context& ctx) { return merge(*input, ctx); }};
 }
 
 }  // namespace cgbench::cli

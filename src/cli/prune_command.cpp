@@ -31,13 +31,15 @@ struct PruneInput {
     bool dry_run = false;
 };
 
-// "90d", "12w" or "2026-01-31" -> the ISO-8601 time before which runs are old.
-std::string cutoff(const std::string& age) {
+// "90d", "12w" or "2026-01-31" -> the ISO-8601 time before which runs are old, `now` being
+// the time now.
+std::string cutoff(const std::string& age, std::time_t now) {
     if (age.size() == 10 && age[4] == '-' && age[7] == '-') return age + "T00:00:00Z";
     const auto n = util::parse_u64(std::string_view(age).substr(0, age.empty() ? 0 : age.size() - 1));
     const char unit = age.empty() ? '\0' : age.back();
     if (n && (unit == 'd' || unit == 'w') && *n < 100000) {
-        return util::iso8601_before_now(static_cast<long long>(*n) * 86400 * (unit == 'w' ? 7 : 1));
+        const auto days = static_cast<std::time_t>(*n) * (unit == 'w' ? 7 : 1);
+        return util::iso8601_at(now - days * 86400);
     }
     throw UsageError(fmt::format("--older-than '{}' is not an age", util::printable(age)),
                      "write days or weeks (90d, 12w) or a date (2026-01-31)");
@@ -64,9 +66,9 @@ std::string listing(const history::History& h, const std::vector<std::size_t>& d
     return out;
 }
 
-int execute(const PruneInput& in, const GlobalOptions& global) {
+int execute(const PruneInput& in, const Context& ctx) {
     history::PruneRules rules;
-    if (in.older_than) rules.before = cutoff(*in.older_than);
+    if (in.older_than) rules.before = cutoff(*in.older_than, ctx.now());
     rules.branches = in.branches;
     rules.keep_last = in.keep_last;
     rules.dirty_only = in.dirty;
@@ -74,7 +76,7 @@ int execute(const PruneInput& in, const GlobalOptions& global) {
         throw UsageError("prune needs to know what to drop",
                          "pass --older-than AGE, --branch B, --keep-last N or --dirty");
     }
-    const auto path = config::resolve_db(in.db, exec::current_environment());
+    const auto path = config::resolve_db(in.db, ctx.env);
     if (!path) throw UsageError("prune needs the database, and --no-db was given");
     // Prune writes: it opens the database as a recording run does, once it is known to exist.
     open_history(*path);
@@ -87,10 +89,11 @@ int execute(const PruneInput& in, const GlobalOptions& global) {
         selection.protected_runs, selection.protected_runs == 1 ? "" : "s",
         util::printable(rules.default_branch), rules.keep_last.value_or(history::kProtectedRuns));
     if (in.dry_run || selection.drop.empty()) {
-        fmt::print("{} {} of {} run{}{}\n{}", in.dry_run ? "would remove" : "nothing to remove:",
-                   selection.drop.size(), h.runs.size(), h.runs.size() == 1 ? "" : "s",
+        fmt::print("{} {} of {} run{}{}\n{}",
+                   in.dry_run ? "would remove" : "nothing to remove:", selection.drop.size(),
+                   h.runs.size(), h.runs.size() == 1 ? "" : "s",
                    selection.protected_runs > 0 ? "; " + kept : "",
-                   global.quiet ? "" : listing(h, selection.drop));
+                   ctx.global.quiet ? "" : listing(h, selection.drop));
         return 0;
     }
     std::vector<history::Run> drop;
@@ -98,7 +101,7 @@ int execute(const PruneInput& in, const GlobalOptions& global) {
         drop.push_back(h.runs[i]);
     const auto before = size_of(*store);
     const auto removed = store->remove_runs(drop);
-    if (!global.quiet) {
+    if (!ctx.global.quiet) {
         fmt::print("removed {} of {} runs ({} results, {} function rows, {} unused names){}\n"
                    "{}: {} -> {} bytes\n",
                    removed.runs, h.runs.size(), removed.results, removed.functions,
@@ -136,7 +139,7 @@ Subcommand register_prune(CLI::App& app, GlobalOptions& global) {
         "runs (N = --keep-last, else {}) are never removed. Then the names no stored\n"
         "function uses any more go too, and VACUUM returns the space to the file system.\n\n",
         history::kProtectedRuns) + exit_code_help());
-    return {cmd, [input, &global] { return execute(*input, global); }};
+    return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }
 
 }  // namespace cgbench::cli

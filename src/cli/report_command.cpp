@@ -47,11 +47,10 @@ std::unique_ptr<history::HistoryBackend> open_store(const std::filesystem::path&
 }
 
 // Where commits link to: --commit-url, else the CI's variables, else the git remote.
-std::optional<std::string> commit_url(const ReportInput& in, const exec::EnvMap& env) {
+std::optional<std::string> commit_url(const ReportInput& in, const Context& ctx) {
     if (in.commit_url) return config::check_commit_url(*in.commit_url);
-    if (auto ci = config::commit_url_from_ci(env)) return ci;
-    exec::PosixProcessRunner runner;
-    const exec::Git git(std::filesystem::current_path(), env, runner);
+    if (auto ci = config::commit_url_from_ci(ctx.env)) return ci;
+    const exec::Git git(ctx.cwd, ctx.env, ctx.runner);
     const auto remote = git.run({"remote", "get-url", "origin"});
     return remote ? config::commit_url_from_remote(*remote) : std::nullopt;
 }
@@ -65,12 +64,11 @@ std::vector<std::size_t> runs_shown(const history::History& h) {
     return {runs.begin(), runs.end()};
 }
 
-int execute(const ReportInput& in, const GlobalOptions& global) {
+int execute(const ReportInput& in, const Context& ctx) {
     const auto filter = in.filter ? std::optional(config::filter_regex(*in.filter)) : std::nullopt;
-    const auto env = exec::current_environment();
-    const auto path = config::resolve_db(in.db, env);
+    const auto path = config::resolve_db(in.db, ctx.env);
     if (!path) throw UsageError("report needs the database, and --no-db was given");
-    const auto url = commit_url(in, env);
+    const auto url = commit_url(in, ctx);
     util::OutputFile out(in.html);  // an unwritable destination fails before any reading
     const auto store = open_store(*path);
     const auto h = store->load_history(
@@ -84,17 +82,17 @@ int execute(const ReportInput& in, const GlobalOptions& global) {
     }
     report::HtmlHistory page;
     page.database = path->string();
-    page.generated = util::now_iso8601();
+    page.generated = util::iso8601_at(ctx.now());
     page.limit = in.last;
     page.filter = in.filter;
     page.history = &h;
     page.default_branch = history::default_branch(h, std::nullopt);
     page.steps = explained_steps(*store, h, {page.default_branch, std::nullopt, false});
-    page.commits = commit_subjects(h, runs_shown(h));
+    page.commits = commit_subjects(h, runs_shown(h), ctx);
     page.commit_url = url;
     page.axis = in.axis == "zero" ? report::Axis::Zero : report::Axis::Relative;
     out.commit(report::render_html_history(page));
-    if (!global.quiet) {
+    if (!ctx.global.quiet) {
         print_out(fmt::format("wrote {}: {} benchmark{}\n", out.target().string(), h.series.size(),
                               h.series.size() == 1 ? "" : "s"),
                   out.is_stdout() ? Stream::Stderr : Stream::Stdout);
@@ -138,7 +136,7 @@ Subcommand register_report(CLI::App& app, GlobalOptions& global) {
         "its hash) adds a name filter, branch switches and hover details, and the page\n"
         "reads without it.\n\n" +
         exit_code_help());
-    return {cmd, [input, &global] { return execute(*input, global); }};
+    return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }
 
 }  // namespace cgbench::cli

@@ -230,7 +230,7 @@ void record_or_keep(history::HistoryBackend& db, const RunResult& run, const fs:
 }  // namespace
 
 int finish_run(const RunResult& run, const report::OutputFormat& format, util::OutputFile* out,
-               history::HistoryBackend* history, const GlobalOptions& global) {
+               history::HistoryBackend* history, const Context& ctx) {
     std::vector<const BenchmarkResult*> failed;
     for (const auto& b : run.benchmarks) {
         if (b.status != BenchStatus::Ok) failed.push_back(&b);
@@ -248,9 +248,9 @@ int finish_run(const RunResult& run, const report::OutputFormat& format, util::O
         const fs::path saved = written && out->is_file() ? out->target() : fs::path();
         record_or_keep(*history, run, saved.empty() ? nullptr : &saved);
     }
-    if (!(global.quiet && format.terminal)) {
+    if (!(ctx.global.quiet && format.terminal)) {
         const bool on_stderr = out != nullptr && out->is_stdout();
-        report::RenderOptions ro{!on_stderr && color_on_stdout(), global.verbose > 0};
+        report::RenderOptions ro{!on_stderr && ctx.color, ctx.verbose()};
         print_out(format.run()->render(run, ro),
                   on_stderr ? Stream::Stderr : Stream::Stdout);
     }
@@ -258,11 +258,10 @@ int finish_run(const RunResult& run, const report::OutputFormat& format, util::O
     return 0;
 }
 
-config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvMap& env) {
-    auto plan = config::plan_run(input, env);
-    exec::PosixProcessRunner lister;
-    config::expand_gbench(plan, [&](const runner::BenchmarkSpec& spec) {
-        return runner::list_gbench(spec, lister, env);
+config::RunPlan plan_sharded_run(const config::RunInput& input, const Context& ctx) {
+    auto plan = config::plan_run(input, ctx.env);
+    config::expand_gbench(plan, [&ctx](const runner::BenchmarkSpec& spec) {
+        return runner::list_gbench(spec, ctx.runner, ctx.env);
     });
     if (!plan.shard) return plan;
     std::optional<history::StoredCosts> stored;
@@ -284,10 +283,9 @@ config::RunPlan plan_sharded_run(const config::RunInput& input, const exec::EnvM
 
 namespace {
 
-int execute(const config::RunInput& in, const GlobalOptions& global) {
-    const auto env = exec::current_environment();
-    const auto& format = run_format(in.format, env, "run");
-    const auto plan = plan_sharded_run(in, env);
+int execute(const config::RunInput& in, const Context& ctx) {
+    const auto& format = run_format(in.format, ctx.env, "run");
+    const auto plan = plan_sharded_run(in, ctx);
     if (plan.request.benchmarks.empty()) {
         warn(fmt::format("shard {} has no benchmarks (the suite selects {}); nothing to measure",
                          plan.shard->text(), plan.suite_size));
@@ -299,9 +297,8 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
     if (!plan.request.settings.keep_raw_dir.empty()) {
         util::ensure_writable_dir(plan.request.settings.keep_raw_dir, "--keep-raw directory");
     }
-    exec::PosixProcessRunner runner;
-    const auto inst =
-        valgrind::locate_valgrind(env, runner, util::ProbeCache(plan.request.probe_cache_dir));
+    const auto inst = valgrind::locate_valgrind(ctx.env, ctx.runner,
+                                                util::ProbeCache(plan.request.probe_cache_dir));
     spdlog::debug("valgrind {} at {}{}", inst.version, inst.launcher.string(),
                   inst.bypassed_wrapper ? " (bypassing the wrapper script)" : "");
     // Opened (created, migrated, write-locked once) before measuring: exit 4 in milliseconds.
@@ -310,9 +307,9 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
     RunResult run;
     {
         ProgressPrinter progress(
-            plan.suite.empty() ? ProgressPrinter::Mode::Off : progress_mode(global),
+            plan.suite.empty() ? ProgressPrinter::Mode::Off : progress_mode(ctx.global),
             plan.request.benchmarks.size());
-        run = runner::execute_run(plan.request, inst, runner, env, &progress);
+        run = runner::execute_run(plan.request, inst, ctx.runner, ctx.env, &progress);
     }
     if (plan.shard) {
         run.shard = plan.shard->text();
@@ -320,7 +317,7 @@ int execute(const config::RunInput& in, const GlobalOptions& global) {
     }
     exec::throw_if_interrupted();  // a signal after the last benchmark still writes nothing
 
-    return finish_run(run, format, out_file.get(), history.get(), global);
+    return finish_run(run, format, out_file.get(), history.get(), ctx);
 }
 
 }  // namespace
@@ -341,9 +338,9 @@ Subcommand register_run(CLI::App& app, GlobalOptions& global) {
     run->footer(run_help_footer());
     auto input = std::make_shared<config::RunInput>();
     add_run_options(*run, *input);
-    return {run, [input, run, &global] {
-                input->command = program_arguments(*run, global);
-                return execute(*input, global);
+    return {run, [input, run](const Context& ctx) {
+                input->command = program_arguments(*run, ctx.global);
+                return execute(*input, ctx);
             }};
 }
 

@@ -26,15 +26,15 @@ struct StepsInput {
     std::optional<std::string> format;
 };
 
-int execute(const StepsInput& in, const GlobalOptions& global) {
+int execute(const StepsInput& in, const Context& ctx) {
     const auto reporter = chosen_format(in.format, report::Model::Steps, "steps").steps();
-    const auto path = config::resolve_db(in.db, exec::current_environment());
+    const auto path = config::resolve_db(in.db, ctx.env);
     if (!path) throw UsageError("steps needs the database, and --no-db was given");
     const auto store = open_history(*path);
     // Each benchmark's series is read, searched and dropped in turn: the history is never
     // held whole (a million results would be ~100 MB to allocate and fault in).
     const auto h = store->load_runs();
-    const bool verbose = global.verbose > 0;
+    const bool verbose = ctx.verbose();
     history::StepFinder finder(h, {history::default_branch(h, std::nullopt), in.branch, verbose,
                                    verbose});
     bool found = false;
@@ -55,9 +55,9 @@ int execute(const StepsInput& in, const GlobalOptions& global) {
     model.history = &h;
     model.branches = finder.finish();
     explain_steps(*store, h, model.branches);
-    model.commits = commit_subjects(h, runs_of(model.branches));
-    model.verbose = global.verbose > 0;
-    fmt::print("{}", reporter->render(model, {color_on_stdout(), global.verbose > 0}));
+    model.commits = commit_subjects(h, runs_of(model.branches), ctx);
+    model.verbose = verbose;
+    fmt::print("{}", reporter->render(model, {ctx.color, verbose}));
     return 0;
 }
 
@@ -89,7 +89,7 @@ Subcommand register_steps(CLI::App& app, GlobalOptions& global) {
         "blip, not a step (-v lists them). Each branch lists its epochs: where each\n"
         "fingerprint starts; results of different epochs are never compared.\n\n" +
         exit_code_help());
-    return {cmd, [input, &global] { return execute(*input, global); }};
+    return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }
 
 }  // namespace cgbench::cli

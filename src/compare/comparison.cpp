@@ -30,27 +30,36 @@ void judge(MetricChange& c) {
     c.verdict = std::fabs(rel) >= kReportedChange ? Verdict::Changed : Verdict::Unchanged;
 }
 
+// The metrics every comparison shows, gated or not.
+constexpr metrics::Metric kAlwaysShown[] = {metrics::Metric::cost(),
+                                            metrics::Metric::event(metrics::Event::Ir)};
+
+bool always_shown(metrics::Metric m) {
+    return std::find(std::begin(kAlwaysShown), std::end(kAlwaysShown), m) != std::end(kAlwaysShown);
+}
+
 // Cost and Ir are always shown; every gated metric is judged. A gated metric that one side
-// did not measure is reported once in `unmeasured`.
+// did not measure is reported once in `unmeasured`, by name: the warnings list them
+// alphabetically.
 std::vector<MetricChange> metric_changes(const BenchmarkResult& base, const BenchmarkResult& head,
                                          const ThresholdSet& thresholds,
-                                         std::set<std::string>& unmeasured) {
-    std::vector<std::pair<std::string, std::optional<Threshold>>> wanted;
+                                         std::set<std::string_view>& unmeasured) {
+    std::vector<std::pair<metrics::Metric, std::optional<Threshold>>> wanted;
     for (const auto& [metric, t] : thresholds.for_benchmark(head.name, head.threshold))
         wanted.emplace_back(metric, t);
-    for (const char* shown : {"cost", "Ir"}) {
+    for (const auto shown : kAlwaysShown) {
         const bool listed = std::any_of(wanted.begin(), wanted.end(),
                                         [&](const auto& w) { return w.first == shown; });
         if (!listed) wanted.emplace_back(shown, std::nullopt);
     }
     std::stable_partition(wanted.begin(), wanted.end(),
-                          [](const auto& w) { return w.first == "cost" || w.first == "Ir"; });
+                          [](const auto& w) { return always_shown(w.first); });
     std::vector<MetricChange> out;
     for (auto& [metric, threshold] : wanted) {
         const auto b = metric_value(base, metric);
         const auto h = metric_value(head, metric);
         if (!b || !h) {
-            if (threshold) unmeasured.insert(metric);
+            if (threshold) unmeasured.insert(metric.name());
             continue;
         }
         MetricChange c{metric, *b, *h, threshold, Verdict::Unchanged};
@@ -76,7 +85,7 @@ constexpr std::size_t kMovedFunctions = 10;
 BenchmarkComparison compare_pair(std::optional<BenchmarkResult> base_result,
                                  std::optional<BenchmarkResult> head_result,
                                  const ThresholdSet& thresholds,
-                                 std::set<std::string>& unmeasured) {
+                                 std::set<std::string_view>& unmeasured) {
     BenchmarkComparison out;
     out.base = std::move(base_result);
     out.head = std::move(head_result);
@@ -207,7 +216,7 @@ std::int64_t MetricChange::delta() const {
                         : -static_cast<std::int64_t>(base - head);
 }
 
-const MetricChange* BenchmarkComparison::change(std::string_view metric) const {
+const MetricChange* BenchmarkComparison::change(metrics::Metric metric) const {
     const auto it = std::find_if(changes.begin(), changes.end(),
                                  [metric](const auto& c) { return c.metric == metric; });
     return it == changes.end() ? nullptr : &*it;
@@ -227,7 +236,7 @@ const MetricChange* BenchmarkComparison::headline() const {
         }
     }
     if (best != nullptr) return best;
-    if (const auto* cost = change("cost")) return cost;
+    if (const auto* cost = change(metrics::Metric::cost())) return cost;
     return changes.empty() ? nullptr : &changes.front();
 }
 
@@ -351,7 +360,7 @@ void judge_all(Comparison& out, RunResult& base, RunResult& head, const CompareO
     const auto take = [](RunResult& run, Index i) {
         return i ? std::optional(std::move(run.benchmarks[*i])) : std::nullopt;
     };
-    std::set<std::string> unmeasured;
+    std::set<std::string_view> unmeasured;
     out.benchmarks.reserve(pairs.size());
     for (auto [b, h] : pairs) {
         // Two tools count differently (and Cachegrind simulates a region's caches alone,

@@ -14,6 +14,7 @@
 #include "compare/attribution.hpp"
 #include "compare/threshold.hpp"
 #include "core/result.hpp"
+#include "metrics/metric.hpp"
 
 namespace cgbench::compare {
 
@@ -35,7 +36,7 @@ std::string_view to_string(Verdict v);
 
 // One metric of one benchmark, base vs head.
 struct MetricChange {
-    std::string metric;
+    metrics::Metric metric;
     std::uint64_t base = 0;
     std::uint64_t head = 0;
     std::optional<Threshold> threshold;    // absent: shown, not gated
@@ -62,7 +63,7 @@ struct BenchmarkComparison {
     std::vector<ProcessChange> processes_moved;
 
     // The change of `metric`, or nullptr.
-    const MetricChange* change(std::string_view metric) const;
+    const MetricChange* change(metrics::Metric metric) const;
     // The change that best explains the verdict: the largest regression or improvement,
     // else the cost change; nullptr when nothing was compared.
     const MetricChange* headline() const;

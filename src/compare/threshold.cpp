@@ -4,7 +4,6 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "base/errors.hpp"
 #include "util/strings.hpp"
@@ -12,15 +11,6 @@
 namespace cgbench::compare {
 
 namespace {
-
-constexpr std::string_view kDerivedNames[] = {"l1_hits", "ll_hits", "ram_hits"};
-
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
-}
 
 [[noreturn]] void bad_spec(std::string_view spec, const std::string& why) {
     throw UsageError(fmt::format("invalid threshold '{}': {}", util::printable(spec), why),
@@ -59,14 +49,14 @@ ThresholdRule parse_item(std::string_view spec, const std::string& pattern,
     item = util::trim(item);
     if (item.empty()) bad_spec(spec, "an empty rule (a comma too many?)");
     const auto eq = item.find('=');
-    std::string metric = "cost";
+    auto metric = metrics::Metric::cost();
     std::string_view value = item;
     if (eq != std::string_view::npos) {
-        const auto known = canonical_metric(util::trim(item.substr(0, eq)));
+        const auto known = metrics::metric_from_name(util::trim(item.substr(0, eq)));
         if (!known) {
             bad_spec(spec, fmt::format("unknown metric '{}' (known: {})",
                                        util::printable(util::trim(item.substr(0, eq))),
-                                       metric_names()));
+                                       metrics::metric_names()));
         }
         metric = *known;
         value = util::trim(item.substr(eq + 1));
@@ -75,26 +65,6 @@ ThresholdRule parse_item(std::string_view spec, const std::string& pattern,
 }
 
 }  // namespace
-
-std::optional<std::string> canonical_metric(std::string_view name) {
-    if (iequals(name, "cost")) return "cost";
-    for (const auto& e : metrics::kEvents) {
-        if (iequals(name, e.name)) return std::string(e.name);
-    }
-    for (const auto d : kDerivedNames) {
-        if (iequals(name, d)) return std::string(d);
-    }
-    return std::nullopt;
-}
-
-std::string metric_names() {
-    std::string out = "cost";
-    for (const auto& e : metrics::kEvents)
-        out += fmt::format(", {}", e.name);
-    for (const auto d : kDerivedNames)
-        out += fmt::format(", {}", d);
-    return out;
-}
 
 std::vector<ThresholdRule> parse_threshold(std::string_view text) {
     const std::string_view spec = util::trim(text);
@@ -113,7 +83,7 @@ std::vector<ThresholdRule> parse_threshold(std::string_view text) {
         auto rule = parse_item(spec, pattern, item);
         const bool twice = std::any_of(rules.begin(), rules.end(),
                                        [&rule](const auto& r) { return r.metric == rule.metric; });
-        if (twice) bad_spec(spec, fmt::format("{} is limited twice", rule.metric));
+        if (twice) bad_spec(spec, fmt::format("{} is limited twice", rule.metric.name()));
         rules.push_back(std::move(rule));
     }
     return rules;
@@ -124,20 +94,6 @@ std::string validate_threshold(std::string_view spec) {
     return std::string(util::trim(spec));
 }
 
-std::optional<std::uint64_t> metric_value(const BenchmarkResult& b, std::string_view metric) {
-    if (b.status != BenchStatus::Ok) return std::nullopt;
-    if (metric == "cost") return b.cost;
-    if (const auto e = metrics::event_from_name(metric)) {
-        if (b.events.has(*e)) return b.events.get(*e);
-        return std::nullopt;
-    }
-    if (!b.derived) return std::nullopt;
-    if (metric == "l1_hits") return b.derived->l1_hits;
-    if (metric == "ll_hits") return b.derived->ll_hits;
-    if (metric == "ram_hits") return b.derived->ram_hits;
-    return std::nullopt;
-}
-
 std::string Threshold::describe() const {
     if (off) return "off";
     const std::string rel = fmt::format("+{:.2f}%", relative * 100.0);
@@ -145,7 +101,8 @@ std::string Threshold::describe() const {
 }
 
 ThresholdSet::ThresholdSet() {
-    rules_.push_back({"", "cost", Threshold{kDefaultCostRelative, kDefaultCostFloor, false}});
+    rules_.push_back(
+        {"", metrics::Metric::cost(), Threshold{kDefaultCostRelative, kDefaultCostFloor, false}});
 }
 
 void ThresholdSet::add(ThresholdRule rule) {
@@ -157,9 +114,9 @@ void ThresholdSet::add(std::string_view spec) {
         add(std::move(rule));
 }
 
-std::vector<std::pair<std::string, Threshold>> ThresholdSet::for_benchmark(
+std::vector<std::pair<metrics::Metric, Threshold>> ThresholdSet::for_benchmark(
     std::string_view name, std::string_view recorded) const {
-    std::vector<std::pair<std::string, Threshold>> chosen;
+    std::vector<std::pair<metrics::Metric, Threshold>> chosen;
     const std::string subject(name);
     const auto set = [&chosen, &subject](const ThresholdRule& r, bool globs) {
         if (r.pattern.empty() == globs) return;
@@ -186,7 +143,7 @@ std::vector<std::pair<std::string, Threshold>> ThresholdSet::for_benchmark(
     }
     std::erase_if(chosen, [](const auto& c) { return c.second.off; });
     std::stable_partition(chosen.begin(), chosen.end(),
-                          [](const auto& c) { return c.first == "cost"; });
+                          [](const auto& c) { return c.first == metrics::Metric::cost(); });
     return chosen;
 }
 

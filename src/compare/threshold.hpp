@@ -9,6 +9,8 @@
 //   SPEC  = [GLOB:]RULE[,RULE...]      RULE = [METRIC=]VALUE (METRIC defaults to cost)
 //   VALUE = REL%[|ABS] | off           e.g. 2%   cost=1%,Ir=0.5%|10000   'parse/*:5%'   D1mr=off
 //
+// METRIC is the name of a metric of metrics::kMetrics, in any case; it parses to its key.
+//
 // For each benchmark and metric the last matching rule wins: the built-in default, then
 // what the benchmark's result recorded, then the rules added here (rules with a GLOB after
 // those without). Without rules only cost is gated, at +1% and 1,000 units.
@@ -20,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/result.hpp"
+#include "metrics/metric.hpp"
 
 namespace cgbench::compare {
 
@@ -37,16 +39,6 @@ inline constexpr std::string_view kThresholdHint =
     "write [GLOB:][METRIC=]REL%[|ABS] or METRIC=off, several separated by commas, e.g. 2%, "
     "cost=1%|1000, cost=1%,Ir=0.5%|10000 or 'parse/*:5%' (METRIC defaults to cost)";
 
-// The canonical name of a metric a threshold can name: "cost", an event ("Ir", "D1mr"...;
-// any case) or "l1_hits", "ll_hits", "ram_hits". nullopt for anything else.
-std::optional<std::string> canonical_metric(std::string_view name);
-
-// Every metric name canonical_metric() accepts, comma-separated (for help and messages).
-std::string metric_names();
-
-// The value of `metric` (canonical) in `b`; nullopt when it was not measured.
-std::optional<std::uint64_t> metric_value(const BenchmarkResult& b, std::string_view metric);
-
 // When a metric regresses (or improves): a relative change and an absolute floor.
 struct Threshold {
     double relative = kDefaultCostRelative;  // fraction: 0.01 is 1%
@@ -61,7 +53,7 @@ struct Threshold {
 // One METRIC=VALUE of a --threshold, for the benchmarks its pattern matches.
 struct ThresholdRule {
     std::string pattern;  // glob on benchmark names (fnmatch, `*` crosses `/`); empty: all
-    std::string metric;   // canonical
+    metrics::Metric metric;
     Threshold threshold;
 };
 
@@ -88,7 +80,7 @@ class ThresholdSet {
     // `recorded`: the threshold the benchmark's result carries (suite `threshold`, `run
     // --threshold`), a layer above the default and below the added rules; UsageError when
     // it does not parse.
-    std::vector<std::pair<std::string, Threshold>> for_benchmark(
+    std::vector<std::pair<metrics::Metric, Threshold>> for_benchmark(
         std::string_view name, std::string_view recorded = {}) const;
 
     const std::vector<ThresholdRule>& rules() const { return rules_; }

@@ -26,6 +26,11 @@ std::optional<BenchStatus> bench_status_from(std::string_view s) {
     return std::nullopt;
 }
 
+std::optional<std::uint64_t> metric_value(const BenchmarkResult& b, metrics::Metric metric) {
+    if (b.status != BenchStatus::Ok) return std::nullopt;
+    return metric.value(b.events, b.derived, b.cost);
+}
+
 std::string_view to_string(ProcessMode m) {
     return m == ProcessMode::Main ? "main" : "tree";
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "metrics/events.hpp"
+#include "metrics/metric.hpp"
 #include "metrics/score.hpp"
 #include "valgrind/cpu_baseline.hpp"
 #include "valgrind/geometry.hpp"
@@ -121,6 +122,9 @@ struct BenchmarkResult {
     // Empty for failed results and for result files written before they were recorded.
     std::vector<FunctionResult> functions;
 };
+
+// The value of `metric` in `b`; nullopt when `b` failed or did not measure it.
+std::optional<std::uint64_t> metric_value(const BenchmarkResult& b, metrics::Metric metric);
 
 struct GitInfo {
     std::optional<std::string> commit;

@@ -29,6 +29,17 @@ ojson events_json(const metrics::EventCounts& counts) {
     return events;
 }
 
+// {"l1_hits": N, "ll_hits": N, "ram_hits": N}, keyed by the table of metrics; null without
+// cache simulation.
+ojson derived_json(const BenchmarkResult& b) {
+    if (!b.derived) return nullptr;
+    ojson j = ojson::object();
+    for (const auto& h : metrics::kHits) {
+        j[std::string(h.name)] = *metrics::Metric::hits(h.id).value(b.events, b.derived, b.cost);
+    }
+    return j;
+}
+
 ojson weights_json(const metrics::Weights& w) {
     ojson j;
     j["l1"] = w.l1;
@@ -329,10 +340,7 @@ ojson to_json(const BenchmarkResult& b) {
     j["exit_code"] = b.exit_code ? ojson(*b.exit_code) : ojson(nullptr);
     if (b.signal) j["signal"] = *b.signal;
     j["events"] = events_json(b.events);
-    j["derived"] = b.derived ? ojson{{"l1_hits", b.derived->l1_hits},
-                                     {"ll_hits", b.derived->ll_hits},
-                                     {"ram_hits", b.derived->ram_hits}}
-                             : ojson(nullptr);
+    j["derived"] = derived_json(b);
     j["weights"] = weights_json(b.weights);
     j["cost"] = b.cost;
     j["wall_seconds"] = b.wall_seconds;

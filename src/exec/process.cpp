@@ -256,10 +256,6 @@ class Session {
 
 }  // namespace
 
-PosixProcessRunner::PosixProcessRunner() {
-    install_interrupt_handlers();
-}
-
 ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
     throw_if_interrupted();
     const std::string in_path = spec.stdin_path.empty() ? "/dev/null" : spec.stdin_path;

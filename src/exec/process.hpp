@@ -66,10 +66,11 @@ class ProcessRunner {
 };
 
 // The real thing: fork (a keeper) + fork + execve; polls the output pipes and the keeper's
-// events. Safe to call from several threads at once.
+// events. Safe to call from several threads at once. It stops on a signal only once the
+// handlers are installed (exec::install_interrupt_handlers, which cli::main calls first);
+// without them a signal ends cgbench and the keeper kills the tree.
 class PosixProcessRunner final : public ProcessRunner {
   public:
-    PosixProcessRunner();
     ProcessOutcome run(const ProcessSpec& spec) override;
 };
 

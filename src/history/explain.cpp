@@ -4,17 +4,13 @@
 
 #include <cmath>
 
-#include "metrics/events.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::history {
 
 namespace {
 
-void add_if_moved(StepExplanation& e, std::string metric, std::uint64_t before,
-                  std::uint64_t after) {
-    if (before != after) e.moved.push_back({std::move(metric), before, after});
-}
+using metrics::Metric;
 
 std::string signed_count(const MetricMove& m) {
     const bool up = m.after >= m.before;
@@ -27,18 +23,15 @@ std::string signed_count(const MetricMove& m) {
 StepExplanation explain_step(const BenchmarkResult& before, const BenchmarkResult& after,
                              std::size_t top) {
     StepExplanation e;
-    for (const auto& info : metrics::kEvents) {
-        if (before.events.has(info.id) && after.events.has(info.id)) {
-            add_if_moved(e, std::string(info.name), before.events.get(info.id),
-                         after.events.get(info.id));
-        }
+    // Every metric but the cost (which moved, or there would be no step).
+    for (const auto& m : metrics::kMetrics) {
+        if (m.key == Metric::cost()) continue;
+        const auto b = m.key.value(before.events, before.derived, before.cost);
+        const auto a = m.key.value(after.events, after.derived, after.cost);
+        if (b && a && *b != *a) e.moved.push_back({m.key, *b, *a});
     }
-    if (before.derived && after.derived) {
-        add_if_moved(e, "l1_hits", before.derived->l1_hits, after.derived->l1_hits);
-        add_if_moved(e, "ll_hits", before.derived->ll_hits, after.derived->ll_hits);
-        add_if_moved(e, "ram_hits", before.derived->ram_hits, after.derived->ram_hits);
-    }
-    e.instructions = !e.moved.empty() && e.moved.front().metric == "Ir";
+    e.instructions =
+        !e.moved.empty() && e.moved.front().metric == Metric::event(metrics::Event::Ir);
     e.functions = compare::attribute_change(before, after, top);
     return e;
 }
@@ -54,12 +47,14 @@ std::string summarize(const StepExplanation& e) {
         return fmt::format("Ir {}", util::percent(rel));
     }
     // The cache term that moved the cost most: RAM hits weigh most, then LL.
-    for (const char* term : {"ram_hits", "ll_hits", "l1_hits"}) {
+    for (const auto term : {metrics::Hits::Ram, metrics::Hits::LL, metrics::Hits::L1}) {
         for (const auto& m : e.moved) {
-            if (m.metric == term) return fmt::format("cache only: {} {}", term, signed_count(m));
+            if (m.metric == Metric::hits(term)) {
+                return fmt::format("cache only: {} {}", m.metric.name(), signed_count(m));
+            }
         }
     }
-    return fmt::format("cache only: {} {}", first.metric, signed_count(first));
+    return fmt::format("cache only: {} {}", first.metric.name(), signed_count(first));
 }
 
 }  // namespace cgbench::history

@@ -9,18 +9,19 @@
 
 #include "compare/attribution.hpp"
 #include "core/result.hpp"
+#include "metrics/metric.hpp"
 
 namespace cgbench::history {
 
 // One measured quantity on both sides of a step.
 struct MetricMove {
-    std::string metric;  // an event name ("Ir", "D1mr", ...) or "l1_hits", "ll_hits", "ram_hits"
+    metrics::Metric metric;  // any metric but the cost
     std::uint64_t before = 0;
     std::uint64_t after = 0;
 };
 
 struct StepExplanation {
-    std::vector<MetricMove> moved;  // events in table order, then the derived hits; changed only
+    std::vector<MetricMove> moved;  // in kMetrics order (the events, then the hits); changed only
     bool instructions = false;      // Ir moved; false: only the cache terms did
     std::vector<compare::FunctionChange> functions;  // the functions that moved most
 };

@@ -4,9 +4,10 @@
 // measure the first time it sees its slug.
 
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "core/result_json.hpp"
-#include "metrics/events.hpp"
+#include "metrics/metric.hpp"
 #include "report/exporter.hpp"
 
 namespace cgbench::report {
@@ -15,9 +16,14 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-ojson measure(std::uint64_t value) {
-    return ojson{{"value", value}};
-}
+// The measures, each a metric under the slug Bencher knows it by.
+constexpr std::pair<metrics::Metric, const char*> kMeasures[] = {
+    {metrics::Metric::cost(), "cost"},
+    {metrics::Metric::event(metrics::Event::Ir), "instructions"},
+    {metrics::Metric::hits(metrics::Hits::L1), "l1-hits"},
+    {metrics::Metric::hits(metrics::Hits::LL), "ll-hits"},
+    {metrics::Metric::hits(metrics::Hits::Ram), "ram-hits"},
+};
 
 class BencherExporter final : public ResultExporter {
   public:
@@ -26,14 +32,8 @@ class BencherExporter final : public ResultExporter {
         for (const auto& b : run.benchmarks) {
             if (b.status != BenchStatus::Ok) continue;
             ojson m;
-            m["cost"] = measure(b.cost);
-            if (b.events.has(metrics::Event::Ir)) {
-                m["instructions"] = measure(b.events.get(metrics::Event::Ir));
-            }
-            if (b.derived) {
-                m["l1-hits"] = measure(b.derived->l1_hits);
-                m["ll-hits"] = measure(b.derived->ll_hits);
-                m["ram-hits"] = measure(b.derived->ram_hits);
+            for (const auto& [metric, slug] : kMeasures) {
+                if (const auto v = metric_value(b, metric)) m[slug] = ojson{{"value", *v}};
             }
             doc[b.name] = std::move(m);
         }

@@ -87,14 +87,14 @@ std::string change_cell(const compare::MetricChange& change) {
     return util::percent(change.relative());
 }
 
-std::string change_cell(const BenchmarkComparison& b, std::string_view metric) {
+std::string change_cell(const BenchmarkComparison& b, metrics::Metric metric) {
     const auto* c = b.change(metric);
     return c == nullptr ? "-" : change_cell(*c);
 }
 
-std::string value_cell(const std::optional<BenchmarkResult>& side, std::string_view metric) {
+std::string value_cell(const std::optional<BenchmarkResult>& side, metrics::Metric metric) {
     if (!side) return "-";
-    const auto v = compare::metric_value(*side, metric);
+    const auto v = metric_value(*side, metric);
     return v ? util::with_commas(*v) : "-";
 }
 
@@ -109,7 +109,7 @@ std::string verdict_reason(const BenchmarkComparison& b) {
                 if (c.threshold->absolute > 0) {
                     limit += " and " + util::with_commas(c.threshold->absolute);
                 }
-                parts.push_back(fmt::format("{} {} ({}) beyond {}", c.metric, change_cell(c),
+                parts.push_back(fmt::format("{} {} ({}) beyond {}", c.metric.name(), change_cell(c),
                                             signed_count(c.delta()), limit));
             }
             return util::join(parts, "; ");
@@ -162,10 +162,10 @@ std::string forced_warning(const Comparison& c) {
 }
 
 std::string thresholds_description(const Comparison& c) {
-    std::vector<std::pair<std::string, std::string>> global;  // metric -> description
+    std::vector<std::pair<metrics::Metric, std::string>> global;  // metric -> description
     std::vector<std::string> scoped;
     for (const auto& r : c.thresholds) {
-        const std::string text = fmt::format("{} {}", r.metric, r.threshold.describe());
+        const std::string text = fmt::format("{} {}", r.metric.name(), r.threshold.describe());
         if (!r.pattern.empty()) {
             scoped.push_back(fmt::format("{}: {}", r.pattern, text));
             continue;

@@ -26,10 +26,10 @@ std::string gate_word(const compare::Comparison& c);
 std::string change_cell(const compare::MetricChange& change);
 
 // The change of `metric` in `b`, or "-" when it was not compared.
-std::string change_cell(const compare::BenchmarkComparison& b, std::string_view metric);
+std::string change_cell(const compare::BenchmarkComparison& b, metrics::Metric metric);
 
 // The value of `metric` on one side with thousands separators, or "-".
-std::string value_cell(const std::optional<BenchmarkResult>& side, std::string_view metric);
+std::string value_cell(const std::optional<BenchmarkResult>& side, metrics::Metric metric);
 
 // Why the verdict: "cost +3.10% (+31,000) beyond 1.00% and 1,000", "failed in HEAD: exited
 // with status 3", "only in BASE"; empty for unchanged.

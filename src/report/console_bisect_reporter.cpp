@@ -64,7 +64,7 @@ std::string answer(const BisectReport& r, bool color) {
                  {"verdict", Align::Left}});
     std::string functions;
     for (const auto& b : r.change->benchmarks) {
-        const auto* cost = b.change("cost");
+        const auto* cost = b.change(metrics::Metric::cost());
         if (cost == nullptr || cost->base == cost->head) continue;
         t.add_row({util::printable(b.name), util::with_commas(cost->base),
                    util::with_commas(cost->head), util::precise_percent(cost->relative()),

@@ -19,6 +19,7 @@ namespace {
 using compare::BenchmarkComparison;
 using compare::Comparison;
 using compare::Verdict;
+using metrics::Metric;
 
 std::string_view verdict_colour(const Comparison& c, const BenchmarkComparison& b) {
     if (c.fails_gate(b)) return "31;1";
@@ -39,9 +40,9 @@ std::string table(const Comparison& c, const std::vector<const BenchmarkComparis
         std::string verdict = ansi(color, verdict_colour(c, *b), verdict_label(c, *b));
         if (const auto reason = verdict_reason(*b); !reason.empty()) verdict += "  " + reason;
         // The verdict is the last column, which is never padded: colour cannot misalign it.
-        t.add_row({util::printable(b->name), value_cell(b->base, "cost"),
-                   value_cell(b->head, "cost"), change_cell(*b, "cost"), change_cell(*b, "Ir"),
-                   std::move(verdict)});
+        t.add_row({util::printable(b->name), value_cell(b->base, Metric::cost()),
+                   value_cell(b->head, Metric::cost()), change_cell(*b, Metric::cost()),
+                   change_cell(*b, Metric::event(metrics::Event::Ir)), std::move(verdict)});
     }
     return t.render(0, color);
 }

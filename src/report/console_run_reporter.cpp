@@ -20,20 +20,18 @@ std::string paint(const RenderOptions& o, std::string_view code, std::string_vie
     return ansi(o.color, code, text);
 }
 
+// Every metric the result has, with what it means; the cost last, with the formula that
+// weighs the hits.
 std::string details(const BenchmarkResult& b) {
     TextTable t({{"event", Align::Left}, {"count", Align::Right}, {"meaning", Align::Left}});
-    for (const auto& e : metrics::kEvents) {
-        if (b.events.has(e.id)) {
-            t.add_row({std::string(e.name), util::with_commas(b.events.get(e.id)),
-                       std::string(e.description)});
+    for (const auto& m : metrics::kMetrics) {
+        if (m.key == metrics::Metric::cost()) continue;
+        if (const auto v = metric_value(b, m.key)) {
+            t.add_row({std::string(m.name), util::with_commas(*v), std::string(m.description)});
         }
     }
-    if (b.derived) {
-        t.add_row({"l1_hits", util::with_commas(b.derived->l1_hits), "references served by L1"});
-        t.add_row({"ll_hits", util::with_commas(b.derived->ll_hits), "L1 misses served by LL"});
-        t.add_row({"ram_hits", util::with_commas(b.derived->ram_hits), "LL misses (RAM)"});
-    }
-    t.add_row({"cost", util::with_commas(b.cost), cost_formula(b.weights)});
+    t.add_row({std::string(metrics::Metric::cost().name()), util::with_commas(b.cost),
+               cost_formula(b.weights)});
     return fmt::format("\n{}:\n{}", util::printable(b.name), t.render(2));
 }
 

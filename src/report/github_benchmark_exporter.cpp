@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result_json.hpp"
-#include "metrics/events.hpp"
+#include "metrics/metric.hpp"
 #include "report/exporter.hpp"
 #include "report/run_summary.hpp"
 #include "util/strings.hpp"
@@ -21,11 +21,13 @@ using ojson = nlohmann::ordered_json;
 
 std::string extra(const RunResult& run, const BenchmarkResult& b) {
     std::string out = fmt::format("cost = {}", cost_formula(b.weights));
-    if (b.derived) {
-        out += fmt::format(
-            "\nL1 hits {}, LL hits {}, RAM hits {}", util::with_commas(b.derived->l1_hits),
-            util::with_commas(b.derived->ll_hits), util::with_commas(b.derived->ram_hits));
+    std::vector<std::string> hits;  // "L1 hits 1,234", with cache simulation
+    for (const auto& h : metrics::kHits) {
+        if (const auto v = metric_value(b, metrics::Metric::hits(h.id))) {
+            hits.push_back(fmt::format("{} {}", h.label, util::with_commas(*v)));
+        }
     }
+    if (!hits.empty()) out += "\n" + util::join(hits, ", ");
     out += "\n" + provenance(run.fingerprint);
     return out;
 }
@@ -38,10 +40,9 @@ class GithubBenchmarkExporter final : public ResultExporter {
             if (b.status != BenchStatus::Ok) continue;
             doc.push_back(
                 {{"name", b.name}, {"unit", "cost"}, {"value", b.cost}, {"extra", extra(run, b)}});
-            if (b.events.has(metrics::Event::Ir)) {
-                doc.push_back({{"name", b.name + " (Ir)"},
-                               {"unit", "instructions"},
-                               {"value", b.events.get(metrics::Event::Ir)}});
+            if (const auto ir = metric_value(b, metrics::Metric::event(metrics::Event::Ir))) {
+                doc.push_back(
+                    {{"name", b.name + " (Ir)"}, {"unit", "instructions"}, {"value", *ir}});
             }
         }
         return dump_json(doc) + "\n";

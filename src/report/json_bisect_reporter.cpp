@@ -27,14 +27,14 @@ ojson change_json(const BisectReport& r) {
     ojson out = ojson::array();
     if (!r.change) return out;
     for (const auto& b : r.change->benchmarks) {
-        const auto* cost = b.change("cost");
+        const auto* cost = b.change(metrics::Metric::cost());
         if (cost == nullptr) continue;
         ojson j{{"benchmark", b.name},
                 {"before", cost->base},
                 {"after", cost->head},
                 {"change", cost->relative()},
                 {"verdict", std::string(compare::to_string(b.verdict))}};
-        if (const auto* ir = b.change("Ir")) {
+        if (const auto* ir = b.change(metrics::Metric::event(metrics::Event::Ir))) {
             j["Ir_before"] = ir->base;
             j["Ir_after"] = ir->head;
         }

@@ -39,7 +39,7 @@ ojson threshold_json(const compare::Threshold& t) {
 }
 
 ojson change_json(const compare::MetricChange& c) {
-    ojson j{{"metric", c.metric},
+    ojson j{{"metric", std::string(c.metric.name())},
             {"base", c.base},
             {"head", c.head},
             {"delta", c.delta()},
@@ -113,7 +113,7 @@ class JsonCompareReporter final : public CompareReporter {
         ojson rules = ojson::array();
         for (const auto& r : c.thresholds) {
             rules.push_back({{"pattern", r.pattern.empty() ? ojson() : ojson(r.pattern)},
-                             {"metric", r.metric},
+                             {"metric", std::string(r.metric.name())},
                              {"threshold", threshold_json(r.threshold)}});
         }
         j["thresholds"] = std::move(rules);

@@ -85,7 +85,9 @@ class Writer {
         if (s.explanation) {
             ojson moved = ojson::array();
             for (const auto& m : s.explanation->moved) {
-                moved.push_back({{"metric", m.metric}, {"before", m.before}, {"after", m.after}});
+                moved.push_back({{"metric", std::string(m.metric.name())},
+                                 {"before", m.before},
+                                 {"after", m.after}});
             }
             j["instructions_moved"] = s.explanation->instructions;
             j["moved"] = std::move(moved);

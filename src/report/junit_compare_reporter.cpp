@@ -26,7 +26,7 @@ std::string x(std::string_view text) {
 std::string metric_lines(const BenchmarkComparison& b) {
     std::string out;
     for (const auto& c : b.changes) {
-        out += fmt::format("{}: {} -> {} ({}){}\n", c.metric, c.base, c.head, change_cell(c),
+        out += fmt::format("{}: {} -> {} ({}){}\n", c.metric.name(), c.base, c.head, change_cell(c),
                            c.threshold ? ", threshold " + c.threshold->describe() : "");
     }
     return out;

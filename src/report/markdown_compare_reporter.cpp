@@ -17,6 +17,7 @@ namespace {
 
 using compare::BenchmarkComparison;
 using compare::Comparison;
+using metrics::Metric;
 
 // GitHub rejects comments over 65,536 characters; these caps keep a report well below.
 constexpr std::size_t kMaxChangedRows = 50;
@@ -44,8 +45,8 @@ std::string changed_table(const Comparison& c) {
         std::string verdict = verdict_label(c, b);
         if (c.fails_gate(b)) verdict = "**" + verdict + "**";
         if (const auto reason = verdict_reason(b); !reason.empty()) verdict += ": " + md(reason);
-        out += row({md(b.name), value_cell(b.base, "cost"), value_cell(b.head, "cost"),
-                    change_cell(b, "cost"), verdict});
+        out += row({md(b.name), value_cell(b.base, Metric::cost()),
+                    value_cell(b.head, Metric::cost()), change_cell(b, Metric::cost()), verdict});
     }
     if (rows.size() > kMaxChangedRows) {
         out +=
@@ -84,24 +85,43 @@ std::string moved_functions(const Comparison& c) {
     return out;
 }
 
-std::string details(const Comparison& c) {
-    std::string out = fmt::format(
-        "\n<details><summary>All {} benchmark{}, thresholds and "
-        "fingerprint</summary>\n\n",
-        c.benchmarks.size(), c.benchmarks.size() == 1 ? "" : "s");
-    out +=
-        row({"benchmark", "base cost", "head cost", "cost", "base Ir", "head Ir", "Ir", "verdict"});
-    out += "|:--|--:|--:|--:|--:|--:|--:|:--|\n";
+// The metrics of the table of all benchmarks: base, head and change of each.
+constexpr Metric kDetailMetrics[] = {Metric::cost(), Metric::event(metrics::Event::Ir)};
+
+// Every benchmark (up to kMaxDetailRows) with both sides of each of kDetailMetrics.
+std::string all_benchmarks_table(const Comparison& c) {
+    std::vector<std::string> titles = {"benchmark"};
+    std::string align = "|:--|";
+    for (const auto m : kDetailMetrics) {
+        const std::string label(m.label());
+        titles.insert(titles.end(), {"base " + label, "head " + label, label});
+        align += "--:|--:|--:|";
+    }
+    titles.push_back("verdict");
+    std::string out = row(titles) + align + ":--|\n";
     for (std::size_t i = 0; i < c.benchmarks.size() && i < kMaxDetailRows; ++i) {
         const auto& b = c.benchmarks[i];
-        out += row({md(b.name), value_cell(b.base, "cost"), value_cell(b.head, "cost"),
-                    change_cell(b, "cost"), value_cell(b.base, "Ir"), value_cell(b.head, "Ir"),
-                    change_cell(b, "Ir"), verdict_label(c, b)});
+        std::vector<std::string> cells = {md(b.name)};
+        for (const auto m : kDetailMetrics) {
+            cells.insert(cells.end(),
+                         {value_cell(b.base, m), value_cell(b.head, m), change_cell(b, m)});
+        }
+        cells.push_back(verdict_label(c, b));
+        out += row(cells);
     }
     if (c.benchmarks.size() > kMaxDetailRows) {
         out += fmt::format("\n…and {} more (see the JSON report).\n",
                            c.benchmarks.size() - kMaxDetailRows);
     }
+    return out;
+}
+
+std::string details(const Comparison& c) {
+    std::string out = fmt::format(
+        "\n<details><summary>All {} benchmark{}, thresholds and "
+        "fingerprint</summary>\n\n",
+        c.benchmarks.size(), c.benchmarks.size() == 1 ? "" : "s");
+    out += all_benchmarks_table(c);
     out += fmt::format(
         "\n- **Base:** {}\n- **Head:** {}\n- **Gate:** {}\n- **Measured with:** "
         "{}; cost = {}\n",

@@ -6,25 +6,30 @@
 
 namespace cgbench::report {
 
+namespace {
+
+// The metrics of the summary table, chosen: the instructions, the hits the cost weighs, the
+// cost. Every other metric is in the details (console -v) and the result file.
+constexpr metrics::Metric kSummaryMetrics[] = {
+    metrics::Metric::event(metrics::Event::Ir), metrics::Metric::hits(metrics::Hits::L1),
+    metrics::Metric::hits(metrics::Hits::LL), metrics::Metric::hits(metrics::Hits::Ram),
+    metrics::Metric::cost()};
+
+}  // namespace
+
 std::vector<std::string> summary_titles() {
-    return {"benchmark", "status", "Ir", "L1 hits", "LL hits", "RAM hits", "cost"};
+    std::vector<std::string> titles = {"benchmark", "status"};
+    for (const auto m : kSummaryMetrics)
+        titles.emplace_back(m.label());
+    return titles;
 }
 
 std::vector<std::string> summary_cells(const BenchmarkResult& b) {
-    const auto num = [](std::uint64_t v) { return util::with_commas(v); };
     std::vector<std::string> cells = {b.name, status_label(b)};
-    if (b.status != BenchStatus::Ok) {
-        cells.insert(cells.end(), {"-", "-", "-", "-", "-"});
-        return cells;
+    for (const auto m : kSummaryMetrics) {
+        const auto v = metric_value(b, m);
+        cells.push_back(v ? util::with_commas(*v) : "-");
     }
-    cells.push_back(b.events.has(metrics::Event::Ir) ? num(b.events.get(metrics::Event::Ir)) : "-");
-    if (b.derived) {
-        cells.insert(cells.end(),
-                     {num(b.derived->l1_hits), num(b.derived->ll_hits), num(b.derived->ram_hits)});
-    } else {
-        cells.insert(cells.end(), {"-", "-", "-"});
-    }
-    cells.push_back(num(b.cost));
     return cells;
 }
 

@@ -11,7 +11,8 @@ namespace cgbench::report {
 // Column titles of the summary table: benchmark, status, Ir, L1 hits, LL hits, RAM hits, cost.
 std::vector<std::string> summary_titles();
 
-// The summary cells of one benchmark (numbers with thousands separators, "-" when absent).
+// The summary cells of one benchmark (numbers with thousands separators, "-" when absent or
+// failed).
 std::vector<std::string> summary_cells(const BenchmarkResult& b);
 
 // One line naming how the numbers were produced: tool, Valgrind, geometry, CPU, weights.

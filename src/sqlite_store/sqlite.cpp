@@ -45,6 +45,17 @@ int on_busy(void* waiting, int count) {
     return static_cast<Database::Waiting*>(waiting)->again(count == 0) ? 1 : 0;
 }
 
+// How many virtual-machine steps SQLite runs between calls of on_progress: a few
+// microseconds of work.
+constexpr int kProgressSteps = 10000;
+
+// Stops a long statement (a scan of every result, a VACUUM) once cgbench got a signal: it
+// fails with SQLITE_INTERRUPT, which fail() turns into Interrupted. Handlers are installed
+// for every command, so without this a signal would wait for the statement to end.
+int on_progress(void*) {
+    return exec::interrupt_signal() != 0 ? 1 : 0;
+}
+
 // `path` as an SQLite URI with `query` ("file:/a%3Fb.db?immutable=1").
 std::string file_uri(const std::string& path, std::string_view query) {
     std::string uri = "file:";
@@ -114,6 +125,7 @@ void Database::open(int flags, const std::string& name) {
     }
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_handler(db_, &on_busy, waiting_.get());
+    sqlite3_progress_handler(db_, kProgressSteps, &on_progress, nullptr);
 }
 
 Database::~Database() {
@@ -159,8 +171,13 @@ void Database::set_busy_timeout(int busy_ms) {
 void Database::fail(int rc, std::string_view what) const {
     const bool current = db_ != nullptr && sqlite3_extended_errcode(db_) == rc;
     const std::string message = current ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    // A signal ends the wait for a lock (on_busy) and a long statement (on_progress).
+    const int signo = exec::interrupt_signal();
+    if (signo != 0 && ((rc & 0xff) == SQLITE_INTERRUPT || (rc & 0xff) == SQLITE_BUSY ||
+                       (rc & 0xff) == SQLITE_LOCKED)) {
+        throw Interrupted(signo);
+    }
     if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) {
-        if (const int signo = exec::interrupt_signal(); signo != 0) throw Interrupted(signo);
         throw EnvironmentError(
             fmt::format("history database {}: still locked by another process after {} s "
                         "while {}",

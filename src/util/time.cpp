@@ -30,8 +30,8 @@ std::string now_iso8601() {
     return iso8601(utc_now());
 }
 
-std::string iso8601_before_now(long long seconds) {
-    return iso8601(utc_at(::time(nullptr) - static_cast<time_t>(seconds)));
+std::string iso8601_at(std::time_t t) {
+    return iso8601(utc_at(t));
 }
 
 std::string new_run_id() {

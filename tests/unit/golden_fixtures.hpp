@@ -168,7 +168,7 @@ inline report::StepsReport hostile_steps(const history::History& h) {
         for (auto& event : branch.events) {
             for (auto& step : event.steps) {
                 step.explanation = history::StepExplanation{
-                    {{"Ir", 800, 960}},
+                    {{metrics::Metric::event(metrics::Event::Ir), 800, 960}},
                     true,
                     {{names[1], names[0], 100, 260, 160, 0.8}, {"b.c", names[3], 50, 90, 40, 0.2}}};
             }

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,8 +14,18 @@
 #include "core/result.hpp"
 #include "core/result_json.hpp"
 #include "exec/git.hpp"
+#include "metrics/metric.hpp"
 #include "metrics/score.hpp"
 #include "valgrind/geometry.hpp"
+
+namespace cgbench::metrics {
+
+// How gtest prints a metric key in a failed expectation: by name.
+inline void PrintTo(Metric m, std::ostream* os) {
+    *os << m.name();
+}
+
+}  // namespace cgbench::metrics
 
 namespace cgbench::testing_fixtures {
 

@@ -41,12 +41,12 @@ TEST(Comparison, MetricChangesCarryTheNumbers) {
     const auto c =
         cmp(run("b", {bench("x", 1000, 200'000)}), run("h", {bench("x", 1100, 210'000)}));
     const auto& b = c.benchmarks.at(0);
-    const auto* cost = b.change("cost");
+    const auto* cost = b.change(metrics::Metric::cost());
     ASSERT_NE(cost, nullptr);
     EXPECT_EQ(cost->delta(), 10'000);
     EXPECT_DOUBLE_EQ(cost->relative(), 0.05);
     ASSERT_TRUE(cost->threshold.has_value());
-    const auto* ir = b.change("Ir");
+    const auto* ir = b.change(metrics::Metric::event(metrics::Event::Ir));
     ASSERT_NE(ir, nullptr);
     EXPECT_FALSE(ir->threshold.has_value()) << "Ir is shown, not gated, by default";
     EXPECT_EQ(b.headline(), cost);
@@ -60,7 +60,7 @@ TEST(Comparison, GatedEventAndWorstRegression) {
     const auto c = cmp(run("b", {bench("a", 10'000), bench("b", 10'000)}),
                        run("h", {bench("a", 10'100), bench("b", 10'300)}), o);
     EXPECT_EQ(c.benchmarks[0].verdict, Verdict::Regression);
-    EXPECT_EQ(c.benchmarks[0].headline()->metric, "Ir");
+    EXPECT_EQ(c.benchmarks[0].headline()->metric, metrics::Metric::event(metrics::Event::Ir));
     EXPECT_EQ(c.worst_regression()->name, "b");
     EXPECT_EQ(c.counts().regressions, 2u);
 }

@@ -1,4 +1,4 @@
-// Threshold syntax, precedence and metric lookup.
+// Threshold syntax and precedence.
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,11 @@ namespace cgbench::compare {
 
 namespace {
 
-std::optional<Threshold> find(const ThresholdSet& set, std::string_view name,
-                              std::string_view metric) {
+using metrics::Event;
+using metrics::Hits;
+using metrics::Metric;
+
+std::optional<Threshold> find(const ThresholdSet& set, std::string_view name, Metric metric) {
     for (const auto& [m, t] : set.for_benchmark(name)) {
         if (m == metric) return t;
     }
@@ -25,7 +28,7 @@ TEST(Threshold, DefaultGatesCostAtOnePercentAndAFloor) {
     const ThresholdSet set;
     const auto gated = set.for_benchmark("anything");
     ASSERT_EQ(gated.size(), 1u);
-    EXPECT_EQ(gated[0].first, "cost");
+    EXPECT_EQ(gated[0].first, Metric::cost());
     EXPECT_DOUBLE_EQ(gated[0].second.relative, 0.01);
     EXPECT_EQ(gated[0].second.absolute, kDefaultCostFloor);
     EXPECT_EQ(gated[0].second.describe(), "+1.00% and 1,000");
@@ -34,15 +37,15 @@ TEST(Threshold, DefaultGatesCostAtOnePercentAndAFloor) {
 TEST(Threshold, ParsesMetricsPercentagesAndFloors) {
     ThresholdSet set;
     set.add("cost=2%,ir=0.5%|10000,D1MR=off");
-    const auto cost = find(set, "x", "cost");
+    const auto cost = find(set, "x", Metric::cost());
     ASSERT_TRUE(cost);
     EXPECT_DOUBLE_EQ(cost->relative, 0.02);
     EXPECT_EQ(cost->absolute, 0u) << "a rule replaces the whole threshold, floor included";
-    const auto ir = find(set, "x", "Ir");
+    const auto ir = find(set, "x", Metric::event(Event::Ir));
     ASSERT_TRUE(ir) << "event names are case-insensitive and canonicalised";
     EXPECT_DOUBLE_EQ(ir->relative, 0.005);
     EXPECT_EQ(ir->absolute, 10000u);
-    EXPECT_FALSE(find(set, "x", "D1mr")) << "off is not gated";
+    EXPECT_FALSE(find(set, "x", Metric::event(Event::D1mr))) << "off is not gated";
 }
 
 TEST(Threshold, GlobRulesWinOverGlobalOnesAndTheLastRuleWins) {
@@ -51,12 +54,12 @@ TEST(Threshold, GlobRulesWinOverGlobalOnesAndTheLastRuleWins) {
     set.add("cost=2%");  // global, given later, still loses to the glob for parse/*
     set.add("parse/large:cost=7%|5");
     set.add("a:b:ram_hits=3%");  // the pattern may hold ':'
-    EXPECT_DOUBLE_EQ(find(set, "parse/small", "cost")->relative, 0.05);
-    EXPECT_DOUBLE_EQ(find(set, "parse/large", "cost")->relative, 0.07);
-    EXPECT_EQ(find(set, "parse/large", "cost")->absolute, 5u);
-    EXPECT_DOUBLE_EQ(find(set, "render", "cost")->relative, 0.02);
-    EXPECT_TRUE(find(set, "a:b", "ram_hits"));
-    EXPECT_FALSE(find(set, "render", "ram_hits"));
+    EXPECT_DOUBLE_EQ(find(set, "parse/small", Metric::cost())->relative, 0.05);
+    EXPECT_DOUBLE_EQ(find(set, "parse/large", Metric::cost())->relative, 0.07);
+    EXPECT_EQ(find(set, "parse/large", Metric::cost())->absolute, 5u);
+    EXPECT_DOUBLE_EQ(find(set, "render", Metric::cost())->relative, 0.02);
+    EXPECT_TRUE(find(set, "a:b", Metric::hits(Hits::Ram)));
+    EXPECT_FALSE(find(set, "render", Metric::hits(Hits::Ram)));
     set.add("*:cost=off");
     EXPECT_TRUE(set.for_benchmark("render").empty());
 }
@@ -67,8 +70,8 @@ TEST(Threshold, CostComesFirst) {
     set.add("cost=3%");
     const auto gated = set.for_benchmark("x");
     ASSERT_EQ(gated.size(), 2u);
-    EXPECT_EQ(gated[0].first, "cost");
-    EXPECT_EQ(gated[1].first, "Ir");
+    EXPECT_EQ(gated[0].first, Metric::cost());
+    EXPECT_EQ(gated[1].first, Metric::event(Event::Ir));
 }
 
 // One grammar for run, suites and compare: what `run --threshold` and a suite's `threshold`
@@ -82,13 +85,13 @@ TEST(Threshold, OneGrammarForEveryCommand) {
     }
     const auto rules = parse_threshold("2%|1000,ir=0.5%");
     ASSERT_EQ(rules.size(), 2u);
-    EXPECT_EQ(rules[0].metric, "cost");
+    EXPECT_EQ(rules[0].metric, Metric::cost());
     EXPECT_DOUBLE_EQ(rules[0].threshold.relative, 0.02);
     EXPECT_EQ(rules[0].threshold.absolute, 1000u);
-    EXPECT_EQ(rules[1].metric, "Ir");
+    EXPECT_EQ(rules[1].metric, Metric::event(Event::Ir));
     ThresholdSet set;
     set.add("2%");  // what compare --threshold refused before
-    EXPECT_DOUBLE_EQ(find(set, "x", "cost")->relative, 0.02);
+    EXPECT_DOUBLE_EQ(find(set, "x", Metric::cost())->relative, 0.02);
     EXPECT_TRUE(parse_threshold("off")[0].threshold.off);
 }
 
@@ -98,7 +101,7 @@ TEST(Threshold, RecordedThresholdIsALayerBelowTheRulesGiven) {
     ThresholdSet set;
     const auto cost = [&set](std::string_view name, std::string_view recorded) {
         for (const auto& [m, t] : set.for_benchmark(name, recorded)) {
-            if (m == "cost") return t;
+            if (m == Metric::cost()) return t;
         }
         return Threshold{0, 0, true};
     };
@@ -138,18 +141,6 @@ TEST(Threshold, BadSpecsAreUsageErrors) {
     EXPECT_NE(error_of("1%,cost=2%").find("cost is limited twice"), std::string::npos);
     EXPECT_NE(error_of("2").find("needs a percentage"), std::string::npos);
     EXPECT_NE(error_of("x\x1b").find("\\x1b"), std::string::npos) << "printable in messages";
-}
-
-TEST(Threshold, MetricValues) {
-    const auto b = testing_fixtures::bench("x", 1000, 4242);
-    EXPECT_EQ(metric_value(b, "cost"), 4242u);
-    EXPECT_EQ(metric_value(b, "Ir"), 1000u);
-    EXPECT_EQ(metric_value(b, "ram_hits"), b.derived->ram_hits);
-    EXPECT_FALSE(metric_value(b, "Bc").has_value()) << "branch simulation was off";
-    EXPECT_FALSE(metric_value(testing_fixtures::failed_bench("f"), "cost").has_value());
-    EXPECT_EQ(canonical_metric("IR"), "Ir");
-    EXPECT_EQ(canonical_metric("L1_Hits"), "l1_hits");
-    EXPECT_FALSE(canonical_metric("cycles"));
 }
 
 }  // namespace cgbench::compare

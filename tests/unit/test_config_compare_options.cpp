@@ -28,7 +28,7 @@ TEST(CompareOptions, ThresholdsFromTheEnvironmentComeFirst) {
     const auto gated = plan.options.thresholds.for_benchmark("x");
     ASSERT_EQ(gated.size(), 2u);
     EXPECT_DOUBLE_EQ(gated[0].second.relative, 0.03) << "the command line wins";
-    EXPECT_EQ(gated[1].first, "Ir");
+    EXPECT_EQ(gated[1].first, metrics::Metric::event(metrics::Event::Ir));
 }
 
 // --previous and --no-baseline take BASE from elsewhere: the one positional is HEAD.

@@ -18,7 +18,7 @@ TEST(HistoryExplain, InstructionsMoved) {
     const auto e = explain_step(before, after);
     EXPECT_TRUE(e.instructions);
     ASSERT_FALSE(e.moved.empty());
-    EXPECT_EQ(e.moved.front().metric, "Ir");
+    EXPECT_EQ(e.moved.front().metric, metrics::Metric::event(metrics::Event::Ir));
     EXPECT_EQ(e.moved.front().after - e.moved.front().before, 100'000u);
     EXPECT_EQ(summarize(e), "Ir +10.00%");
     ASSERT_FALSE(e.functions.empty());

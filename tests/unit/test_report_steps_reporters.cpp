@@ -47,7 +47,9 @@ StepsReport report_of(const history::History& h) {
     // What moved at the code step.
     auto& step = r.branches[0].events[0].steps[0];
     step.explanation = history::StepExplanation{
-        {{"Ir", 20'000'000, 23'120'000}}, true, {{"s.c", "tk_search", 100, 3'900'100, 3'900'000, 1.0}}};
+        {{metrics::Metric::event(metrics::Event::Ir), 20'000'000, 23'120'000}},
+        true,
+        {{"s.c", "tk_search", 100, 3'900'100, 3'900'000, 1.0}}};
     return r;
 }
 

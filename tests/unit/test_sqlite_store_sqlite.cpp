@@ -1,10 +1,13 @@
 // The SQLite RAII layer: statements, transactions, and errors that name the file.
 
 #include <gtest/gtest.h>
+#include <signal.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include "base/errors.hpp"
+#include "exec/interrupt.hpp"
 #include "run_fixtures.hpp"
 #include "sqlite_store/sqlite.hpp"
 
@@ -98,6 +101,31 @@ TEST(Sqlite, LockHeldTooLongIsAClearError) {
     } catch (const EnvironmentError& e) {
         EXPECT_NE(std::string(e.what()).find("still locked"), std::string::npos) << e.what();
     }
+}
+
+// Every command installs the signal handlers, so a long statement (a scan of every result, a
+// VACUUM) must notice a signal itself: it ends as Interrupted (128 + the signal), not as a
+// damaged database and not after minutes. In a child process: once interrupted, a process
+// stays interrupted.
+TEST(SqliteDeathTest, ASignalEndsALongStatement) {
+    const auto path = fresh_dir("cgbench-sqlite-interrupt") / "t.db";
+    const auto long_count = [&path] {
+        Database db(path, Database::Mode::Create);
+        exec::install_interrupt_handlers();
+        ::raise(SIGINT);
+        try {
+            // Some seconds of work when nothing stops it.
+            db.query_int(
+                "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+                "WHERE x < 100000000) SELECT COUNT(*) FROM c");
+        } catch (const Interrupted& e) {
+            std::_Exit(e.signo() == SIGINT ? 130 : 1);
+        } catch (const Error&) {
+            std::_Exit(2);
+        }
+        std::_Exit(3);
+    };
+    EXPECT_EXIT(long_count(), ::testing::ExitedWithCode(130), "");
 }
 
 }  // namespace cgbench::sqlite_store
