@@ -1,7 +1,8 @@
-// `cgbench run --regions --region-tool callgrind` end to end: programs marked with
-// include/cgbench/cgbench.h (tests/programs/regions.c, regions_raii.cpp) under the real
-// Callgrind, which every Valgrind has (Cachegrind's regions: test_cachegrind_regions_e2e.cpp). Expectations come
-// from the programs' structure (N units of work here, 2N there) and from callgrind_annotate.
+// `cgbench run --regions --region-tool callgrind` end to end, what only Callgrind does:
+// programs marked with include/cgbench/cgbench.h (tests/programs/regions.c) under the real
+// Callgrind, which every Valgrind has. What both region tools promise is tested once for each
+// in test_regions_both_tools_e2e.cpp; Cachegrind's own: test_cachegrind_regions_e2e.cpp.
+// Expectations come from the programs' structure and from callgrind_annotate.
 
 #include <gtest/gtest.h>
 
@@ -21,64 +22,10 @@ json run_regions(std::vector<std::string> args) {
 
 }  // namespace
 
-TEST(RegionsE2E, RepeatedRegionIsSummed) {
-    const auto repeated = run_regions({"--", program("regions"), "repeated", "3000"});
-    const auto once = run_regions({"--", program("regions"), "setup", "3000"});
-    ASSERT_EQ(repeated["benchmarks"].size(), 1u);
-    const auto& step = repeated["benchmarks"][0];
-    EXPECT_EQ(step["name"], "regions repeated 3000/step");
-    EXPECT_EQ(step["region"]["name"], "step");
-    EXPECT_EQ(step["region"]["entries"], 3);
-    EXPECT_EQ(step["tool"], "callgrind");
-    EXPECT_EQ(repeated["run"]["fingerprint"]["tool"], "callgrind");
-    // Three entries of N units each, against one entry of N units ("tiny" in setup mode).
-    EXPECT_EQ(ir(step), 3 * ir(once["benchmarks"][0]));
-}
 
-TEST(RegionsE2E, NestedRegionsAreEachReported) {
-    const auto doc = run_regions({"--", program("regions"), "nested", "3000"});
-    ASSERT_EQ(doc["benchmarks"].size(), 2u);
-    const auto& outer = doc["benchmarks"][0];
-    const auto& inner = doc["benchmarks"][1];
-    EXPECT_EQ(outer["name"], "regions nested 3000/outer");
-    EXPECT_EQ(inner["name"], "regions nested 3000/inner");
-    // outer: N + 2N (inner) + N units; inner: 2N units. Markers add a few dozen instructions.
-    const double ratio = static_cast<double>(ir(outer)) / static_cast<double>(ir(inner));
-    EXPECT_NEAR(ratio, 2.0, 0.01);
-}
 
-TEST(RegionsE2E, CxxScopeObjectWithRuntimeNames) {
-    const auto doc = run_regions({"--", program("regions_raii"), "3000"});
-    ASSERT_EQ(doc["benchmarks"].size(), 2u);
-    EXPECT_EQ(doc["benchmarks"][0]["name"], "regions_raii 3000/load");
-    EXPECT_EQ(doc["benchmarks"][1]["name"], "regions_raii 3000/load/parse");
-    // load: N units + parse's 2N units (+ building the name); parse: 2N units.
-    const double ratio = static_cast<double>(ir(doc["benchmarks"][0])) /
-                         static_cast<double>(ir(doc["benchmarks"][1]));
-    EXPECT_GT(ratio, 1.45);
-    EXPECT_LT(ratio, 1.6);
-}
 
-TEST(RegionsE2E, RegionExcludesTheSetup) {
-    const auto whole = measure_events({"--", program("regions"), "setup", "3000"});
-    const auto region = run_regions({"--", program("regions"), "setup", "3000"});
-    ASSERT_FALSE(whole.empty());
-    ASSERT_EQ(region["benchmarks"].size(), 1u);
-    // 100N units of setup and N units in the region: the region is about 1% of the program.
-    const auto whole_ir = whole["Ir"].get<std::uint64_t>();
-    EXPECT_LT(ir(region["benchmarks"][0]) * 50, whole_ir);
-    EXPECT_GT(ir(region["benchmarks"][0]) * 200, whole_ir);
-}
 
-TEST(RegionsE2E, SameCommandTwiceGivesIdenticalEvents) {
-    const std::vector<std::string> args = {"--", program("regions"), "nested", "2000"};
-    const auto a = run_regions(args);
-    const auto b = run_regions(args);
-    ASSERT_EQ(a["benchmarks"].size(), 2u);
-    for (std::size_t i = 0; i < 2; ++i) {
-        EXPECT_EQ(a["benchmarks"][i]["events"], b["benchmarks"][i]["events"]) << i;
-    }
-}
 
 TEST(RegionsE2E, EventsAddUpToWhatCallgrindCollected) {
     const auto dir = scratch("regions-raw");
