@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 class RegionsBothToolsE2E : public ::testing::TestWithParam<std::string> {
-protected:
+  protected:
     void SetUp() override {
         if (GetParam() == "cachegrind") SKIP_WITHOUT_CACHEGRIND_REGIONS();
     }
@@ -86,9 +86,11 @@ TEST_P(RegionsBothToolsE2E, SameCommandTwiceGivesIdenticalEvents) {
     }
 }
 
-std::string tool_name(const ::testing::TestParamInfo<std::string>& tool) { return tool.param; }
+std::string tool_name(const ::testing::TestParamInfo<std::string>& tool) {
+    return tool.param;
+}
 
-INSTANTIATE_TEST_SUITE_P(Tools, RegionsBothToolsE2E,
-                         ::testing::Values("callgrind", "cachegrind"), tool_name);
+INSTANTIATE_TEST_SUITE_P(Tools, RegionsBothToolsE2E, ::testing::Values("callgrind", "cachegrind"),
+                         tool_name);
 
 }  // namespace cgbench::e2e
