@@ -74,8 +74,8 @@ int execute(const calibrate::CalibrateInput& in, const Context& ctx) {
     if (html) html->commit(report::render_calibration_html(c));
     if (json) json->commit(report::render_calibration_json(c));
     if (out) out->commit(config::format_weights_file(calibrate::weights_file(c)));
-    const bool file_on_stdout = (out && out->is_stdout()) || (html && html->is_stdout()) ||
-                                (json && json->is_stdout());
+    const bool file_on_stdout =
+        (out && out->is_stdout()) || (html && html->is_stdout()) || (json && json->is_stdout());
     const Stream stream = file_on_stdout ? Stream::Stderr : Stream::Stdout;
     if (!(ctx.global.quiet && format.terminal)) {
         const report::RenderOptions ro{!file_on_stdout && ctx.color, ctx.verbose()};
@@ -84,10 +84,10 @@ int execute(const calibrate::CalibrateInput& in, const Context& ctx) {
     if (!ctx.global.quiet && format.terminal) {
         std::string notes;
         if (out) {
-            notes += fmt::format("\nwrote {}: use `cgbench run --weights {}`, or weights = \"{}\" "
-                                 "in a suite's [defaults]\n",
-                                 out->target().string(), out->target().string(),
-                                 out->target().string());
+            notes += fmt::format(
+                "\nwrote {}: use `cgbench run --weights {}`, or weights = \"{}\" "
+                "in a suite's [defaults]\n",
+                out->target().string(), out->target().string(), out->target().string());
         } else {
             notes += "\n--out FILE writes the fitted weights for `cgbench run --weights FILE`\n";
         }
@@ -100,8 +100,9 @@ int execute(const calibrate::CalibrateInput& in, const Context& ctx) {
 }
 
 void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
-    cmd.add_option("-o,--out", in.out,
-                   "Write the fitted weights to this file (atomically), for --weights FILE");
+    cmd.add_option(
+        "-o,--out", in.out,
+        "Write the fitted weights to this file (a regular file atomically), for --weights FILE");
     cmd.add_option("--html", in.html,
                    "Write a self-contained HTML page: predicted against measured time, charts "
                    "and every kernel");

@@ -87,15 +87,16 @@ void add_options(CLI::App& cmd, config::CompareInput& in) {
     cmd.add_flag("--force", in.force,
                  "Compare results measured differently (warns in every format)");
     add_format_option(cmd, in.format, report::Model::Compare);
-    cmd.add_option("-o,--out", in.out,
-                   "Write the report here (atomically) instead of stdout, which then gets the "
-                   "summary line");
+    cmd.add_option(
+        "-o,--out", in.out,
+        "Write the report here (a regular file atomically) instead of stdout, which then gets the "
+        "summary line");
 }
 
 // BASE as the plan chooses it; nullopt when there is none (then `why` says so).
 std::optional<access::ResolvedRun> resolve_base(access::RunResolver& resolver,
-                                               const config::ComparePlan& plan,
-                                               const access::ResolvedRun& head, std::string& why) {
+                                                const config::ComparePlan& plan,
+                                                const access::ResolvedRun& head, std::string& why) {
     using config::BaseChoice;
     switch (plan.base_choice) {
         case BaseChoice::Named:

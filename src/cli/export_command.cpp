@@ -60,7 +60,8 @@ Subcommand register_export(CLI::App& app, GlobalOptions& global) {
                     "bencher (Bencher Metric Format), github-action-benchmark "
                     "(customSmallerIsBetter) or openmetrics (GitLab metrics.txt)")
         ->required();
-    cmd->add_option("-o,--out", input->out, "Write here (atomically) instead of stdout");
+    cmd->add_option("-o,--out", input->out,
+                    "Write here (a regular file atomically) instead of stdout");
     add_db_options(*cmd, input->db);
     cmd->footer(
         "bencher: {NAME: {cost, instructions, l1-hits, ll-hits, ram-hits: {value}}}\n"

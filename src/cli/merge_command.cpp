@@ -58,7 +58,8 @@ Subcommand register_merge(CLI::App& app, GlobalOptions& global) {
     cmd->add_option("files", input->files, "Result files written by `cgbench run --out`")
         ->required()
         ->check(CLI::ExistingFile);
-    cmd->add_option("-o,--out", input->out, "Write the merged result JSON here (atomically)");
+    cmd->add_option("-o,--out", input->out,
+                    "Write the merged result JSON here (a regular file atomically)");
     add_format_option(*cmd, input->format, report::Model::Run);
     add_db_options(*cmd, input->db);
     return {cmd, [input](const Context& ctx) { return merge(*input, ctx); }};

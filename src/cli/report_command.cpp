@@ -109,7 +109,8 @@ Subcommand register_report(CLI::App& app, GlobalOptions& global) {
     add_global_flags(*cmd, global);
     auto input = std::make_shared<ReportInput>();
     cmd->add_option("--html", input->html,
-                    "Write one self-contained HTML file (atomically): the steps found, a summary "
+                    "Write one self-contained HTML page here (a regular file atomically): the "
+                    "steps found, a summary "
                     "table, then each benchmark's chart and results")
         ->required();
     cmd->add_option("--last", input->last, "Show the last N results of each benchmark [50]")

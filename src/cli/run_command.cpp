@@ -141,7 +141,7 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
     run.add_option("--verify", in.verify,
                    "Measure N times; report any event that differs and exit 3 if one does")
         ->check(CLI::Range(1, 1000));
-    run.add_option("-o,--out", in.out, "Write the result JSON here (atomically)");
+    run.add_option("-o,--out", in.out, "Write the result JSON here (a regular file atomically)");
     run.add_option("--keep-raw", in.keep_raw, "Keep Valgrind's output files in this directory");
     add_format_option(run, in.format, report::Model::Run);
     add_db_options(run, in.db);
@@ -206,10 +206,9 @@ std::optional<fs::path> keep_unrecorded(const RunResult& run, const std::string&
 void record_or_keep(history::HistoryBackend& db, const RunResult& run, const fs::path* saved) {
     std::string why;
     const auto kept = [&]() -> std::string {
-        const auto file =
-            saved != nullptr ? std::optional(*saved)
-                             : keep_unrecorded(run, dump_json(to_json(run)) + "\n",
-                                               db.file().value_or(fs::path()), why);
+        const auto file = saved != nullptr ? std::optional(*saved)
+                                           : keep_unrecorded(run, dump_json(to_json(run)) + "\n",
+                                                             db.file().value_or(fs::path()), why);
         if (!file) return "the run is lost: it could not be kept in a file either (" + why + ")";
         return fmt::format("the run is kept in {} (`cgbench import {}` adds it)", file->string(),
                            util::shell_quote(file->string()));
@@ -217,8 +216,7 @@ void record_or_keep(history::HistoryBackend& db, const RunResult& run, const fs:
     try {
         history::record_run(db, run);
     } catch (const Interrupted&) {
-        warn(fmt::format("interrupted before the run was recorded in {}; {}",
-                         db.name(), kept()));
+        warn(fmt::format("interrupted before the run was recorded in {}; {}", db.name(), kept()));
         throw;
     } catch (const EnvironmentError& e) {
         throw EnvironmentError(fmt::format("{}; {}", e.what(), kept()),
@@ -238,10 +236,9 @@ int finish_run(const RunResult& run, const report::OutputFormat& format, util::O
     // Saved first, printed last: a closed or full stdout never costs the measurement.
     // A result file holds at least one measurement; a run where everything failed leaves none.
     // A benchmark that failed --verify was measured (its spread is the finding), so it counts.
-    const bool measured = std::any_of(run.benchmarks.begin(), run.benchmarks.end(),
-                                      [](const BenchmarkResult& b) {
-                                          return b.status == BenchStatus::Ok || !b.spread.empty();
-                                      });
+    const bool measured = std::any_of(
+        run.benchmarks.begin(), run.benchmarks.end(),
+        [](const BenchmarkResult& b) { return b.status == BenchStatus::Ok || !b.spread.empty(); });
     const bool written = out != nullptr && measured;
     if (written) out->commit(dump_json(to_json(run)) + "\n");
     if (history != nullptr) {
@@ -251,8 +248,7 @@ int finish_run(const RunResult& run, const report::OutputFormat& format, util::O
     if (!(ctx.global.quiet && format.terminal)) {
         const bool on_stderr = out != nullptr && out->is_stdout();
         report::RenderOptions ro{!on_stderr && ctx.color, ctx.verbose()};
-        print_out(format.run()->render(run, ro),
-                  on_stderr ? Stream::Stderr : Stream::Stdout);
+        print_out(format.run()->render(run, ro), on_stderr ? Stream::Stderr : Stream::Stdout);
     }
     if (!failed.empty()) throw_failures(failed, run.benchmarks.size());
     return 0;
