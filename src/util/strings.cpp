@@ -53,6 +53,18 @@ std::optional<std::uint64_t> parse_u64(std::string_view text) {
     return value;
 }
 
+bool version_at_least(std::string_view version, int major, int minor) {
+    int got[2] = {0, 0};
+    const auto parts = split(version, '.');
+    for (std::size_t i = 0; i < 2 && i < parts.size(); ++i) {
+        for (const char c : parts[i]) {
+            if (c < '0' || c > '9' || got[i] > 100000) break;
+            got[i] = got[i] * 10 + (c - '0');
+        }
+    }
+    return got[0] > major || (got[0] == major && got[1] >= minor);
+}
+
 std::optional<double> parse_seconds(std::string_view text) {
     if (text.empty() || text.front() < '0' || text.front() > '9') return std::nullopt;
     double value = 0;

@@ -23,6 +23,10 @@ bool starts_with(std::string_view text, std::string_view prefix);
 // overflow past 2^64-1, signs, spaces and empty input.
 std::optional<std::uint64_t> parse_u64(std::string_view text);
 
+// Whether a version "MAJOR.MINOR[.PATCH][suffix]" ("3.19.0", "2.41", "3.22.0.GIT") is at least
+// major.minor; a part without leading digits counts as 0.
+bool version_at_least(std::string_view version, int major, int minor);
+
 // Parses a whole string as a non-negative decimal (e.g. "1.5", "10"); nullopt otherwise.
 std::optional<double> parse_seconds(std::string_view text);
 

@@ -2,11 +2,9 @@
 
 #include <elf.h>
 #include <fmt/format.h>
+#include <gnu/libc-version.h>
 #include <link.h>
 
-#include <gnu/libc-version.h>
-
-#include <cstdio>
 #include <fstream>
 #include <map>
 #include <span>
@@ -85,13 +83,6 @@ std::uint64_t parse_hex(std::string_view v) {
 // The highest value glibc accepts for its x86 non-temporal thresholds (SIZE_MAX >> 4).
 constexpr std::uint64_t kMaxThreshold = UINT64_MAX >> 4;
 
-// Whether "MAJOR.MINOR[...]" is at least major.minor.
-bool version_at_least(std::string_view version, int major, int minor) {
-    int got_major = 0, got_minor = 0;
-    if (std::sscanf(std::string(version).c_str(), "%d.%d", &got_major, &got_minor) != 2) return false;
-    return got_major > major || (got_major == major && got_minor >= minor);
-}
-
 std::string unquote(std::string_view v) {
     if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
     return std::string(v);
@@ -151,12 +142,11 @@ std::string glibc_tunables_for(CpuBaseline baseline, const Geometry& g,
     // highest value glibc accepts (SIZE_MAX >> 4) keeps memset on the path glibc 2.36 had,
     // without them. Only from 2.40 on, so the environment of older glibcs, and with it their
     // counts, stays as it was.
-    if (version_at_least(glibc_version, 2, 40)) {
+    if (util::version_at_least(glibc_version, 2, 40)) {
         tunables += fmt::format(":glibc.cpu.x86_memset_non_temporal_threshold={}", kMaxThreshold);
     }
     return tunables;
 }
-
 
 GlibcSelection parse_diagnostics(std::string_view text) {
     std::map<std::string, std::string, std::less<>> kv;
@@ -260,7 +250,12 @@ GlibcSelection probe_glibc_selection(const Installation& inst, const std::vector
         if (sel.available) return sel;
     }
     exec::ProcessSpec spec;
-    spec.argv = {inst.launcher.string(), "--command-line-only=yes", "--tool=none", "--log-fd=2", "-q", loader,
+    spec.argv = {inst.launcher.string(),
+                 "--command-line-only=yes",
+                 "--tool=none",
+                 "--log-fd=2",
+                 "-q",
+                 loader,
                  "--list-diagnostics"};
     spec.env = env;
     spec.timeout_seconds = 60;

@@ -39,44 +39,27 @@ std::string ask_version(const fs::path& launcher, exec::ProcessRunner& runner) {
         !util::starts_with(text, "valgrind-")) {
         // It ran: it is something else than Valgrind (CGBENCH_VALGRIND=/bin/true).
         const std::string said = util::printable(text.substr(0, 80));
-        throw EnvironmentError(fmt::format("{} is not Valgrind: `{} --version` printed {}",
-                                           launcher.string(), launcher.filename().string(),
-                                           said.empty() ? "nothing" : "'" + said + "'"),
-                               kInstallHint);
+        throw EnvironmentError(
+            fmt::format("{} is not Valgrind: `{} --version` printed {}", launcher.string(),
+                        launcher.filename().string(), said.empty() ? "nothing" : "'" + said + "'"),
+            kInstallHint);
     }
     if (out.how != exec::Termination::Exited || out.exit_code != 0) {
         const std::string err = util::printable(util::trim(out.stderr_tail).substr(0, 200));
-        throw EnvironmentError(
-            fmt::format("{} does not run ({}){}", launcher.string(),
-                        out.how == exec::Termination::SpawnFailed
-                            ? std::string(strerror(out.spawn_errno))
-                            : fmt::format("exit {}", out.exit_code),
-                        err.empty() ? "" : ": " + err),
-            kInstallHint);
+        throw EnvironmentError(fmt::format("{} does not run ({}){}", launcher.string(),
+                                           out.how == exec::Termination::SpawnFailed
+                                               ? std::string(strerror(out.spawn_errno))
+                                               : fmt::format("exit {}", out.exit_code),
+                                           err.empty() ? "" : ": " + err),
+                               kInstallHint);
     }
     return text.substr(std::string_view("valgrind-").size());
 }
 
 }  // namespace
 
-std::tuple<int, int, int> Installation::version_tuple() const {
-    int v[3] = {0, 0, 0};
-    const auto parts = util::split(version, '.');
-    for (std::size_t i = 0; i < 3 && i < parts.size(); ++i) {
-        std::string digits;
-        for (const char c : parts[i]) {
-            if (c < '0' || c > '9') break;
-            digits += c;
-        }
-        v[i] = digits.empty() ? 0 : std::stoi(digits);
-    }
-    return {v[0], v[1], v[2]};
-}
-
 bool Installation::at_least(int major, int minor) const {
-    const auto [ma, mi, pa] = version_tuple();
-    (void)pa;
-    return std::tie(ma, mi) >= std::tie(major, minor);
+    return util::version_at_least(version, major, minor);
 }
 
 Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& runner,
@@ -92,8 +75,8 @@ Installation locate_valgrind(const exec::EnvMap& caller, exec::ProcessRunner& ru
         }
     } else {
         const auto path_it = caller.find("PATH");
-        inst.found =
-            exec::search_path("valgrind", path_it != caller.end() ? path_it->second : "/usr/bin:/bin");
+        inst.found = exec::search_path("valgrind",
+                                       path_it != caller.end() ? path_it->second : "/usr/bin:/bin");
         if (inst.found.empty()) throw EnvironmentError("valgrind not found on PATH", kInstallHint);
     }
     inst.found = fs::absolute(inst.found);

@@ -20,8 +20,7 @@ struct Installation {
     bool is_wrapper = false;         // launcher itself is a script (could not bypass)
     std::string version;             // "3.19.0"
 
-    // (major, minor, patch) for feature checks; zeros when unparsable.
-    std::tuple<int, int, int> version_tuple() const;
+    // Whether `version` is at least major.minor, for feature checks (a part without digits counts as 0).
     bool at_least(int major, int minor) const;
 };
 

@@ -56,10 +56,7 @@ std::string gbench_version() {
     return std::string(util::trim(util::read_file(gbench_dir() / "benchmark-version")));
 }
 bool gbench_at_least_1_8() {
-    const std::string v = gbench_version();
-    const auto dot = v.find('.');
-    const int major = std::stoi(v.substr(0, dot));
-    return major > 1 || (major == 1 && std::stoi(v.substr(dot + 1)) >= 8);
+    return util::version_at_least(gbench_version(), 1, 8);
 }
 
 }  // namespace

@@ -24,6 +24,20 @@ TEST(Strings, ParseU64AcceptsOnlyWholeDecimals) {
     EXPECT_FALSE(parse_u64("1x"));
 }
 
+TEST(Strings, VersionAtLeastComparesMajorThenMinor) {
+    EXPECT_TRUE(version_at_least("3.22.0", 3, 22));
+    EXPECT_TRUE(version_at_least("3.24.0", 3, 22));
+    EXPECT_TRUE(version_at_least("4.0", 3, 22));
+    EXPECT_FALSE(version_at_least("3.19.0", 3, 22));
+    EXPECT_FALSE(version_at_least("2.99", 3, 0));
+    EXPECT_TRUE(version_at_least("2.41", 2, 40));
+    EXPECT_FALSE(version_at_least("2.36", 2, 40));
+    EXPECT_TRUE(version_at_least("3.22.0.GIT", 3, 22));  // a suffix is ignored
+    EXPECT_TRUE(version_at_least("1.10.0", 1, 8));       // numbers, not text
+    EXPECT_FALSE(version_at_least("", 1, 0));
+    EXPECT_FALSE(version_at_least("unknown", 1, 0));
+}
+
 TEST(Strings, ParseSeconds) {
     EXPECT_DOUBLE_EQ(*parse_seconds("1.5"), 1.5);
     EXPECT_DOUBLE_EQ(*parse_seconds("600"), 600.0);
@@ -54,7 +68,11 @@ TEST(Strings, PrintableEscapesControlCharacters) {
     EXPECT_EQ(printable("caf\xe9 caf\xc3\xa9"), "caf\\xe9 caf\xc3\xa9")
         << "bytes that are not UTF-8";
     EXPECT_EQ(printable("\xc3"), "\\xc3") << "truncated";
-    EXPECT_EQ(printable("csi\xc2\x9b" "2J nbsp\xc2\xa0"), "csi\\xc2\\x9b" "2J nbsp\xc2\xa0") << "C1";
+    EXPECT_EQ(printable("csi\xc2\x9b"
+                        "2J nbsp\xc2\xa0"),
+              "csi\\xc2\\x9b"
+              "2J nbsp\xc2\xa0")
+        << "C1";
 }
 
 TEST(Strings, FileSafe) {
