@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
 # Installs cgbench for a CI job into PREFIX, as the GitHub action and the GitLab template do.
 #
-#   ci-install-cgbench.sh SRC PREFIX      use PREFIX when a CI cache restored a usable one,
-#                                         else build cgbench from the source tree SRC
-#   ci-install-cgbench.sh --cached PREFIX use PREFIX if usable (exit 0), else exit 75: the
-#                                         caller fetches the source and runs the first form
-#   ci-install-cgbench.sh --key SRC       print the cache key of SRC on this machine
+#   ci-install-cgbench.sh [OPTIONS] SRC PREFIX
+#                          use PREFIX when a CI cache restored a usable one, else build
+#                          cgbench from the source tree SRC
+#   ci-install-cgbench.sh [OPTIONS] --cached PREFIX
+#                          use PREFIX if usable (exit 0), else exit 75: the caller fetches
+#                          the source and runs the first form
+#   ci-install-cgbench.sh [OPTIONS] --key SRC
+#                          print the cache key of SRC on this machine
+#   ci-install-cgbench.sh [OPTIONS] --binary FILE|URL --sha256 HEX PREFIX
+#                          install a released cgbench (the tarball the release workflow
+#                          publishes) after checking its SHA-256; nothing is built
+# OPTIONS:
+#   --valgrind VERSION     also build Valgrind VERSION from Debian's source package into
+#                          PREFIX/valgrind (scripts/build-valgrind.sh: "3.27", "testing", ...)
+#                          and measure with it (PREFIX/bin/valgrind), cached with cgbench: the
+#                          same Valgrind whatever the runner image ships. Also
+#                          CGBENCH_VALGRIND_VERSION. Part of the key and the stamp.
 #
 # What is cached is one static executable (CGBENCH_STATIC): it needs nothing at run time but
 # Valgrind and git, so a PREFIX restored on a fresh runner starts. PREFIX/.cgbench-install
@@ -18,7 +30,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 usage() {
-  echo "usage: ci-install-cgbench.sh SRC PREFIX | --cached PREFIX | --key SRC" >&2
+  echo "usage: ci-install-cgbench.sh [--valgrind VERSION] SRC PREFIX | --cached PREFIX |" \
+    "--key SRC | --binary FILE|URL --sha256 HEX PREFIX" >&2
   exit 2
 }
 
@@ -41,8 +54,14 @@ source_hash() { # SRC
     LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-20)
 }
 
+# "-valgrind-3.27" when a Valgrind is pinned (the version as asked: a suite name moves, so
+# its key is refreshed when the resolved source version changes, in the stamp).
+valgrind_suffix() {
+  [ -z "$valgrind" ] || echo "-valgrind-$valgrind"
+}
+
 stamp_of() { # SRC
-  echo "cgbench-$(platform)-$(source_hash "$1")"
+  echo "cgbench-$(platform)-$(source_hash "$1")$(valgrind_suffix)"
 }
 
 # 0 when PREFIX holds a cgbench built for this platform (from SRC when given) that starts.
@@ -61,12 +80,67 @@ usable() { # PREFIX [SRC]
   fi
   "$prefix/bin/cgbench" --version >/dev/null 2>&1 ||
     { say "the cached $prefix/bin/cgbench does not start here"; return 1; }
+  case "$have" in
+    *-valgrind-*)
+      valgrind="${have##*-valgrind-}"
+      install_runtime
+      "$prefix/bin/valgrind" -q --tool=none /bin/true >/dev/null 2>&1 ||
+        { say "the cached Valgrind ($prefix/valgrind) does not start here (it stays where it was built)"; return 1; } ;;
+  esac
 }
 
-# Valgrind and git, from the distribution, when missing.
+# Valgrind and git, from the distribution, when missing; with a pinned Valgrind, git and
+# what it needs at run time.
 install_runtime() {
+  if [ -n "$valgrind" ]; then
+    "$here/install-deps.sh" --pinned-runtime
+    return
+  fi
   command -v valgrind >/dev/null && command -v git >/dev/null && return 0
   "$here/install-deps.sh" --runtime
+}
+
+# The pinned Valgrind, built (or kept) in PREFIX/valgrind and put on PREFIX/bin.
+pin_valgrind() { # SCRIPTS_DIR PREFIX
+  [ -n "$valgrind" ] || return 0
+  say "Valgrind $valgrind from Debian's source package"
+  "$1/build-valgrind.sh" "$valgrind" "$2/valgrind"
+  local tool
+  for tool in "$2"/valgrind/bin/*; do
+    ln -sfn "../valgrind/bin/$(basename "$tool")" "$2/bin/$(basename "$tool")"
+  done
+}
+
+# A released cgbench: the tarball (a local file or a URL) is checked against HEX before
+# anything of it is unpacked, then PREFIX is replaced by its contents.
+install_binary() { # FILE|URL HEX PREFIX
+  local from="$1" want="$2" prefix="$3" dir file got
+  dir="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/cgbench-release.XXXXXX")"
+  file="$dir/cgbench.tar.gz"
+  case "$from" in
+    http://* | https://*)
+      say "downloading $from"
+      curl -fsSL --retry 3 -o "$file" "$from" ||
+        { say "error: could not download $from (check the release and the URL)"; exit 4; } ;;
+    *) cp "$from" "$file" ;;
+  esac
+  got="$(sha256sum "$file" | cut -d' ' -f1)"
+  if [ "$got" != "$want" ]; then
+    say "error: $from has SHA-256 $got, not $want (a changed or damaged file: check the release's SHA256SUMS)"
+    rm -rf "$dir"
+    exit 4
+  fi
+  mkdir -p "$dir/x"
+  tar -xzf "$file" -C "$dir/x" --strip-components=1
+  [ -x "$dir/x/bin/cgbench" ] || { say "error: $from holds no bin/cgbench"; exit 4; }
+  [ -f "$prefix/.cgbench-install" ] && rm -rf "$prefix"
+  mkdir -p "$prefix"
+  cp -a "$dir/x/." "$prefix/"
+  rm -rf "$dir"
+  install_runtime
+  "$prefix/bin/cgbench" --version >/dev/null ||
+    { say "error: the released cgbench does not start on $(platform)"; exit 4; }
+  say "installed the released $("$prefix/bin/cgbench" --version) (SHA-256 checked)"
 }
 
 build() { # SRC PREFIX
@@ -99,12 +173,31 @@ build() { # SRC PREFIX
     { cat "$log" >&2; say "error: installing cgbench into $prefix failed"; exit 1; }
   # This script and the package lists, so that a job restoring PREFIX without the source
   # can check it (--cached) and install what it needs.
-  cp "$src/scripts/ci-install-cgbench.sh" "$src/scripts/install-deps.sh" "$prefix/share/cgbench/"
+  cp "$src/scripts/ci-install-cgbench.sh" "$src/scripts/install-deps.sh" \
+    "$src/scripts/build-valgrind.sh" "$src/tests/roots/mirror.sh" "$prefix/share/cgbench/"
+  pin_valgrind "$src/scripts" "$prefix"
   stamp_of "$src" >"$prefix/.cgbench-install"
   rm -rf "$dir"
   say "built and installed in $((SECONDS - start)) s: $("$prefix/bin/cgbench" --version)"
 }
 
+valgrind="${CGBENCH_VALGRIND_VERSION:-}"
+binary=""
+sha256=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --valgrind) [ $# -ge 2 ] || usage; valgrind="$2"; shift 2 ;;
+    --binary) [ $# -ge 2 ] || usage; binary="$2"; shift 2 ;;
+    --sha256) [ $# -ge 2 ] || usage; sha256="$2"; shift 2 ;;
+    *) break ;;
+  esac
+done
+if [ -n "$binary" ]; then
+  [ $# -eq 1 ] && [ -n "$sha256" ] || usage
+  install_binary "$binary" "$sha256" "$1"
+  pin_valgrind "$1/share/cgbench" "$1"
+  exit 0
+fi
 [ $# -eq 2 ] || usage
 case "$1" in
   --key) stamp_of "$2" ;;

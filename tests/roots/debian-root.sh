@@ -11,6 +11,11 @@
 # or sources.list), or CGBENCH_DEBIAN_MIRROR when set: a company mirror works as well as
 # Debian's own, and no host name is written anywhere in the repository.
 #
+# A suite this machine's debootstrap has no script for (Debian's testing release, "forky",
+# on Debian 12's debootstrap) is made with the "sid" script, which fits every release after
+# the last one it knows. apt inside the root accepts a Release file past its Valid-Until
+# date: a testing release's is valid for a week, and a mirror snapshot outlives that.
+#
 # Exits 77 (ctest's skip code) with one "SKIPPED: ..." line naming the cause when the machine
 # cannot do it: not root, no debootstrap/unshare/chroot, no mirror configured, or the mirror
 # unreachable. Any other failure exits 1 with the log.
@@ -56,13 +61,16 @@ fi
 rm -rf "$dir" "$dir.new"
 log="$dir.log"
 echo "debian-root.sh: bootstrapping Debian $suite into $dir (mirror from apt configuration)" >&2
-if ! debootstrap --variant=minbase "$suite" "$dir.new" "$mirror" >"$log" 2>&1; then
+script=()
+[ -e "/usr/share/debootstrap/scripts/$suite" ] || script=(/usr/share/debootstrap/scripts/sid)
+if ! debootstrap --variant=minbase "$suite" "$dir.new" "$mirror" "${script[@]}" >"$log" 2>&1; then
   tail -20 "$log" >&2
   echo "debian-root.sh: debootstrap of $suite failed (log: $log)" >&2
   exit 1
 fi
 # apt inside the root reads the same mirror; the host's resolver answers its lookups.
 echo "deb $mirror $suite main" >"$dir.new/etc/apt/sources.list"
+echo 'Acquire::Check-Valid-Until "false";' >"$dir.new/etc/apt/apt.conf.d/99cgbench-valid-until"
 if [ $# -gt 0 ]; then
   echo "debian-root.sh: installing $* into the $suite root" >&2
   if ! "$here/in-root.sh" "$dir.new" -- sh -c \

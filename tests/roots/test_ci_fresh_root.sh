@@ -52,26 +52,8 @@ fi
 archives="${APT_ARCHIVES:-$roots/apt-archives-$mode}"
 mkdir -p "$archives/partial"
 
-# Runs COMMAND... while SCRATCH/NAME/root, an overlay of the base root (a fresh machine), is
-# mounted in a private mount namespace; the overlay vanishes with the namespace. The
-# packages installed on the machine by then are listed in SCRATCH/NAME/packages.txt.
-on_fresh_machine() { # NAME COMMAND...
-  local dir="$scratch/$1"
-  shift
-  # The overlay's own directories, apart from the project's clone in NAME/work.
-  rm -rf "$dir/overlay"
-  mkdir -p "$dir/overlay/upper" "$dir/overlay/work" "$dir/root"
-  unshare --mount -- bash -c '
-    set -e
-    in_root=$1 base=$2 dir=$3
-    shift 3
-    mount --make-rprivate /
-    mount -t overlay overlay -o "lowerdir=$base,upperdir=$dir/overlay/upper,workdir=$dir/overlay/work" "$dir/root"
-    code=0
-    "$@" || code=$?
-    "$in_root" "$dir/root" -- dpkg-query -W -f "\${Package}\n" | sort >"$dir/packages.txt"
-    exit "$code"' fresh "$here/in-root.sh" "$base" "$dir" "$@"
-}
+# shellcheck source=fresh_machine.sh
+source "$here/fresh_machine.sh"
 
 # The binds every step gets: this source tree and the scratch directory at their own paths,
 # and the package cache.
@@ -123,7 +105,7 @@ action_machine() { # NAME CASE EXPECTED_EXIT
   ci_make_repo "$dir" "$2"
   echo '{"pull_request": {"number": 42, "head": {"sha": "0"}}}' >"$dir/event.json"
   : >"$dir/summary.md"
-  on_fresh_machine "$name" env HOME="$dir/home" RUNNER_TEMP="$dir/temp" \
+  on_fresh_machine "$scratch/$name" "$base" env HOME="$dir/home" RUNNER_TEMP="$dir/temp" \
     GITHUB_WORKSPACE="$dir/work" GITHUB_BASE_REF=main GITHUB_EVENT_NAME=pull_request \
     GITHUB_EVENT_PATH="$dir/event.json" GITHUB_STEP_SUMMARY="$dir/summary.md" \
     node "$ci_root/tests/ci/run-action.mjs" "$ci_root/ci/github" \
@@ -153,7 +135,7 @@ gitlab_machine() { # NAME CASE EXPECTED_REPORT_EXIT SOURCE_URL [CACHE]
     node "$ci_root/tests/ci/gitlab-job-script.mjs" "$ci_root/ci/gitlab/cgbench.gitlab-ci.yml" \
       "$job" --timed "${args[@]}" >"$script"
   done
-  on_fresh_machine "$name" bash -c '
+  on_fresh_machine "$scratch/$name" "$base" bash -c '
     root=$1 dir=$2 in_root=$3
     shift 3
     for job in mr mr-report; do
