@@ -8,7 +8,8 @@
 #                          use PREFIX if usable (exit 0), else exit 75: the caller fetches
 #                          the source and runs the first form
 #   ci-install-cgbench.sh [OPTIONS] --key SRC
-#                          print the cache key of SRC on this machine
+#                          print the cache key of SRC on this machine (with --sha256 HEX:
+#                          of that released cgbench)
 #   ci-install-cgbench.sh [OPTIONS] --binary FILE|URL --sha256 HEX PREFIX
 #                          install a released cgbench (the tarball the release workflow
 #                          publishes) after checking its SHA-256; nothing is built
@@ -80,9 +81,15 @@ usable() { # PREFIX [SRC]
   fi
   "$prefix/bin/cgbench" --version >/dev/null 2>&1 ||
     { say "the cached $prefix/bin/cgbench does not start here"; return 1; }
+  local pinned=""
+  case "$have" in *-valgrind-*) pinned="${have##*-valgrind-}" ;; esac
+  if [ -n "$valgrind" ] && [ "$pinned" != "$valgrind" ]; then
+    say "the cached cgbench measures with Valgrind ${pinned:-of the distribution}, not $valgrind"
+    return 1
+  fi
   case "$have" in
     *-valgrind-*)
-      valgrind="${have##*-valgrind-}"
+      valgrind="$pinned"
       install_runtime
       "$prefix/bin/valgrind" -q --tool=none /bin/true >/dev/null 2>&1 ||
         { say "the cached Valgrind ($prefix/valgrind) does not start here (it stays where it was built)"; return 1; } ;;
@@ -112,9 +119,20 @@ pin_valgrind() { # SCRIPTS_DIR PREFIX
 }
 
 # A released cgbench: the tarball (a local file or a URL) is checked against HEX before
-# anything of it is unpacked, then PREFIX is replaced by its contents.
+# anything of it is unpacked, then it replaces PREFIX's cgbench (a pinned Valgrind in
+# PREFIX/valgrind stays). A PREFIX already holding that release is kept.
+release_stamp() { # HEX
+  echo "cgbench-$(platform)-release-${1:0:16}$(valgrind_suffix)"
+}
+
 install_binary() { # FILE|URL HEX PREFIX
   local from="$1" want="$2" prefix="$3" dir file got
+  if [ -f "$prefix/.cgbench-install" ] && [ "$(cat "$prefix/.cgbench-install")" = "$(release_stamp "$want")" ] &&
+     "$prefix/bin/cgbench" --version >/dev/null 2>&1; then
+    install_runtime
+    say "using the cached released $("$prefix/bin/cgbench" --version) ($(cat "$prefix/.cgbench-install"))"
+    return
+  fi
   dir="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/cgbench-release.XXXXXX")"
   file="$dir/cgbench.tar.gz"
   case "$from" in
@@ -132,14 +150,15 @@ install_binary() { # FILE|URL HEX PREFIX
   fi
   mkdir -p "$dir/x"
   tar -xzf "$file" -C "$dir/x" --strip-components=1
-  [ -x "$dir/x/bin/cgbench" ] || { say "error: $from holds no bin/cgbench"; exit 4; }
-  [ -f "$prefix/.cgbench-install" ] && rm -rf "$prefix"
+  [ -x "$dir/x/bin/cgbench" ] || { say "error: $from holds no bin/cgbench"; rm -rf "$dir"; exit 4; }
   mkdir -p "$prefix"
+  find "$prefix" -mindepth 1 -maxdepth 1 ! -name valgrind -exec rm -rf {} +
   cp -a "$dir/x/." "$prefix/"
   rm -rf "$dir"
   install_runtime
   "$prefix/bin/cgbench" --version >/dev/null ||
     { say "error: the released cgbench does not start on $(platform)"; exit 4; }
+  release_stamp "$want" >"$prefix/.cgbench-install"
   say "installed the released $("$prefix/bin/cgbench" --version) (SHA-256 checked)"
 }
 
@@ -192,8 +211,14 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
+if [ "${1:-}" = --key ] && [ -n "$sha256" ]; then
+  release_stamp "$sha256"
+  exit 0
+fi
 if [ -n "$binary" ]; then
-  [ $# -eq 1 ] && [ -n "$sha256" ] || usage
+  [ -n "$sha256" ] ||
+    { say "error: --binary $binary needs --sha256 HEX (its line in the release's SHA256SUMS)"; exit 2; }
+  [ $# -eq 1 ] || usage
   install_binary "$binary" "$sha256" "$1"
   pin_valgrind "$1/share/cgbench" "$1"
   exit 0

@@ -51,8 +51,11 @@ Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection&
     f.valgrind_wrapper_bypassed = m.installation().bypassed_wrapper;
     f.glibc_version =
         selection.available ? selection.glibc_version : valgrind::system_glibc_version();
+    // The architecture of the programs Valgrind runs: the one cgbench was built for ("aarch64"
+    // on arm64 whatever the kernel calls it), or what uname says elsewhere.
+    f.arch = std::string(valgrind::arch_name(valgrind::build_arch()));
     struct utsname u {};
-    if (::uname(&u) == 0) f.arch = u.machine;
+    if (valgrind::build_arch() == valgrind::CpuArch::Other && ::uname(&u) == 0) f.arch = u.machine;
     f.geometry = s.geometry;
     f.cache_sim = !s.weights.instructions_only;
     f.branch_sim = s.branch_sim;

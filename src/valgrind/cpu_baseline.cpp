@@ -14,6 +14,7 @@
 #include "util/hash.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"
+#include "valgrind/cpu_arch.hpp"
 
 namespace cgbench::valgrind {
 
@@ -69,16 +70,6 @@ constexpr std::string_view kTuningKeys[] = {"isa_1",
                                             "rep_movsb_stop_threshold",
                                             "memset_non_temporal_threshold"};  // glibc >= 2.40
 
-std::uint64_t parse_hex(std::string_view v) {
-    if (util::starts_with(v, "0x")) v.remove_prefix(2);
-    std::uint64_t out = 0;
-    for (const char c : v) {
-        const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-        if (d < 0) break;
-        out = out * 16 + static_cast<std::uint64_t>(d);
-    }
-    return out;
-}
 
 // The highest value glibc accepts for its x86 non-temporal thresholds (SIZE_MAX >> 4).
 constexpr std::uint64_t kMaxThreshold = UINT64_MAX >> 4;
@@ -101,6 +92,32 @@ std::string host_cpu_signature() {
     return sig;
 }
 
+void read_x86_selection(const DiagnosticsMap& kv, GlibcSelection& sel) {
+    const auto get = [&](std::string_view key) -> std::string {
+        const auto it = kv.find(key);
+        return it == kv.end() ? std::string() : it->second;
+    };
+    for (const auto& f : kFeatureBits) {
+        const auto word = diagnostics_hex(
+            get(fmt::format("x86.cpu_features.features[{:#x}].active[{:#x}]", f.index, f.reg)));
+        if ((word >> f.bit) & 1U)
+            sel.usable += (sel.usable.empty() ? "" : " ") + std::string(f.name);
+    }
+    const std::string pref_prefix = "x86.cpu_features.preferred.";
+    for (auto it = kv.lower_bound(pref_prefix);
+         it != kv.end() && util::starts_with(it->first, pref_prefix); ++it) {
+        if (diagnostics_hex(it->second) != 0) {
+            sel.preferred +=
+                (sel.preferred.empty() ? "" : " ") + it->first.substr(pref_prefix.size());
+        }
+    }
+    for (const auto key : kTuningKeys) {
+        const std::string v = get("x86.cpu_features." + std::string(key));
+        if (!v.empty())
+            sel.tuning += fmt::format("{}{}={}", sel.tuning.empty() ? "" : " ", key, diagnostics_hex(v));
+    }
+}
+
 }  // namespace
 
 CpuBaseline parse_cpu_baseline(std::string_view text) {
@@ -115,8 +132,10 @@ std::string_view to_string(CpuBaseline b) {
 }
 
 std::string glibc_tunables_for(CpuBaseline baseline, const Geometry& g,
-                               std::string_view glibc_version) {
+                               std::string_view glibc_version, CpuArch arch) {
     if (baseline == CpuBaseline::Native) return {};
+    if (arch == CpuArch::AArch64) return aarch64_portable_tunables();
+    if (arch != CpuArch::X86_64) return {};  // nothing known to pin
     std::string hwcaps;
     const auto mask = [&hwcaps](std::span<const std::string_view> names) {
         for (const auto name : names)
@@ -149,7 +168,7 @@ std::string glibc_tunables_for(CpuBaseline baseline, const Geometry& g,
 }
 
 GlibcSelection parse_diagnostics(std::string_view text) {
-    std::map<std::string, std::string, std::less<>> kv;
+    DiagnosticsMap kv;
     for (const auto line : util::split(text, '\n')) {
         const auto eq = line.find('=');
         if (eq != std::string_view::npos) {
@@ -165,24 +184,10 @@ GlibcSelection parse_diagnostics(std::string_view text) {
     if (sel.glibc_version.empty()) return sel;
     sel.available = true;
     sel.platform = unquote(get("dl_platform"));
-    for (const auto& f : kFeatureBits) {
-        const auto word = parse_hex(
-            get(fmt::format("x86.cpu_features.features[{:#x}].active[{:#x}]", f.index, f.reg)));
-        if ((word >> f.bit) & 1U)
-            sel.usable += (sel.usable.empty() ? "" : " ") + std::string(f.name);
-    }
-    const std::string pref_prefix = "x86.cpu_features.preferred.";
-    for (auto it = kv.lower_bound(pref_prefix);
-         it != kv.end() && util::starts_with(it->first, pref_prefix); ++it) {
-        if (parse_hex(it->second) != 0) {
-            sel.preferred +=
-                (sel.preferred.empty() ? "" : " ") + it->first.substr(pref_prefix.size());
-        }
-    }
-    for (const auto key : kTuningKeys) {
-        const std::string v = get("x86.cpu_features." + std::string(key));
-        if (!v.empty())
-            sel.tuning += fmt::format("{}{}={}", sel.tuning.empty() ? "" : " ", key, parse_hex(v));
+    if (is_aarch64_diagnostics(kv)) {
+        read_aarch64_selection(kv, sel);
+    } else {
+        read_x86_selection(kv, sel);
     }
     sel.id = util::hex64(util::fnv1a64(fmt::format(
         "{}|{}|{}|{}|{}", sel.glibc_version, sel.platform, sel.usable, sel.preferred, sel.tuning)));
@@ -190,6 +195,7 @@ GlibcSelection parse_diagnostics(std::string_view text) {
 }
 
 namespace {
+
 
 // The system's dynamic loader for this architecture, as every dynamically linked program of
 // the distribution names it; "" when unknown here or missing.
@@ -266,7 +272,9 @@ GlibcSelection probe_glibc_selection(const Installation& inst, const std::vector
     std::string kept;
     for (const auto line : util::split(out.stdout_tail, '\n')) {
         if (util::starts_with(line, "x86.") || util::starts_with(line, "version.") ||
-            util::starts_with(line, "dl_platform")) {
+            util::starts_with(line, "dl_platform") ||
+            util::starts_with(line, "aarch64.cpu_features.") || util::starts_with(line, "dl_hwcap=") ||
+            util::starts_with(line, "dl_hwcap2=")) {
             kept += std::string(line) + "\n";
         }
     }

@@ -14,6 +14,7 @@
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "util/probe_cache.hpp"
+#include "valgrind/cpu_arch.hpp"
 #include "valgrind/geometry.hpp"
 #include "valgrind/installation.hpp"
 
@@ -29,12 +30,15 @@ std::string_view to_string(CpuBaseline b);
 // cgbench runs on, or for a static cgbench the one its loader names. Read once.
 std::string system_glibc_version();
 
-// The GLIBC_TUNABLES value for a baseline (empty for native) on glibc `glibc_version`. Uses
-// glibc >= 2.33 names; from 2.40 on also pins memset's non-temporal threshold.
+// The GLIBC_TUNABLES value for a baseline (empty for native) on glibc `glibc_version` and
+// `arch`. x86-64: glibc >= 2.33 names; from 2.40 on also pins memset's non-temporal
+// threshold. AArch64: the generic CPU model. Another architecture: nothing to pin (empty).
 std::string glibc_tunables_for(CpuBaseline baseline, const Geometry& geometry,
-                               std::string_view glibc_version = system_glibc_version());
+                               std::string_view glibc_version = system_glibc_version(),
+                               CpuArch arch = build_arch());
 
-// What glibc selected, as read from `ld.so --list-diagnostics` under Valgrind.
+// What glibc selected, as read from `ld.so --list-diagnostics` under Valgrind (x86-64's or
+// AArch64's keys).
 struct GlibcSelection {
     bool available = false;     // false when the probe could not run (glibc < 2.33, ...)
     std::string glibc_version;  // "2.36"

@@ -20,11 +20,6 @@ constexpr std::string_view kGeometryHint =
 // Valgrind parses each field into a signed int; larger values "overflow".
 constexpr std::uint64_t kMaxField = 0x7fffffffULL;
 
-#if defined(__x86_64__) || defined(__i386__)
-constexpr std::uint64_t kMinLine = 32;
-#else
-constexpr std::uint64_t kMinLine = 16;
-#endif
 
 CacheSpec parse_spec(std::string_view cache, const std::vector<std::string_view>& fields) {
     CacheSpec spec;
@@ -38,7 +33,7 @@ CacheSpec parse_spec(std::string_view cache, const std::vector<std::string_view>
         }
         *slots[i] = *v;
     }
-    const std::string problem = check_cache(spec);
+    const std::string problem = check_cache(spec, build_arch());
     if (!problem.empty()) {
         throw UsageError(fmt::format("invalid {} geometry {}: {}", cache, spec.arg(), problem),
                          std::string(kGeometryHint));
@@ -64,7 +59,16 @@ Geometry ci_default_geometry() {
     return Geometry{"ci-default", {32768, 8, 64}, {32768, 8, 64}, {8388608, 16, 64}};
 }
 
-std::string check_cache(const CacheSpec& s) {
+std::uint64_t min_line_size(CpuArch arch) {
+    // Valgrind's own minimum is 16, but at start-up it also demands that a line can hold the
+    // widest register it emulates: 32 bytes on x86-64 hosts with AVX (nearly all). Requiring
+    // 32 on x86-64 keeps a geometry valid on every runner, not just on older hosts. AArch64's
+    // widest register Valgrind emulates is 16 bytes (NEON; it has no SVE).
+    return arch == CpuArch::X86_64 ? 32 : 16;
+}
+
+std::string check_cache(const CacheSpec& s, CpuArch arch) {
+    const std::uint64_t min_line = min_line_size(arch);
     if (s.size > kMaxField || s.assoc > kMaxField || s.line > kMaxField) {
         return "a value is too large (Valgrind's limit is 2147483647)";
     }
@@ -73,12 +77,9 @@ std::string check_cache(const CacheSpec& s) {
         return "the number of sets (size / (assoc * line)) must be a power of two";
     }
     if (!is_pow2(s.line)) return "the line size must be a power of two";
-    // Valgrind's own minimum is 16, but at start-up it also demands that a line can hold the
-    // widest register it emulates: 32 bytes on x86-64 hosts with AVX (nearly all). Requiring
-    // 32 on x86-64 keeps a geometry valid on every runner, not just on older hosts.
-    if (s.line < kMinLine) {
+    if (s.line < min_line) {
         return fmt::format("the line size must be at least {} bytes (the widest register)",
-                           kMinLine);
+                           min_line);
     }
     if (s.size <= s.line) return "the cache must be larger than one line";
     if (s.assoc > s.size / s.line) return "associativity exceeds size / line";

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "valgrind/cpu_arch.hpp"
+
 namespace cgbench::valgrind {
 
 struct CacheSpec {
@@ -29,7 +31,8 @@ struct Geometry {
     friend bool operator==(const Geometry&, const Geometry&) = default;
 };
 
-// The "ci-default" preset: the geometry the seed's script, iai-callgrind and CodSpeed pin.
+// The "ci-default" preset: the geometry the seed's script, iai-callgrind and CodSpeed pin, the
+// same on every architecture (the fingerprint's arch keeps their histories apart).
 Geometry ci_default_geometry();
 
 // Parses "ci-default" or "I1=S,A,L,D1=S,A,L,LL=S,A,L" (any subset; caches not named keep the
@@ -37,7 +40,11 @@ Geometry ci_default_geometry();
 // geometry fails before anything runs. Throws UsageError.
 Geometry parse_geometry(std::string_view text);
 
-// Valgrind's own checks for one cache; empty when valid, otherwise the reason.
-std::string check_cache(const CacheSpec& spec);
+// The smallest line size a geometry may have on `arch`: 32 bytes on x86-64 (AVX registers),
+// 16 on AArch64 and elsewhere.
+std::uint64_t min_line_size(CpuArch arch);
+
+// Valgrind's own checks for one cache on `arch`; empty when valid, otherwise the reason.
+std::string check_cache(const CacheSpec& spec, CpuArch arch = build_arch());
 
 }  // namespace cgbench::valgrind
