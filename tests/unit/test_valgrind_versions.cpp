@@ -1,10 +1,14 @@
-// What Valgrind 3.24 (Debian 13) writes, on files it wrote there (tests/data/valgrind-3.24:
-// examples/varint 2000, tests/programs/regions and workload; the commands are in
-// tests/data/README.md). One test per difference from 3.19 found, and the new region
-// markers of include/cgbench/cgbench.h. Expected numbers come from the files' own summary
-// and totals lines, read by plain string splitting (support/by_hand.hpp).
+// What Valgrind 3.24 (Debian 13) and 3.27 (Debian testing) write, on files each wrote on its
+// platform (tests/data/valgrind-VERSION: examples/varint 2000, tests/programs/regions and
+// workload, built there; the commands are in tests/data/valgrind-3.24/README.md, and
+// tests/roots/capture_valgrind.sh runs them). Every test runs on the files of both: one test
+// per difference from 3.19 found (3.27 changed none of these formats from 3.24), and the
+// region markers of include/cgbench/cgbench.h. Expected numbers come from the files' own
+// summary and totals lines, read by plain string splitting (support/by_hand.hpp).
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "runner/regions.hpp"
 #include "support/by_hand.hpp"
@@ -16,14 +20,6 @@
 namespace cgbench::valgrind {
 
 namespace {
-
-std::string path_of(const std::string& name) {
-    return std::string(CGBENCH_TEST_DATA) + "/valgrind-3.24/" + name;
-}
-
-std::string data(const std::string& name) {
-    return util::read_file(path_of(name));
-}
 
 // Every event of `p` equals the file's own line `values_key` (summary: or totals:).
 void expect_totals_by_hand(const Profile& p, const std::string& text, std::string_view key) {
@@ -40,9 +36,25 @@ void expect_totals_by_hand(const Profile& p, const std::string& text, std::strin
     }
 }
 
+// The captured files of one Valgrind version (the parameter).
+class NewerValgrind : public ::testing::TestWithParam<const char*> {
+protected:
+    std::string path_of(const std::string& name) const {
+        return std::string(CGBENCH_TEST_DATA) + "/valgrind-" + GetParam() + "/" + name;
+    }
+    std::string data(const std::string& name) const { return util::read_file(path_of(name)); }
+};
+
 }  // namespace
 
-TEST(Valgrind324, CachegrindFilesParseToTheirSummary) {
+INSTANTIATE_TEST_SUITE_P(Captured, NewerValgrind, ::testing::Values("3.24", "3.27"),
+                         [](const auto& info) {
+                             std::string name = std::string("valgrind_") + info.param;
+                             std::replace(name.begin(), name.end(), '.', '_');
+                             return name;
+                         });
+
+TEST_P(NewerValgrind, CachegrindFilesParseToTheirSummary) {
     for (const char* file : {"varint-cache.out", "varint-branch.out", "varint-ir-only.out",
                              "regions-inner.cachegrind.out"}) {
         SCOPED_TRACE(file);
@@ -53,7 +65,7 @@ TEST(Valgrind324, CachegrindFilesParseToTheirSummary) {
 }
 
 // 3.19 writes the `desc:` geometry lines even without cache simulation; 3.24 writes none.
-TEST(Valgrind324, CachegrindWithoutCacheSimulationHasNoDescLines) {
+TEST_P(NewerValgrind, CachegrindWithoutCacheSimulationHasNoDescLines) {
     const std::string text = data("varint-ir-only.out");
     ASSERT_EQ(text.find("desc:"), std::string::npos);
     const Profile p = parse_cachegrind(text);
@@ -62,9 +74,9 @@ TEST(Valgrind324, CachegrindWithoutCacheSimulationHasNoDescLines) {
     EXPECT_FALSE(p.totals.has_cache_events());
 }
 
-// Callgrind 3.24 without cache simulation writes the `desc: I1 cache:` lines with empty
+// Callgrind 3.24 and later without cache simulation write the `desc: I1 cache:` lines with empty
 // values (3.19 left them out).
-TEST(Valgrind324, CallgrindWithoutCacheSimulationHasEmptyDescLines) {
+TEST_P(NewerValgrind, CallgrindWithoutCacheSimulationHasEmptyDescLines) {
     const std::string text = data("varint-ir-only.callgrind.out");
     ASSERT_NE(text.find("desc: I1 cache: \n"), std::string::npos);
     const Profile p = parse_callgrind(text);
@@ -72,14 +84,14 @@ TEST(Valgrind324, CallgrindWithoutCacheSimulationHasEmptyDescLines) {
     EXPECT_FALSE(p.totals.has_cache_events());
 }
 
-TEST(Valgrind324, CallgrindFilesParseToTheirTotals) {
+TEST_P(NewerValgrind, CallgrindFilesParseToTheirTotals) {
     const std::string text = data("varint-cache.callgrind.out");
     expect_totals_by_hand(parse_callgrind(text, {.collect_functions = true}), text, "totals:");
 }
 
 // The command line of the `cmd:` header is still unescaped (an argument's newline starts a
 // new line), while the log escapes it (a space as "\ ", a newline as "_").
-TEST(Valgrind324, CmdHeaderSpansTheArgumentsNewlines) {
+TEST_P(NewerValgrind, CmdHeaderSpansTheArgumentsNewlines) {
     const std::string text = data("newline-arg.cachegrind.out");
     ASSERT_NE(text.find("cmd: ./workload 20 a b c\nd\n"), std::string::npos);
     const Profile p = parse_cachegrind(text, {.cmd_lines = 2});
@@ -89,7 +101,7 @@ TEST(Valgrind324, CmdHeaderSpansTheArgumentsNewlines) {
     EXPECT_EQ(log.command, "./workload 20 a\\ b c_d");
 }
 
-TEST(Valgrind324, RegionDumpsAttributeAsOn319) {
+TEST_P(NewerValgrind, RegionDumpsAttributeAsOn319) {
     const auto parts = parse_callgrind_parts(path_of("regions-nested.callgrind.out"),
                                              {.collect_functions = true});
     const auto found = runner::attribute_regions(parts);
@@ -105,7 +117,7 @@ TEST(Valgrind324, RegionDumpsAttributeAsOn319) {
 
 // The markers a program built against the new header writes when CGBENCH_REGION names no
 // region (a newline): "**PID** cgbench:begin:LENGTH:NAME", one line each, in order.
-TEST(Valgrind324, RegionMarkersInTheLog) {
+TEST_P(NewerValgrind, RegionMarkersInTheLog) {
     const auto log = parse_process_log(data("markers-nested.log"));
     ASSERT_EQ(log.region_marks.size(), 4u);
     const std::vector<std::pair<bool, std::string>> want = {
@@ -124,7 +136,7 @@ TEST(Valgrind324, RegionMarkersInTheLog) {
 
 // With CGBENCH_REGION set but empty the first region begun is measured, and inside it no
 // marker is written, only a notice at its END that regions began there.
-TEST(Valgrind324, TheFirstRegionsRunNotesRegionsNestedInIt) {
+TEST_P(NewerValgrind, TheFirstRegionsRunNotesRegionsNestedInIt) {
     const auto log = parse_process_log(data("markers-first.log"));
     ASSERT_EQ(log.region_marks.size(), 2u);
     EXPECT_TRUE(log.region_marks[0].begin);
@@ -136,7 +148,7 @@ TEST(Valgrind324, TheFirstRegionsRunNotesRegionsNestedInIt) {
 
 // A name holding a newline continues on the next "**PID**" line; its length says how far,
 // and the name is refused as the Callgrind path refuses it.
-TEST(Valgrind324, RegionMarkerWithANewlineInItsName) {
+TEST_P(NewerValgrind, RegionMarkerWithANewlineInItsName) {
     const auto log = parse_process_log(data("markers-newline.log"));
     ASSERT_EQ(log.region_marks.size(), 2u);
     EXPECT_EQ(log.region_marks[0].name, "a\nb");
