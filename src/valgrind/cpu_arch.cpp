@@ -9,7 +9,6 @@ namespace cgbench::valgrind {
 
 namespace {
 
-
 constexpr std::string_view kPrefix = "aarch64.cpu_features.";
 
 // Features glibc's AArch64 ifuncs test, by their diagnostics key.
@@ -49,9 +48,12 @@ CpuArch build_arch() {
 
 std::string_view arch_name(CpuArch arch) {
     switch (arch) {
-        case CpuArch::X86_64: return "x86_64";
-        case CpuArch::AArch64: return "aarch64";
-        case CpuArch::Other: break;
+        case CpuArch::X86_64:
+            return "x86_64";
+        case CpuArch::AArch64:
+            return "aarch64";
+        case CpuArch::Other:
+            break;
     }
     return "unknown";
 }
@@ -74,7 +76,8 @@ void read_aarch64_selection(const DiagnosticsMap& kv, GlibcSelection& sel) {
         to += (to.empty() ? "" : " ") + std::string(what);
     };
     for (const auto& f : kUsable) {
-        if (diagnostics_hex(value(std::string(kPrefix) + std::string(f.key))) != 0) append(sel.usable, f.name);
+        if (diagnostics_hex(value(std::string(kPrefix) + std::string(f.key))) != 0)
+            append(sel.usable, f.name);
     }
     for (const auto& f : kPreferred) {
         if (diagnostics_hex(value(std::string(kPrefix) + std::string(f.key))) != 0)
@@ -86,7 +89,8 @@ void read_aarch64_selection(const DiagnosticsMap& kv, GlibcSelection& sel) {
     }
     for (const auto key : kHwcaps) {
         const std::string v = value(key);
-        if (!v.empty()) append(sel.tuning, fmt::format("{}={:#x}", key.substr(3), diagnostics_hex(v)));
+        if (!v.empty())
+            append(sel.tuning, fmt::format("{}={:#x}", key.substr(3), diagnostics_hex(v)));
     }
 }
 

@@ -70,7 +70,6 @@ constexpr std::string_view kTuningKeys[] = {"isa_1",
                                             "rep_movsb_stop_threshold",
                                             "memset_non_temporal_threshold"};  // glibc >= 2.40
 
-
 // The highest value glibc accepts for its x86 non-temporal thresholds (SIZE_MAX >> 4).
 constexpr std::uint64_t kMaxThreshold = UINT64_MAX >> 4;
 
@@ -114,7 +113,8 @@ void read_x86_selection(const DiagnosticsMap& kv, GlibcSelection& sel) {
     for (const auto key : kTuningKeys) {
         const std::string v = get("x86.cpu_features." + std::string(key));
         if (!v.empty())
-            sel.tuning += fmt::format("{}{}={}", sel.tuning.empty() ? "" : " ", key, diagnostics_hex(v));
+            sel.tuning +=
+                fmt::format("{}{}={}", sel.tuning.empty() ? "" : " ", key, diagnostics_hex(v));
     }
 }
 
@@ -196,7 +196,6 @@ GlibcSelection parse_diagnostics(std::string_view text) {
 
 namespace {
 
-
 // The system's dynamic loader for this architecture, as every dynamically linked program of
 // the distribution names it; "" when unknown here or missing.
 std::string standard_loader() {
@@ -273,8 +272,8 @@ GlibcSelection probe_glibc_selection(const Installation& inst, const std::vector
     for (const auto line : util::split(out.stdout_tail, '\n')) {
         if (util::starts_with(line, "x86.") || util::starts_with(line, "version.") ||
             util::starts_with(line, "dl_platform") ||
-            util::starts_with(line, "aarch64.cpu_features.") || util::starts_with(line, "dl_hwcap=") ||
-            util::starts_with(line, "dl_hwcap2=")) {
+            util::starts_with(line, "aarch64.cpu_features.") ||
+            util::starts_with(line, "dl_hwcap=") || util::starts_with(line, "dl_hwcap2=")) {
             kept += std::string(line) + "\n";
         }
     }

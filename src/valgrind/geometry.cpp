@@ -20,7 +20,6 @@ constexpr std::string_view kGeometryHint =
 // Valgrind parses each field into a signed int; larger values "overflow".
 constexpr std::uint64_t kMaxField = 0x7fffffffULL;
 
-
 CacheSpec parse_spec(std::string_view cache, const std::vector<std::string_view>& fields) {
     CacheSpec spec;
     std::uint64_t* slots[] = {&spec.size, &spec.assoc, &spec.line};

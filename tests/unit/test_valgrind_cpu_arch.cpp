@@ -51,7 +51,9 @@ TEST(CpuArch, NamesAsUnameGivesThem) {
     EXPECT_EQ(arch_name(CpuArch::Other), "unknown");
     struct utsname u {};
     ASSERT_EQ(::uname(&u), 0);
-    if (build_arch() != CpuArch::Other) EXPECT_EQ(arch_name(build_arch()), u.machine);
+    if (build_arch() != CpuArch::Other) {
+        EXPECT_EQ(arch_name(build_arch()), u.machine);
+    }
     // The captured root names its machine as the fingerprint does.
     EXPECT_NE(diagnostics("max", "native").find("uname.machine=\"aarch64\""), std::string::npos);
 }
@@ -63,8 +65,8 @@ TEST(CpuArch, AArch64PortableNamesTheGenericCpu) {
     EXPECT_EQ(glibc_tunables_for(CpuBaseline::Native, g, "2.41", CpuArch::AArch64), "");
     EXPECT_EQ(glibc_tunables_for(CpuBaseline::Portable, g, "2.41", CpuArch::Other), "");
     // x86-64's own, whatever the host.
-    EXPECT_EQ(glibc_tunables_for(CpuBaseline::Portable, g, "2.41", CpuArch::X86_64).rfind(
-                  "glibc.cpu.hwcaps=-AVX512F,", 0),
+    EXPECT_EQ(glibc_tunables_for(CpuBaseline::Portable, g, "2.41", CpuArch::X86_64)
+                  .rfind("glibc.cpu.hwcaps=-AVX512F,", 0),
               0u);
 }
 
@@ -92,12 +94,12 @@ TEST(CpuArch, AArch64DiagnosticsParse) {
                   hex_line(text, "aarch64.cpu_features.sve") != 0);
         EXPECT_EQ(sel.preferred.find("Prefer_SVE_ifuncs") != std::string::npos,
                   hex_line(text, "aarch64.cpu_features.prefer_sve_ifuncs") != 0);
-        EXPECT_NE(sel.tuning.find(fmt::format(
-                      "midr_el1={}", hex_line(text, "aarch64.cpu_features.midr_el1"))),
+        EXPECT_NE(sel.tuning.find(
+                      fmt::format("midr_el1={}", hex_line(text, "aarch64.cpu_features.midr_el1"))),
                   std::string::npos)
             << sel.tuning;
-        EXPECT_NE(sel.tuning.find(fmt::format(
-                      "zva_size={}", hex_line(text, "aarch64.cpu_features.zva_size"))),
+        EXPECT_NE(sel.tuning.find(
+                      fmt::format("zva_size={}", hex_line(text, "aarch64.cpu_features.zva_size"))),
                   std::string::npos);
         EXPECT_NE(sel.tuning.find(fmt::format("hwcap={:#x}", hex_line(text, "dl_hwcap"))),
                   std::string::npos);

@@ -38,7 +38,7 @@ void expect_totals_by_hand(const Profile& p, const std::string& text, std::strin
 
 // The captured files of one Valgrind version (the parameter).
 class NewerValgrind : public ::testing::TestWithParam<const char*> {
-protected:
+  protected:
     std::string path_of(const std::string& name) const {
         return std::string(CGBENCH_TEST_DATA) + "/valgrind-" + GetParam() + "/" + name;
     }
@@ -48,8 +48,8 @@ protected:
 }  // namespace
 
 INSTANTIATE_TEST_SUITE_P(Captured, NewerValgrind, ::testing::Values("3.24", "3.27"),
-                         [](const auto& info) {
-                             std::string name = std::string("valgrind_") + info.param;
+                         [](const ::testing::TestParamInfo<const char*>& param) {
+                             std::string name = std::string("valgrind_") + param.param;
                              std::replace(name.begin(), name.end(), '.', '_');
                              return name;
                          });
@@ -102,8 +102,8 @@ TEST_P(NewerValgrind, CmdHeaderSpansTheArgumentsNewlines) {
 }
 
 TEST_P(NewerValgrind, RegionDumpsAttributeAsOn319) {
-    const auto parts = parse_callgrind_parts(path_of("regions-nested.callgrind.out"),
-                                             {.collect_functions = true});
+    const auto parts =
+        parse_callgrind_parts(path_of("regions-nested.callgrind.out"), {.collect_functions = true});
     const auto found = runner::attribute_regions(parts);
     ASSERT_TRUE(found.error.empty()) << found.error;
     ASSERT_EQ(found.regions.size(), 2u);
