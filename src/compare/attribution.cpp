@@ -21,11 +21,64 @@ std::uint64_t magnitude(std::int64_t v) {
     return v < 0 ? static_cast<std::uint64_t>(-(v + 1)) + 1 : static_cast<std::uint64_t>(v);
 }
 
+using Functions = std::map<std::pair<std::string, std::string>, FunctionChange>;
+
+// Pairs a function listed in the base only with one listed in the head only when both have
+// the same file and the same name without its parameter list, one of them has none, and no
+// other unpaired function of either side has that name: one function named two ways
+// (Callgrind 3.24 dropped the parameter lists of overloaded C++ functions, Valgrind bug
+// 497723; 3.25 restored them). The pair keeps the head's name.
+void match_renamed(Functions& by_key) {
+    std::map<std::pair<std::string, std::string>, std::vector<Functions::iterator>> base_only,
+        head_only;
+    for (auto it = by_key.begin(); it != by_key.end(); ++it) {
+        const bool in_base = it->second.base.has_value();
+        if (in_base == it->second.head.has_value()) continue;
+        auto& side = in_base ? base_only : head_only;
+        side[{it->first.first, function_without_parameters(it->first.second)}].push_back(it);
+    }
+    for (auto& [key, olds] : base_only) {
+        const auto news = head_only.find(key);
+        if (olds.size() != 1 || news == head_only.end() || news->second.size() != 1) continue;
+        auto& target = news->second.front()->second;
+        // One of the two names is the bare one: a parameter list dropped or restored, not
+        // one overload replaced by another.
+        if (olds.front()->second.name != key.second && target.name != key.second) continue;
+        target.base = olds.front()->second.base;
+        target.base_name = olds.front()->second.name;
+        by_key.erase(olds.front());
+    }
+}
+
 }  // namespace
+
+std::string function_without_parameters(std::string_view name) {
+    std::string_view s = name;
+    // Trailing qualifiers of a member function: "f(int) const &".
+    for (bool again = true; again;) {
+        again = false;
+        for (const std::string_view q : {" const", " volatile", " &&", " &", " noexcept"}) {
+            if (s.ends_with(q)) {
+                s.remove_suffix(q.size());
+                again = true;
+            }
+        }
+    }
+    if (!s.ends_with(')')) return std::string(name);
+    int depth = 0;
+    for (std::size_t i = s.size(); i-- > 0;) {
+        if (s[i] == ')') ++depth;
+        if (s[i] == '(' && --depth == 0) {
+            // "(below main)" and the like are names, not parameter lists.
+            return i == 0 ? std::string(name) : std::string(s.substr(0, i));
+        }
+    }
+    return std::string(name);
+}
 
 std::vector<FunctionChange> attribute_change(const BenchmarkResult& base,
                                              const BenchmarkResult& head, std::size_t limit) {
-    std::map<std::pair<std::string, std::string>, FunctionChange> by_key;
+    Functions by_key;
     for (const auto& f : base.functions) {
         auto& c = by_key[{f.file, f.name}];
         c.file = f.file;
@@ -38,6 +91,7 @@ std::vector<FunctionChange> attribute_change(const BenchmarkResult& base,
         c.name = f.name;
         c.head = f.cost;
     }
+    match_renamed(by_key);
     const std::int64_t total = signed_delta(base.cost, head.cost);
     std::vector<FunctionChange> out;
     for (auto& [key, c] : by_key) {

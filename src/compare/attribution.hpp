@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
@@ -16,6 +17,7 @@ namespace cgbench::compare {
 struct FunctionChange {
     std::string file;
     std::string name;                   // "(other)": the functions neither side lists
+    std::string base_name;              // the base's name, when the same function had another
     std::optional<std::uint64_t> base;  // nullopt: not among the base's listed functions
     std::optional<std::uint64_t> head;  // nullopt: not among the head's listed functions
     std::int64_t delta = 0;             // head - base, a side not listed counting as 0
@@ -26,9 +28,15 @@ struct FunctionChange {
 // The functions of `base` and `head` (matched by file and name) ranked by |delta|, largest
 // first (ties by file and name), unchanged ones left out, at most `limit`. A function listed
 // on one side only has usually dropped into the other side's "(other)" entry, which then
-// moves the opposite way.
+// moves the opposite way. A function a Valgrind version names differently (with and without
+// its parameter list) is matched when that pairing is unique: `base_name` then holds the
+// base's name.
 std::vector<FunctionChange> attribute_change(const BenchmarkResult& base,
                                              const BenchmarkResult& head, std::size_t limit = 10);
+
+// A function's name without a trailing parameter list and qualifiers: "ns::f(int) const" ->
+// "ns::f"; a name that is not a signature ("main", "(below main)") comes back unchanged.
+std::string function_without_parameters(std::string_view name);
 
 // One process of a benchmark, base vs head (counted processes only).
 struct ProcessChange {

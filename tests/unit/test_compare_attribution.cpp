@@ -67,4 +67,42 @@ TEST(Attribution, HugeCostsSaturate) {
     EXPECT_EQ(changes[0].delta, INT64_MAX);
 }
 
+TEST(Attribution, NamesWithoutParameterLists) {
+    EXPECT_EQ(function_without_parameters("ns::f(int)"), "ns::f");
+    EXPECT_EQ(function_without_parameters("S::get() const &"), "S::get");
+    EXPECT_EQ(
+        function_without_parameters("std::vector<int, std::allocator<int> >::push_back(int&&)"),
+        "std::vector<int, std::allocator<int> >::push_back");
+    EXPECT_EQ(function_without_parameters("operator()(std::function<void (int)>)"), "operator()");
+    EXPECT_EQ(function_without_parameters("(below main)"), "(below main)");
+    EXPECT_EQ(function_without_parameters("main"), "main");
+    EXPECT_EQ(function_without_parameters("unbalanced)"), "unbalanced)");
+}
+
+// Callgrind 3.24 names an overloaded C++ function without its parameters, 3.25 and later with
+// them: one function, matched across the change, keeping the head's name.
+TEST(Attribution, OneFunctionNamedWithAndWithoutItsParameters) {
+    const auto base = result({{"ns::parse", 1000}, {"main", 200}});
+    const auto head = result({{"ns::parse(char const*)", 1100}, {"main", 200}});
+    const auto changes = attribute_change(base, head);
+    ASSERT_EQ(changes.size(), 1u);
+    EXPECT_EQ(changes[0].name, "ns::parse(char const*)");
+    EXPECT_EQ(changes[0].base_name, "ns::parse");
+    EXPECT_EQ(changes[0].base, 1000u);
+    EXPECT_EQ(changes[0].head, 1100u);
+    EXPECT_EQ(changes[0].delta, 100);
+}
+
+// Not matched: two overloads could be the one the base named; one overload replaced by another
+// is a change of the code, not of the naming.
+TEST(Attribution, AmbiguousOrDifferentOverloadsStayApart) {
+    const auto two =
+        attribute_change(result({{"f", 500}}), result({{"f(int)", 300}, {"f(double)", 200}}));
+    EXPECT_EQ(two.size(), 3u);
+    const auto swapped = attribute_change(result({{"g(int)", 500}}), result({{"g(double)", 500}}));
+    ASSERT_EQ(swapped.size(), 2u);
+    EXPECT_TRUE(swapped[0].base_name.empty());
+    EXPECT_TRUE(swapped[1].base_name.empty());
+}
+
 }  // namespace cgbench::compare
