@@ -5,11 +5,12 @@
 #
 #   1. the root: `debootstrap --foreign --arch=arm64` (the first stage, on the host), then the
 #      second stage inside the root; cached in BUILD/tests/roots/arm64-SUITE with a stamp;
-#   2. captures, into OUT: `ld.so --list-diagnostics` natively and with the portable
-#      tunables (glibc.cpu.name=generic), `ld.so --list-tunables`, and the same diagnostics
-#      under the root's Valgrind (tool none) when Valgrind runs under qemu; each file keeps
-#      only the lines cgbench reads (and the per-processor lines it must ignore), never the
-#      environment or auxv of the capturing machine. OUT/README.md lists what ran.
+#   2. captures, into OUT, for three CPUs qemu emulates: `ld.so --list-diagnostics` natively
+#      and under the root's Valgrind (its tool none, which runs under qemu-user), each without
+#      and with the portable tunables (glibc.cpu.name=generic); `ld.so --list-tunables`; and
+#      Cachegrind's log on /usr/bin/true (it stops with an assertion under qemu). Each file
+#      keeps only the lines cgbench reads (and the per-processor lines it must ignore), never
+#      the environment or auxv of the capturing machine. OUT/README.md lists what ran.
 #
 # binfmt_misc is used only in a private user namespace (Linux 6.7 and later give each user
 # namespace its own binfmt_misc): the interpreter is registered there, never on the machine.
@@ -89,21 +90,27 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 # The lines cgbench reads, and the per-processor ones it must leave out.
 keep='^(version\.|dl_platform=|dl_hwcap=|dl_hwcap2=|uname\.machine=|aarch64\.)'
-ldso=/usr/lib/ld-linux-aarch64.so.1
-"$qemu" -L "$root" "$root$ldso" --list-diagnostics | grep -E "$keep" >"$out/diagnostics-native.txt"
-GLIBC_TUNABLES=glibc.cpu.name=generic "$qemu" -L "$root" "$root$ldso" --list-diagnostics |
-  grep -E "$keep" >"$out/diagnostics-generic.txt"
-"$qemu" -L "$root" "$root$ldso" --list-tunables >"$out/tunables.txt"
-valgrind_status="did not run"
-# Valgrind under qemu-user: chrooted, so that its launcher finds its tools and ld.so.
-if in_arm64_namespace "chroot \"$root\" /usr/bin/env -i GLIBC_TUNABLES=glibc.cpu.name=generic \
-     /usr/bin/valgrind.bin --tool=none -q $ldso --list-diagnostics" \
-     >"$out/valgrind.raw" 2>"$out/valgrind.err" && [ -s "$out/valgrind.raw" ]; then
-  grep -E "$keep" "$out/valgrind.raw" >"$out/diagnostics-valgrind-generic.txt"
-  valgrind_status="ran"
-fi
-rm -f "$out/valgrind.raw"
-versions="glibc $(grep -o '"[0-9.]*"' "$out/diagnostics-native.txt" | head -n 1 | tr -d '"')"
-versions="$versions, $("$qemu" -L "$root" "$root/usr/bin/valgrind.bin" --version 2>/dev/null || echo valgrind ?)"
-echo "capture_aarch64: $suite arm64 ($versions) under $("$qemu" --version | head -n 1);" \
-  "Valgrind under qemu: $valgrind_status"
+ldso="$root/usr/lib/ld-linux-aarch64.so.1"
+vglib="$root/usr/libexec/valgrind"
+# For each CPU qemu emulates: glibc's own selection, and the one it makes under Valgrind
+# (its tool "none", run by qemu directly: Valgrind loads the program itself), each without
+# and with the portable tunables.
+for cpu in max neoverse-n1 a64fx; do
+  for t in native generic; do
+    tunables=()
+    [ "$t" = generic ] && tunables=(GLIBC_TUNABLES=glibc.cpu.name=generic)
+    env -i QEMU_CPU="$cpu" "${tunables[@]}" "$qemu" -L "$root" "$ldso" --list-diagnostics |
+      grep -E "$keep" >"$out/diagnostics-$cpu-$t.txt"
+    env -i QEMU_CPU="$cpu" VALGRIND_LIB="$vglib" VALGRIND_LAUNCHER="$root/usr/bin/valgrind.bin" \
+      "${tunables[@]}" "$qemu" -L "$root" "$vglib/none-arm64-linux" -q "$ldso" --list-diagnostics \
+      </dev/null | grep -E "$keep" >"$out/valgrind-$cpu-$t.txt"
+  done
+done
+"$qemu" -L "$root" "$ldso" --list-tunables >"$out/tunables.txt"
+# Cachegrind under qemu-user: its log (it stops with an assertion there, see README.md).
+env -i QEMU_CPU=neoverse-n1 VALGRIND_LIB="$vglib" VALGRIND_LAUNCHER="$root/usr/bin/valgrind.bin" \
+  "$qemu" -L "$root" "$vglib/cachegrind-arm64-linux" --cache-sim=yes --I1=32768,8,64 \
+  --D1=32768,8,64 --LL=8388608,16,64 --cachegrind-out-file=/dev/null \
+  --log-file="$out/cachegrind-under-qemu.log" "$root/usr/bin/true" </dev/null || true
+sed -i "s|$root|ROOT|g" "$out/cachegrind-under-qemu.log"
+echo "capture_aarch64: $suite arm64 under $("$qemu" --version | head -n 1): $(ls "$out" | wc -l) files in $out"

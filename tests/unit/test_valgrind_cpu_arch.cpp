@@ -1,13 +1,15 @@
 // The CPU baseline on AArch64, on files captured in an arm64 Debian 13 root under qemu-user
 // (tests/data/aarch64/README.md): `ld.so --list-diagnostics` on three emulated CPUs (qemu's
-// "max", Neoverse N1, A64FX), natively and with the portable tunables, and glibc 2.41's
-// `--list-tunables`. Expected values are read from the files by plain string search.
+// "max", Neoverse N1, A64FX), natively and under Valgrind 3.24's arm64 build, each without and
+// with the portable tunables, and glibc 2.41's `--list-tunables`. Expected values are read
+// from the files by plain string search.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/utsname.h>
 
 #include <string>
+#include <vector>
 
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -26,6 +28,10 @@ std::string capture(const std::string& name) {
 
 std::string diagnostics(std::string_view cpu, std::string_view tunables) {
     return capture(fmt::format("diagnostics-{}-{}.txt", cpu, tunables));
+}
+
+std::string under_valgrind(std::string_view cpu, std::string_view tunables) {
+    return capture(fmt::format("valgrind-{}-{}.txt", cpu, tunables));
 }
 
 // The value of `key=0x...` in `text`, read by hand.
@@ -132,6 +138,32 @@ TEST(CpuArch, GenericPinsTheModelOnly) {
     // Neoverse N1 (no SVE, 64-byte DC ZVA) and A64FX (SVE, 256 bytes) stay apart.
     EXPECT_NE(parse_diagnostics(diagnostics("neoverse-n1", "generic")).id,
               parse_diagnostics(diagnostics("a64fx", "generic")).id);
+}
+
+// Under Valgrind (3.24, arm64) glibc sees no CPU model (Valgrind hides HWCAP_CPUID, so MIDR
+// reads 0 with or without the tunable) and no SVE; the DC ZVA block size and some hwcap bits
+// still come from the host CPU. The selection, and so the fingerprint, records them: hosts
+// that differ there get different keys instead of silently different memset counts.
+TEST(CpuArch, UnderValgrindTheHostsZvaSizeRemains) {
+    std::vector<std::string> ids;
+    for (const char* cpu : kCpus) {
+        SCOPED_TRACE(cpu);
+        for (const char* tunables : {"native", "generic"}) {
+            const std::string text = under_valgrind(cpu, tunables);
+            EXPECT_EQ(hex_line(text, "aarch64.cpu_features.midr_el1"), 0u);
+            EXPECT_EQ(hex_line(text, "aarch64.cpu_features.sve"), 0u);
+            EXPECT_EQ(parse_diagnostics(text).usable.find("SVE"), std::string::npos);
+        }
+        const auto native = parse_diagnostics(under_valgrind(cpu, "native"));
+        const auto generic = parse_diagnostics(under_valgrind(cpu, "generic"));
+        EXPECT_EQ(native.id, generic.id);
+        EXPECT_EQ(hex_line(under_valgrind(cpu, "native"), "aarch64.cpu_features.zva_size"),
+                  hex_line(diagnostics(cpu, "native"), "aarch64.cpu_features.zva_size"));
+        ids.push_back(generic.id);
+    }
+    EXPECT_NE(ids[0], ids[1]);
+    EXPECT_NE(ids[1], ids[2]);
+    EXPECT_NE(ids[0], ids[2]);
 }
 
 TEST(CpuArch, GeometryLinesPerArchitecture) {
