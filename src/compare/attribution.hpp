@@ -28,9 +28,10 @@ struct FunctionChange {
 // The functions of `base` and `head` (matched by file and name) ranked by |delta|, largest
 // first (ties by file and name), unchanged ones left out, at most `limit`. A function listed
 // on one side only has usually dropped into the other side's "(other)" entry, which then
-// moves the opposite way. A function a Valgrind version names differently (with and without
-// its parameter list) is matched when that pairing is unique: `base_name` then holds the
-// base's name.
+// moves the opposite way. A function two Valgrind versions name differently is matched when
+// the pairing is unique: with and without its parameter list (Callgrind 3.24's overloads), or
+// an unnamed function's address moved with the executable's load address (3.25); `base_name`
+// then holds the base's name.
 std::vector<FunctionChange> attribute_change(const BenchmarkResult& base,
                                              const BenchmarkResult& head, std::size_t limit = 10);
 
