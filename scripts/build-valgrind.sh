@@ -91,7 +91,7 @@ resolve() { # VERSION
     esac
     if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then best="$v"; fi
   done <<<"$versions"
-  [ -n "$best" ] || die "no valgrind $want in Debian's ${suites[*]} (they have: $(echo $versions))" 2
+  [ -n "$best" ] || die "no valgrind $want in Debian's ${suites[*]} (they have: $(tr '\n' ' ' <<<"$versions"))" 2
   echo "$best"
 }
 
