@@ -24,7 +24,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 say() { echo "build-valgrind: $*" >&2; }
-die() { echo "build-valgrind: error: $*" >&2; exit "${2:-4}"; }
+die() { echo "build-valgrind: error: $1" >&2; exit "${2:-4}"; }
 usage() { echo "usage: build-valgrind.sh VERSION PREFIX | --resolve VERSION" >&2; exit 2; }
 
 # The Debian archive URL: CGBENCH_DEBIAN_MIRROR, else the first Debian source of apt's
