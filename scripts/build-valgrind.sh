@@ -69,19 +69,20 @@ setup_apt() { # SUITE...
     { cat "$apt_dir/update.log" >&2; die "apt could not read the Debian sources ($m: $*)" 4; }
 }
 
-# The Debian source version for VERSION, from the suites' Sources.
-resolve() { # VERSION
-  local want="$1" suites
-  case "$want" in
-    [0-9]*) read -r -a suites <<<"${CGBENCH_VALGRIND_SUITES:-stable testing unstable}" ;;
-    *) suites=("$want") ;;
+# The suites searched for VERSION: the one it names, or CGBENCH_VALGRIND_SUITES.
+suites_for() { # VERSION
+  case "$1" in
+    [0-9]*) echo "${CGBENCH_VALGRIND_SUITES:-stable testing unstable}" ;;
+    *) echo "$1" ;;
   esac
-  setup_apt "${suites[@]}"
-  local versions
+}
+
+# The Debian source version for VERSION, from the Sources setup_apt read.
+resolve() { # VERSION
+  local want="$1" versions v best=""
   versions="$(apt-cache "${apt_opts[@]}" showsrc valgrind 2>/dev/null |
     sed -n 's/^Version: //p' | sort -u)"
-  [ -n "$versions" ] || die "Debian's sources (${suites[*]}) have no valgrind package" 4
-  local v best=""
+  [ -n "$versions" ] || die "Debian's sources ($(suites_for "$want")) have no valgrind package" 4
   while read -r v; do
     local upstream="${v#*:}"
     upstream="${upstream%-*}"
@@ -91,7 +92,8 @@ resolve() { # VERSION
     esac
     if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then best="$v"; fi
   done <<<"$versions"
-  [ -n "$best" ] || die "no valgrind $want in Debian's ${suites[*]} (they have: $(tr '\n' ' ' <<<"$versions"))" 2
+  [ -n "$best" ] ||
+    die "no valgrind $want in Debian's $(suites_for "$want") (they have: $(tr '\n' ' ' <<<"$versions"))" 2
   echo "$best"
 }
 
@@ -112,6 +114,8 @@ trap cleanup EXIT
 
 [ $# -eq 2 ] || usage
 if [ "$1" = --resolve ]; then
+  # shellcheck disable=SC2046 # one word per suite
+  setup_apt $(suites_for "$2")
   resolve "$2"
   exit 0
 fi
@@ -120,6 +124,8 @@ prefix="$2"
 mkdir -p "$prefix"
 prefix="$(cd "$prefix" && pwd)"
 start=$SECONDS
+# shellcheck disable=SC2046 # one word per suite
+setup_apt $(suites_for "$want")
 source_version="$(resolve "$want")"
 if usable "$prefix" "$source_version"; then
   say "using the Valgrind in $prefix ($(cat "$prefix/.cgbench-valgrind"))"
