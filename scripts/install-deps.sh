@@ -4,7 +4,8 @@
 #   (no option)  build cgbench with its tests and examples (scripts/build.sh)
 #   --build      only what building cgbench itself needs, no tests or examples: what a CI job
 #                installs on a cache miss (scripts/ci-install-cgbench.sh)
-#   --runtime    only what running cgbench needs: Valgrind, and git for cgbench-pr
+#   --runtime    only what running cgbench needs: Valgrind, git for `cgbench pr`, and curl
+#                (with the CA certificates) for its alerts
 #   --tests      also what only the test suite needs: chromium, which loads the HTML report
 #                in tests/browser/, and debootstrap, which makes the clean Debian roots of
 #                tests/roots/ (scripts/test.sh passes it)
@@ -19,7 +20,7 @@ if [ "${1:-}" = --list ]; then
   shift
 fi
 
-runtime=(valgrind git)
+runtime=(valgrind git curl ca-certificates)
 build=(
   build-essential cmake pkg-config git
   libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev

@@ -24,21 +24,21 @@ struct Provider {
     // Variables whose presence (with any value) says the job runs here, the first the system
     // always sets; the others recognise a job whose marker a local runner (gitlab-ci-local,
     // act) or a hand-made environment leaves out.
-    Names detect;
-    Forms pull_request;    // yields (maybe the empty text) when the job is for a pull request
-    Forms pr_number;       // the pull (merge) request's number
-    Forms base;            // a git ref or commit whose merge base with HEAD is the base
-    Forms base_branch;     // the branch the base stands for, for labels
-    Forms branch;          // HEAD's branch (a pull request's source branch)
-    Forms default_branch;  // the repository's default branch
-    Forms commit_url;      // a web page of a commit, "{commit}" standing for it
-    Forms remote;          // the repository's git URL (commit pages of known hosts derive from it)
-    Forms job_url;         // the web page of this job
-    Forms api_url;         // the REST API's root (GitHub's and GitLab's: issues)
-    Forms repository;      // what the API calls the repository: "owner/name", a project id
+    Names detect{};
+    Forms pull_request{};    // yields (maybe the empty text) when the job is for a pull request
+    Forms pr_number{};       // the pull (merge) request's number
+    Forms base{};            // a git ref or commit whose merge base with HEAD is the base
+    Forms base_branch{};     // the branch the base stands for, for labels
+    Forms branch{};          // HEAD's branch (a pull request's source branch)
+    Forms default_branch{};  // the repository's default branch
+    Forms commit_url{};      // a web page of a commit, "{commit}" standing for it
+    Forms remote{};          // the repository's git URL (commit pages of known hosts derive from it)
+    Forms job_url{};         // the web page of this job
+    Forms api_url{};         // the REST API's root (GitHub's and GitLab's: issues)
+    Forms repository{};      // what the API calls the repository: "owner/name", a project id
     // A parallel job's position: its index, counted from `shard_base`, and the count.
-    std::string_view shard_index;
-    std::string_view shard_total;
+    std::string_view shard_index{};
+    std::string_view shard_total{};
     int shard_base = 1;
 };
 

@@ -5,6 +5,7 @@
 #include "base/errors.hpp"
 #include "config/layered.hpp"
 #include "config/shard.hpp"
+#include "util/fs.hpp"
 #include "util/shell_words.hpp"
 #include "util/strings.hpp"
 
