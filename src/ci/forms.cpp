@@ -70,7 +70,8 @@ std::optional<std::string> placeholder(std::string_view spec, const exec::EnvMap
     if (arg == "branch") return without_branch_prefix(*value);
     if (arg == "pr") return pull_number(*value);
     if (arg == "url") {
-        while (!value->empty() && value->back() == '/') value->pop_back();
+        while (!value->empty() && value->back() == '/')
+            value->pop_back();
         return value;
     }
     throw std::logic_error("unknown filter in a CI form: " + std::string(spec));

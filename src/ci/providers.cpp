@@ -12,7 +12,8 @@ constexpr Provider kProviders[] = {
     {.id = "forgejo",
      .name = "Forgejo / Gitea Actions",
      .detect = {"FORGEJO_ACTIONS", "GITEA_ACTIONS"},
-     .pull_request = {"{GITHUB_EVENT_NAME=pull_request}", "{GITHUB_EVENT_NAME=pull_request_target}"},
+     .pull_request = {"{GITHUB_EVENT_NAME=pull_request}",
+                      "{GITHUB_EVENT_NAME=pull_request_target}"},
      .pr_number = {"{GITHUB_REF:pr}", "{GITHUB_EVENT_PATH@pull_request.number}"},
      .base = {"origin/{GITHUB_BASE_REF}"},
      .base_branch = {"{GITHUB_BASE_REF}"},
@@ -28,7 +29,8 @@ constexpr Provider kProviders[] = {
      .name = "GitHub Actions",
      .detect = {"GITHUB_ACTIONS", "GITHUB_EVENT_NAME", "GITHUB_HEAD_REF", "GITHUB_REF_NAME",
                 "GITHUB_SERVER_URL"},
-     .pull_request = {"{GITHUB_EVENT_NAME=pull_request}", "{GITHUB_EVENT_NAME=pull_request_target}"},
+     .pull_request = {"{GITHUB_EVENT_NAME=pull_request}",
+                      "{GITHUB_EVENT_NAME=pull_request_target}"},
      .pr_number = {"{GITHUB_REF:pr}", "{GITHUB_EVENT_PATH@pull_request.number}"},
      // HEAD is the merge of the pull request into the base branch's tip (refs/pull/N/merge):
      // its merge base with the base branch is that tip.
@@ -105,7 +107,8 @@ constexpr Provider kProviders[] = {
      .branch = {"{SYSTEM_PULLREQUEST_SOURCEBRANCH:branch}", "{BUILD_SOURCEBRANCH:branch}"},
      .commit_url = {"{BUILD_REPOSITORY_PROVIDER=TfsGit}{BUILD_REPOSITORY_URI:url}/commit/{commit}"},
      .remote = {"{BUILD_REPOSITORY_URI}"},
-     .job_url = {"{SYSTEM_COLLECTIONURI}{SYSTEM_TEAMPROJECT}/_build/results?buildId={BUILD_BUILDID}"},
+     .job_url =
+         {"{SYSTEM_COLLECTIONURI}{SYSTEM_TEAMPROJECT}/_build/results?buildId={BUILD_BUILDID}"},
      .shard_index = "",
      .shard_total = ""},
 };

@@ -32,10 +32,10 @@ struct Provider {
     Forms branch{};          // HEAD's branch (a pull request's source branch)
     Forms default_branch{};  // the repository's default branch
     Forms commit_url{};      // a web page of a commit, "{commit}" standing for it
-    Forms remote{};          // the repository's git URL (commit pages of known hosts derive from it)
-    Forms job_url{};         // the web page of this job
-    Forms api_url{};         // the REST API's root (GitHub's and GitLab's: issues)
-    Forms repository{};      // what the API calls the repository: "owner/name", a project id
+    Forms remote{};      // the repository's git URL (commit pages of known hosts derive from it)
+    Forms job_url{};     // the web page of this job
+    Forms api_url{};     // the REST API's root (GitHub's and GitLab's: issues)
+    Forms repository{};  // what the API calls the repository: "owner/name", a project id
     // A parallel job's position: its index, counted from `shard_base`, and the count.
     std::string_view shard_index{};
     std::string_view shard_total{};

@@ -50,8 +50,9 @@ int env(const std::string& format, const Context& ctx) {
         for (const auto& [k, value] : fields(facts))
             out += k + "=" + (value.empty() ? "''" : util::shell_quote(value)) + "\n";
     } else {
-        throw UsageError(fmt::format("--format '{}' is neither shell nor json", util::printable(format)),
-                         "shell: KEY='value' lines (eval \"$(cgbench ci env)\"); json: one object");
+        throw UsageError(
+            fmt::format("--format '{}' is neither shell nor json", util::printable(format)),
+            "shell: KEY='value' lines (eval \"$(cgbench ci env)\"); json: one object");
     }
     print_out(out);
     return 0;
@@ -68,9 +69,9 @@ int providers() {
             if (!d.empty()) detect.emplace_back(d);
         }
         t.add_row({std::string(p.id), std::string(p.name), util::join(detect, ", "),
-                   p.shard_index.empty()
-                       ? "-"
-                       : fmt::format("{}/{} ({}-based)", p.shard_index, p.shard_total, p.shard_base)});
+                   p.shard_index.empty() ? "-"
+                                         : fmt::format("{}/{} ({}-based)", p.shard_index,
+                                                       p.shard_total, p.shard_base)});
     }
     print_out(t.render(0));
     return 0;
@@ -79,7 +80,8 @@ int providers() {
 }  // namespace
 
 Subcommand register_ci(CLI::App& app, GlobalOptions& global) {
-    auto* ci = app.add_subcommand("ci", "What cgbench reads from the CI job it runs in (`cgbench ci env`)");
+    auto* ci = app.add_subcommand(
+        "ci", "What cgbench reads from the CI job it runs in (`cgbench ci env`)");
     ci->require_subcommand(1);
     add_global_flags(*ci, global);
     auto* env_cmd = ci->add_subcommand(

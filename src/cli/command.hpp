@@ -24,7 +24,7 @@ class Validator;
 namespace cgbench::config {
 struct DbInput;
 struct ComparePlan;
-}
+}  // namespace cgbench::config
 
 namespace cgbench::compare {
 struct Comparison;

@@ -150,8 +150,9 @@ int execute(const config::CompareInput& in, const Context& ctx) {
     const auto plan = config::plan_compare(in, ctx.env);
     std::unique_ptr<util::OutputFile> out_file;
     if (plan.out) out_file = std::make_unique<util::OutputFile>(*plan.out);
-    auto reports = open_reports(in.reports, report::Model::Compare, "compare", false,
-                                plan.out ? std::vector{plan.out->string()} : std::vector<std::string>{});
+    auto reports =
+        open_reports(in.reports, report::Model::Compare, "compare", false,
+                     plan.out ? std::vector{plan.out->string()} : std::vector<std::string>{});
 
     auto comparison = compare_as_planned(plan, ctx);
     write_reports(reports, comparison, ctx.verbose());

@@ -51,10 +51,12 @@ class Ledger {
     explicit Ledger(std::optional<fs::path> file) : file_(std::move(file)) {
         if (!file_ || !fs::exists(*file_)) return;
         try {
-            for (const auto& k : nlohmann::json::parse(util::read_file(*file_)).at("alerted"))
+            const auto doc = nlohmann::json::parse(util::read_file(*file_));
+            for (const auto& k : doc.at("alerted"))
                 keys_.push_back(k.at("key").get<std::string>());
         } catch (const std::exception&) {
-            warn(fmt::format("{} is not a cgbench alert record; starting a new one", file_->string()));
+            warn(fmt::format("{} is not a cgbench alert record; starting a new one",
+                             file_->string()));
             keys_.clear();
         }
     }
@@ -71,13 +73,15 @@ class Ledger {
             alerted.push_back({{"key", keys_[i]}});
         try {
             fs::create_directories(file_->parent_path());
-            util::write_file_atomic(*file_, nlohmann::json{{"schema", "cgbench-alerts/1"},
-                                                           {"alerted", alerted}}
-                                                    .dump(1) + "\n");
+            util::write_file_atomic(
+                *file_,
+                nlohmann::json{{"schema", "cgbench-alerts/1"}, {"alerted", alerted}}.dump(1) +
+                    "\n");
         } catch (const std::exception& e) {
-            warn(fmt::format("the alerted steps could not be kept ({}): a re-run may alert them "
-                             "again",
-                             e.what()));
+            warn(
+                fmt::format("the alerted steps could not be kept ({}): a re-run may alert them "
+                            "again",
+                            e.what()));
         }
     }
 
@@ -120,7 +124,8 @@ exec::HttpResponse send(exec::HttpRequest request, const config::AlertPlan& plan
 // "HTTP 403: Resource not accessible by integration", or why nothing answered.
 std::string failure_of(const exec::HttpResponse& r, const config::AlertPlan& plan) {
     if (!r.answered) {
-        return fmt::format("{} ({} attempt{})", r.error, plan.attempts, plan.attempts == 1 ? "" : "s");
+        return fmt::format("{} ({} attempt{})", r.error, plan.attempts,
+                           plan.attempts == 1 ? "" : "s");
     }
     std::string message;
     try {
@@ -146,9 +151,10 @@ bool webhook(const config::PrPlan& plan, const report::Alert& alert, const Conte
                              alert.steps.size() == 1 ? "" : "s"));
         return true;
     }
-    warn(fmt::format("the alert was not delivered to {}: {}; the measurement and its exit code "
-                     "stand",
-                     where(req.url), failure_of(r, plan.alerts)));
+    warn(
+        fmt::format("the alert was not delivered to {}: {}; the measurement and its exit code "
+                    "stand",
+                    where(req.url), failure_of(r, plan.alerts)));
     return false;
 }
 
@@ -156,77 +162,99 @@ bool webhook(const config::PrPlan& plan, const report::Alert& alert, const Conte
 struct Forge {
     std::string_view name;
     std::string_view token_variable;
-    std::string_view auth;        // the header, before the token
-    std::string_view list;        // open issues labelled cgbench, from the repository's path
-    std::string_view comment;     // a comment on issue {n}
+    std::string_view auth;     // the header, before the token
+    std::string_view list;     // open issues labelled cgbench, from the repository's path
+    std::string_view comment;  // a comment on issue {n}
     std::string_view create;
     std::string_view body_key;    // "body" or "description"
     std::string_view number_key;  // "number" or "iid"
     std::string_view permission;  // what the token needs
 };
 
-constexpr Forge kGithub{"GitHub", "GITHUB_TOKEN", "Authorization: Bearer ",
+constexpr Forge kGithub{"GitHub",
+                        "GITHUB_TOKEN",
+                        "Authorization: Bearer ",
                         "/repos/{}/issues?state=open&labels=cgbench&per_page=100",
-                        "/repos/{}/issues/{}/comments", "/repos/{}/issues", "body", "number",
+                        "/repos/{}/issues/{}/comments",
+                        "/repos/{}/issues",
+                        "body",
+                        "number",
                         "the job's token with `permissions: issues: write`"};
-constexpr Forge kGitlab{"GitLab", "CGBENCH_GITLAB_TOKEN", "PRIVATE-TOKEN: ",
+constexpr Forge kGitlab{"GitLab",
+                        "CGBENCH_GITLAB_TOKEN",
+                        "PRIVATE-TOKEN: ",
                         "/projects/{}/issues?state=opened&labels=cgbench&per_page=100",
-                        "/projects/{}/issues/{}/notes", "/projects/{}/issues", "description", "iid",
+                        "/projects/{}/issues/{}/notes",
+                        "/projects/{}/issues",
+                        "description",
+                        "iid",
                         "a token with `api` scope and at least the Reporter role"};
+
+// The number of the open issue titled `title` the list `r` holds, if any.
+std::optional<std::uint64_t> issue_titled(const exec::HttpResponse& r, const Forge& f,
+                                          const std::string& title) {
+    if (!ok(r)) return std::nullopt;
+    try {
+        for (const auto& issue : nlohmann::json::parse(r.body)) {
+            if (issue.value("title", "") == title) {
+                return issue.at(std::string(f.number_key)).get<std::uint64_t>();
+            }
+        }
+    } catch (const std::exception&) {  // an answer that is no issue list: open a new issue
+    }
+    return std::nullopt;
+}
+
+// The request that comments on issue `number`, or opens one when there is none.
+exec::HttpRequest issue_post(exec::HttpRequest req, const Forge& f, const config::PrPlan& plan,
+                             std::optional<std::uint64_t> number, const std::string& title,
+                             const std::string& markdown) {
+    req.method = "POST";
+    const auto& repo = *plan.ci.repository;
+    if (number) {
+        req.url = *plan.ci.api_url + fmt::format(fmt::runtime(f.comment), repo, *number);
+        req.body = nlohmann::json{{"body", markdown}}.dump();
+        return req;
+    }
+    req.url = *plan.ci.api_url + fmt::format(fmt::runtime(f.create), repo);
+    const bool github = *plan.alerts.issue == "github";
+    req.body = nlohmann::json{{"title", title},
+                              {std::string(f.body_key), markdown},
+                              {"labels", github ? nlohmann::json::array({"cgbench"})
+                                                : nlohmann::json("cgbench")}}
+                   .dump();
+    return req;
+}
 
 bool file_issue(const config::PrPlan& plan, const report::Alert& alert, const Context& ctx) {
     const Forge& f = *plan.alerts.issue == "github" ? kGithub : kGitlab;
     const auto token = ctx.env.find(std::string(f.token_variable));
-    if (token == ctx.env.end() || token->second.empty() || !plan.ci.api_url || !plan.ci.repository) {
+    const bool here = plan.ci.api_url && plan.ci.repository;
+    if (!here || token == ctx.env.end() || token->second.empty()) {
         warn(fmt::format("no {} issue was filed: {} (give the job {} in {})", f.name,
-                         !plan.ci.api_url || !plan.ci.repository ? "this job is not on " + std::string(f.name)
-                                                                 : std::string(f.token_variable) + " is not set",
+                         here ? std::string(f.token_variable) + " is not set"
+                              : "this job is not on " + std::string(f.name),
                          f.permission, f.token_variable));
         return false;
     }
-    const auto api = [&](std::string_view path) { return *plan.ci.api_url + std::string(path); };
     exec::HttpRequest req;
     req.headers = {std::string(f.auth) + token->second, "Content-Type: application/json",
                    "Accept: application/json", "User-Agent: cgbench"};
-    const auto title = report::alert_issue_title(alert.comparison->head.git.branch.value_or(""));
     req.method = "GET";
-    req.url = api(fmt::format(fmt::runtime(f.list), *plan.ci.repository));
-    auto r = send(req, plan.alerts, ctx);
-    std::optional<std::uint64_t> number;
-    try {
-        if (ok(r)) {
-            for (const auto& issue : nlohmann::json::parse(r.body)) {
-                if (issue.value("title", "") == title) {
-                    number = issue.at(std::string(f.number_key)).get<std::uint64_t>();
-                }
-            }
-        }
-    } catch (const std::exception&) {  // an answer that is no issue list: open a new one
-    }
-    req.method = "POST";
-    const auto md = report::alert_markdown(alert);
-    if (number) {
-        req.url = api(fmt::format(fmt::runtime(f.comment), *plan.ci.repository, *number));
-        req.body = nlohmann::json{{"body", md}}.dump();
-    } else {
-        req.url = api(fmt::format(fmt::runtime(f.create), *plan.ci.repository));
-        req.body = nlohmann::json{{"title", title},
-                                  {std::string(f.body_key), md},
-                                  {"labels", *plan.alerts.issue == "github"
-                                                 ? nlohmann::json::array({"cgbench"})
-                                                 : nlohmann::json("cgbench")}}
-                       .dump();
-    }
-    r = send(req, plan.alerts, ctx);
+    req.url = *plan.ci.api_url + fmt::format(fmt::runtime(f.list), *plan.ci.repository);
+    const auto title = report::alert_issue_title(alert.comparison->head.git.branch.value_or(""));
+    const auto number = issue_titled(send(req, plan.alerts, ctx), f, title);
+    const auto r = send(issue_post(req, f, plan, number, title, report::alert_markdown(alert)),
+                        plan.alerts, ctx);
     if (ok(r)) {
         say(ctx, number ? fmt::format("alert added to {} issue #{}", f.name, *number)
                         : fmt::format("alert filed as a new {} issue", f.name));
         return true;
     }
-    warn(fmt::format("the {} issue was not {}: {} (the token needs {}); the measurement and its "
-                     "exit code stand",
-                     f.name, number ? "commented on" : "opened", failure_of(r, plan.alerts),
-                     f.permission));
+    warn(fmt::format(
+        "the {} issue was not {}: {} (the token needs {}); the measurement and its "
+        "exit code stand",
+        f.name, number ? "commented on" : "opened", failure_of(r, plan.alerts), f.permission));
     return false;
 }
 

@@ -54,7 +54,8 @@ void add_options(CLI::App& cmd, config::PrInput& in) {
     cmd.add_option("--build", in.build,
                    "Build command, run with bash in the working directory (the same relative "
                    "directory in the base's worktree)");
-    cmd.add_option("--suite", in.suite, "Suite file, relative to the working directory [cgbench.toml]");
+    cmd.add_option("--suite", in.suite,
+                   "Suite file, relative to the working directory [cgbench.toml]");
     cmd.add_option("--command", in.command,
                    "Measure this one command instead of a suite (shell words, split without a "
                    "shell; --name names it)");
@@ -71,9 +72,11 @@ void add_options(CLI::App& cmd, config::PrInput& in) {
     cmd.add_option("--history", in.history,
                    "Record HEAD's run in this history database; in branch mode, compare it with "
                    "the previous run of its branch there");
-    cmd.add_flag("--warn-only", in.warn_only,
-                 "Report regressions and failed benchmarks, but exit 0 (exit-code keeps the verdict)");
-    cmd.add_flag("--keep-raw", in.keep_raw, "Keep Valgrind's raw files under OUT-DIR/raw-{base,head}");
+    cmd.add_flag(
+        "--warn-only", in.warn_only,
+        "Report regressions and failed benchmarks, but exit 0 (exit-code keeps the verdict)");
+    cmd.add_flag("--keep-raw", in.keep_raw,
+                 "Keep Valgrind's raw files under OUT-DIR/raw-{base,head}");
     cmd.add_option("--alert-webhook", in.alert_webhook,
                    "Branch mode: POST an alert for each new regression to this URL (a secret: "
                    "prefer env CGBENCH_ALERT_WEBHOOK)");
@@ -119,7 +122,8 @@ int report_pull_request(const config::PrPlan& plan, const Context& ctx) {
     pr::Verdict v;
     if (fs::exists(plan.out_dir / "no-baseline")) {
         remove_files(plan.out_dir, {"base.json"});
-        v = pr::report(plan, pr::Against::Nothing, first_line(plan.out_dir / "no-baseline"), ctx).second;
+        v = pr::report(plan, pr::Against::Nothing, first_line(plan.out_dir / "no-baseline"), ctx)
+                .second;
     } else {
         pr::join_shards(plan, "base", ctx);
         v = pr::report(plan, pr::Against::BaseFile, "", ctx).second;
@@ -138,9 +142,10 @@ int branch_mode(const config::PrPlan& plan, const Context& ctx) {
     pr::Tools tools(ctx);
     const int measured = pr::measure_head(plan, tools, ctx);
     auto [comparison, v] =
-        plan.history ? pr::report(plan, pr::Against::Previous, "", ctx)
-                     : pr::report(plan, pr::Against::Nothing,
-                                  "no history database to compare with (cgbench pr --history DB)", ctx);
+        plan.history
+            ? pr::report(plan, pr::Against::Previous, "", ctx)
+            : pr::report(plan, pr::Against::Nothing,
+                         "no history database to compare with (cgbench pr --history DB)", ctx);
     if (plan.alerts.any()) pr::send_alerts(plan, comparison, ctx);
     if (measured == 3) {
         v.code = 3;

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "base/errors.hpp"
 #include "access/history_url.hpp"
+#include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "cli/pr.hpp"
 #include "cli/progress.hpp"
@@ -32,8 +32,8 @@ constexpr std::string_view kFetchHint =
 // The branch `ref` names ("origin/main" -> "main") when the repository has it; else empty.
 std::string branch_of(const std::string& ref, const exec::Git& git) {
     std::string name = ref;
-    for (const std::string_view strip : {"refs/remotes/origin/", "refs/heads/", "refs/remotes/",
-                                         "origin/"}) {
+    for (const std::string_view strip :
+         {"refs/remotes/origin/", "refs/heads/", "refs/remotes/", "origin/"}) {
         if (util::starts_with(name, strip)) name = name.substr(strip.size());
     }
     for (const auto* prefix : {"refs/heads/", "refs/remotes/origin/"}) {
@@ -80,11 +80,13 @@ std::optional<RunResult> measure(const config::PrPlan& plan, config::RunInput in
     input.db.disabled = true;
     if (plan.shard) input.shard = plan.shard;
     if (plan.keep_raw) {
-        input.keep_raw = (plan.out_dir / fmt::format("raw-{}{}", side, shard_suffix(plan))).string();
+        input.keep_raw =
+            (plan.out_dir / fmt::format("raw-{}{}", side, shard_suffix(plan))).string();
     }
     auto rp = plan_sharded_run(input, ctx);
     if (rp.request.benchmarks.empty()) {
-        say(ctx, fmt::format("shard {} has no benchmarks: the {} measures nothing", *plan.shard, side));
+        say(ctx,
+            fmt::format("shard {} has no benchmarks: the {} measures nothing", *plan.shard, side));
         return std::nullopt;
     }
     rp.request.git_dir = git_dir;
@@ -148,14 +150,16 @@ std::string shard_suffix(const config::PrPlan& plan) {
 
 const valgrind::Installation& Tools::valgrind(const fs::path& probe_cache_dir) {
     if (!valgrind_) {
-        valgrind_ = valgrind::locate_valgrind(ctx_.env, ctx_.runner, util::ProbeCache(probe_cache_dir));
+        valgrind_ =
+            valgrind::locate_valgrind(ctx_.env, ctx_.runner, util::ProbeCache(probe_cache_dir));
     }
     return *valgrind_;
 }
 
 MergeBase find_merge_base(const config::PrPlan& plan, const Context& ctx) {
     const exec::Git git(ctx.cwd, ctx.env, ctx.runner);
-    if (!git.available()) throw EnvironmentError("cgbench pr needs git, which is not on PATH", "install git");
+    if (!git.available())
+        throw EnvironmentError("cgbench pr needs git, which is not on PATH", "install git");
     if (!git.run({"rev-parse", "--show-toplevel"})) {
         throw UsageError(fmt::format("{} is not in a git checkout", ctx.cwd.string()),
                          "run cgbench pr in the repository, or pass no --base (branch mode)");
@@ -163,21 +167,22 @@ MergeBase find_merge_base(const config::PrPlan& plan, const Context& ctx) {
     MergeBase mb;
     mb.ref = *plan.base;
     const bool shallow = git.run({"rev-parse", "--is-shallow-repository"}).value_or("") == "true";
-    const auto commit = git.run({"rev-parse", "--verify", "--quiet", "--end-of-options",
-                                 mb.ref + "^{commit}"});
+    const auto commit =
+        git.run({"rev-parse", "--verify", "--quiet", "--end-of-options", mb.ref + "^{commit}"});
     if (!commit) {
         throw UsageError(
             fmt::format("the base '{}' is not in this {}clone", util::printable(mb.ref),
                         shallow ? "shallow " : ""),
-            shallow ? std::string(kFetchHint)
-                    : "fetch it (git fetch origin BRANCH), or check --base (a branch, tag or commit)");
+            shallow
+                ? std::string(kFetchHint)
+                : "fetch it (git fetch origin BRANCH), or check --base (a branch, tag or commit)");
     }
     const auto merge_base = git.run({"merge-base", "HEAD", *commit});
     if (!merge_base) {
-        throw UsageError(fmt::format("no merge base of HEAD with '{}'{}", util::printable(mb.ref),
-                                     shallow ? ": the clone is shallow" : ""),
-                         shallow ? std::string(kFetchHint)
-                                 : "HEAD and the base share no history: check --base");
+        throw UsageError(
+            fmt::format("no merge base of HEAD with '{}'{}", util::printable(mb.ref),
+                        shallow ? ": the clone is shallow" : ""),
+            shallow ? std::string(kFetchHint) : "HEAD and the base share no history: check --base");
     }
     mb.commit = *merge_base;
     mb.branch = plan.base_branch.value_or(branch_of(mb.ref, git));
@@ -210,7 +215,8 @@ BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& bas
         util::write_file_atomic(plan.out_dir / "no-baseline", why + "\n");
         return {std::nullopt, why};
     }
-    auto run = measure(plan, input_in_worktree(plan.run, wt, ctx.cwd), wt.root(), "base", tools, ctx);
+    auto run =
+        measure(plan, input_in_worktree(plan.run, wt, ctx.cwd), wt.root(), "base", tools, ctx);
     if (!run) return {};
     // The base stands for its branch, not for the one CI names for HEAD, and its functions
     // are named as in the checkout, so they pair with HEAD's.
@@ -228,7 +234,8 @@ int measure_head(const config::PrPlan& plan, Tools& tools, const Context& ctx) {
     build(plan, ctx.cwd, "the head", ctx);
     auto run = measure(plan, plan.run, fs::path(), "head", tools, ctx);
     if (!run) return 0;
-    const int code = save(*run, plan.out_dir / ("head" + shard_suffix(plan) + ".json"), "head", ctx);
+    const int code =
+        save(*run, plan.out_dir / ("head" + shard_suffix(plan) + ".json"), "head", ctx);
     if (history) history::record_run(*history, *run);
     return code;
 }

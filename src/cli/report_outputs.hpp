@@ -26,9 +26,9 @@ struct Comparison;
 namespace cgbench::cli {
 
 struct ReportOutput {
-    std::string format;                                    // as named
-    const report::OutputFormat* table = nullptr;           // a row of the format table, or
-    std::unique_ptr<report::ResultExporter> exporter;      // an exporter (runs only)
+    std::string format;                                // as named
+    const report::OutputFormat* table = nullptr;       // a row of the format table, or
+    std::unique_ptr<report::ResultExporter> exporter;  // an exporter (runs only)
     std::unique_ptr<util::OutputFile> file;
 };
 

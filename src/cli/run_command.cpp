@@ -294,8 +294,9 @@ int execute(const config::RunInput& in, const Context& ctx) {
     // Prove every output is writable before measuring.
     std::unique_ptr<util::OutputFile> out_file;
     if (plan.out) out_file = std::make_unique<util::OutputFile>(*plan.out);
-    auto reports = open_reports(in.reports, report::Model::Run, "run", true,
-                                plan.out ? std::vector{plan.out->string()} : std::vector<std::string>{});
+    auto reports =
+        open_reports(in.reports, report::Model::Run, "run", true,
+                     plan.out ? std::vector{plan.out->string()} : std::vector<std::string>{});
     if (!plan.request.settings.keep_raw_dir.empty()) {
         util::ensure_writable_dir(plan.request.settings.keep_raw_dir, "--keep-raw directory");
     }

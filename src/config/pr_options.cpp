@@ -124,7 +124,8 @@ PrPlan plan_pr(const PrInput& in, const exec::EnvMap& env, const fs::path& cwd) 
     plan.ci = ci::read_facts(env);
     plan.run = run_input(in);
     plan.thresholds = thresholds(in, env, plan.gate);
-    if (in.build && in.build->empty()) throw UsageError("--build needs a command", "or leave it out");
+    if (in.build && in.build->empty())
+        throw UsageError("--build needs a command", "or leave it out");
     plan.build = in.build;
     if (in.out_dir.empty()) throw UsageError("--out-dir needs a directory");
     plan.out_dir = util::absolute_lexical(cwd / in.out_dir);

@@ -48,12 +48,12 @@ struct AlertPlan {
 };
 
 struct PrPlan {
-    RunInput run;               // the benchmarks, as `cgbench run` in the working directory
+    RunInput run;  // the benchmarks, as `cgbench run` in the working directory
     std::optional<std::string> build;
     std::vector<std::string> thresholds;  // CGBENCH_THRESHOLD first, then --threshold
     compare::CompareOptions gate;
-    std::filesystem::path out_dir;  // absolute
-    std::optional<std::string> shard;          // "K/N" (--shard, else the CI's parallel job)
+    std::filesystem::path out_dir;     // absolute
+    std::optional<std::string> shard;  // "K/N" (--shard, else the CI's parallel job)
     bool report_only = false;
     std::optional<std::filesystem::path> history;  // absolute
     bool warn_only = false;

@@ -41,7 +41,8 @@ std::string config_file(const HttpRequest& r) {
 }
 
 std::string failure(const ProcessOutcome& out, double timeout) {
-    if (out.how == Termination::TimedOut || (out.how == Termination::Exited && out.exit_code == 28)) {
+    if (out.how == Termination::TimedOut ||
+        (out.how == Termination::Exited && out.exit_code == 28)) {
         return fmt::format("timed out after {:g} s", timeout);
     }
     if (out.how == Termination::SpawnFailed) return "curl could not be started";
@@ -71,10 +72,12 @@ HttpResponse send_http(const HttpRequest& request, const EnvMap& caller, Process
     util::write_file_atomic(dir.path() / "request.cfg", config_file(request));
     util::write_file_atomic(dir.path() / "body", request.body);
     ProcessSpec spec;
-    spec.argv = {curl.string(), "-q", "--silent", "--show-error", "--proto", "=http,https",
-                 "--config", (dir.path() / "request.cfg").string(),
-                 "--max-time", fmt::format("{:g}", request.timeout_seconds),
-                 "--output", (dir.path() / "response").string(),
+    spec.argv = {curl.string(), "-q",
+                 "--silent",    "--show-error",
+                 "--proto",     "=http,https",
+                 "--config",    (dir.path() / "request.cfg").string(),
+                 "--max-time",  fmt::format("{:g}", request.timeout_seconds),
+                 "--output",    (dir.path() / "response").string(),
                  "--write-out", "%{http_code}"};
     if (!request.body.empty()) {
         spec.argv.insert(spec.argv.end(), {"--data-binary", "@" + (dir.path() / "body").string()});

@@ -137,10 +137,9 @@ std::string alert_slack(const Alert& a) {
     const auto& c = *a.comparison;
     std::string commit = short_commit(c.head.git.commit);
     if (const auto url = link(a, c.head.git.commit)) commit = fmt::format("<{}|{}>", *url, commit);
-    std::string text = fmt::format(
-        "*cgbench*: {} new {} on `{}` at {}", a.steps.size(),
-        a.steps.size() == 1 ? "step" : "steps",
-        slack_escape(c.head.git.branch.value_or("(no branch)")), commit);
+    std::string text = fmt::format("*cgbench*: {} new {} on `{}` at {}", a.steps.size(),
+                                   a.steps.size() == 1 ? "step" : "steps",
+                                   slack_escape(c.head.git.branch.value_or("(no branch)")), commit);
     if (a.report_url) text += fmt::format(" (<{}|report>)", *a.report_url);
     for (const auto& s : a.steps) {
         text += "\n• " + slack_escape(step_line(s));
@@ -167,7 +166,8 @@ std::string alert_markdown(const Alert& a) {
     if (a.report_url) out += fmt::format(" · [the job]({})", *a.report_url);
     out += "\n\n";
     for (const auto& s : a.steps) {
-        out += fmt::format("- **{}**: {}\n", md(s.benchmark->name), md(verdict_reason(*s.benchmark)));
+        out +=
+            fmt::format("- **{}**: {}\n", md(s.benchmark->name), md(verdict_reason(*s.benchmark)));
         for (std::size_t i = 0; i < s.benchmark->moved.size() && i < kFunctions; ++i) {
             const auto& f = s.benchmark->moved[i];
             out += fmt::format("  - {} {:+} ({})\n", md(f.name), f.delta, md(f.file));

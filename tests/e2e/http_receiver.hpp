@@ -24,7 +24,7 @@ class HttpReceiver {
   public:
     struct Request {
         std::string method;
-        std::string target;  // path and query
+        std::string target;                          // path and query
         std::map<std::string, std::string> headers;  // names in lower case
         std::string body;
     };
@@ -146,7 +146,8 @@ class HttpReceiver {
         r.target = first.substr(t, first.find(' ', t) - t);
         while (at != std::string::npos && at < head.size()) {
             const auto next = head.find("\r\n", at + 2);
-            const auto line = head.substr(at + 2, next == std::string::npos ? std::string::npos : next - at - 2);
+            const auto line =
+                head.substr(at + 2, next == std::string::npos ? std::string::npos : next - at - 2);
             const auto colon = line.find(':');
             if (colon != std::string::npos) {
                 std::string name = line.substr(0, colon);

@@ -72,11 +72,12 @@ class PrRepo {
               "}\n"
               "int main(int argc, char** argv) {\n"
               "    long n = argc > 1 ? atol(argv[1]) : 0;\n" +
-              std::string(idle_fails ? "    if (n == 0) return 1;\n" : "") +
-              "    accumulate(n + n * " + std::to_string(extra_percent) + " / 100);\n"
-              "    checksum(n);\n"
-              "    return 0;\n"
-              "}\n");
+                  std::string(idle_fails ? "    if (n == 0) return 1;\n" : "") +
+                  "    accumulate(n + n * " + std::to_string(extra_percent) +
+                  " / 100);\n"
+                  "    checksum(n);\n"
+                  "    return 0;\n"
+                  "}\n");
     }
 
     // A bare repository "origin" beside the work tree, holding main; origin/main fetched.
@@ -89,9 +90,7 @@ class PrRepo {
         EXPECT_TRUE(git_.run({"fetch", "-q", "origin"}));
     }
 
-    void checkout(const std::string& branch) {
-        EXPECT_TRUE(git_.run({"checkout", "-q", branch}));
-    }
+    void checkout(const std::string& branch) { EXPECT_TRUE(git_.run({"checkout", "-q", branch})); }
 
     std::string rev(const std::string& ref) { return git_.run({"rev-parse", ref}).value_or(""); }
 
@@ -101,8 +100,8 @@ class PrRepo {
 
     std::string commit(const std::string& subject) {
         EXPECT_TRUE(git_.run({"add", "-A"}));
-        EXPECT_TRUE(git_.run({"-c", "user.name=t", "-c", "user.email=t@example.com", "commit",
-                              "-q", "-m", subject}));
+        EXPECT_TRUE(git_.run({"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q",
+                              "-m", subject}));
         return git_.run({"rev-parse", "HEAD"}).value_or("");
     }
 

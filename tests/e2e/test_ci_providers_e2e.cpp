@@ -36,8 +36,9 @@ std::vector<std::string> ci_variables() {
             if (!line.empty() && line[0] != '#') names.push_back(line.substr(0, line.find('=')));
         }
     }
-    for (const char* n : {"GITHUB_ACTIONS", "GITLAB_CI", "CI_NODE_INDEX", "CI_NODE_TOTAL",
-                          "CGBENCH_DB", "CGBENCH_THRESHOLD", "GITHUB_TOKEN", "CGBENCH_GITLAB_TOKEN"})
+    for (const char* n :
+         {"GITHUB_ACTIONS", "GITLAB_CI", "CI_NODE_INDEX", "CI_NODE_TOTAL", "CGBENCH_DB",
+          "CGBENCH_THRESHOLD", "GITHUB_TOKEN", "CGBENCH_GITLAB_TOKEN"})
         names.emplace_back(n);
     return names;
 }
@@ -70,7 +71,8 @@ std::map<std::string, std::string> ci_env(const PrRepo& repo, const VariableSet&
                             ci_variables());
     EXPECT_EQ(r.exit_code, 0) << r.err;
     std::map<std::string, std::string> out;
-    for (const auto& [k, v] : nlohmann::json::parse(r.out).items())
+    const auto doc = nlohmann::json::parse(r.out);
+    for (const auto& [k, v] : doc.items())
         out[k] = v.get<std::string>();
     return out;
 }
@@ -78,7 +80,8 @@ std::map<std::string, std::string> ci_env(const PrRepo& repo, const VariableSet&
 class CiProviders : public ::testing::Test {
   protected:
     void SetUp() override {
-        dir_ = scratch(std::string("ci-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir_ = scratch(std::string("ci-") +
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
         repo_ = std::make_unique<PrRepo>(dir_, Build::Cc);
         repo_->add_origin();
         std::ofstream(dir_ / "event.json")

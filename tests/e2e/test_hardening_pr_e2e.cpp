@@ -17,8 +17,8 @@ namespace cgbench::e2e {
 
 namespace {
 
-const std::vector<std::string> kCi = {"GITHUB_ACTIONS", "GITHUB_BASE_REF", "GITLAB_CI",
-                                      "CI_MERGE_REQUEST_IID", "CI_NODE_INDEX", "CGBENCH_DB"};
+const std::vector<std::string> kCi = {"GITHUB_ACTIONS",       "GITHUB_BASE_REF", "GITLAB_CI",
+                                      "CI_MERGE_REQUEST_IID", "CI_NODE_INDEX",   "CGBENCH_DB"};
 
 }  // namespace
 
@@ -87,7 +87,8 @@ TEST(Hardening, Q05_SigtermDuringTheBaseBuildStopsItAndRemovesTheWorktree) {
     // Only the checkout remains once git forgets worktrees whose directory is gone.
     ASSERT_TRUE(repo.git().run({"worktree", "prune"}));
     const auto list = repo.git().run({"worktree", "list", "--porcelain"}).value_or("");
-    EXPECT_EQ(std::count(list.begin(), list.end(), '\n'), 2) << list;  // "worktree", "HEAD", "branch"
+    EXPECT_EQ(std::count(list.begin(), list.end(), '\n'), 2)
+        << list;  // "worktree", "HEAD", "branch"
 }
 
 }  // namespace cgbench::e2e

@@ -19,12 +19,15 @@ namespace cgbench::e2e {
 namespace {
 
 const std::vector<std::string> kUnset = {
-    "GITHUB_ACTIONS", "GITHUB_EVENT_NAME", "GITHUB_BASE_REF", "GITHUB_HEAD_REF", "GITHUB_REF_NAME",
-    "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_API_URL", "GITHUB_TOKEN", "GITLAB_CI",
-    "CI_PROJECT_URL", "CI_MERGE_REQUEST_IID", "CI_COMMIT_REF_NAME", "CI_NODE_INDEX",
-    "CI_SERVER_URL", "CI_API_V4_URL", "CI_PROJECT_ID", "CGBENCH_GITLAB_TOKEN", "CGBENCH_DB",
-    "CGBENCH_THRESHOLD", "CGBENCH_ALERT_WEBHOOK", "JENKINS_URL", "BUILDKITE", "TF_BUILD",
-    "FORGEJO_ACTIONS", "GITEA_ACTIONS"};
+    "GITHUB_ACTIONS",     "GITHUB_EVENT_NAME", "GITHUB_BASE_REF",
+    "GITHUB_HEAD_REF",    "GITHUB_REF_NAME",   "GITHUB_SERVER_URL",
+    "GITHUB_REPOSITORY",  "GITHUB_API_URL",    "GITHUB_TOKEN",
+    "GITLAB_CI",          "CI_PROJECT_URL",    "CI_MERGE_REQUEST_IID",
+    "CI_COMMIT_REF_NAME", "CI_NODE_INDEX",     "CI_SERVER_URL",
+    "CI_API_V4_URL",      "CI_PROJECT_ID",     "CGBENCH_GITLAB_TOKEN",
+    "CGBENCH_DB",         "CGBENCH_THRESHOLD", "CGBENCH_ALERT_WEBHOOK",
+    "JENKINS_URL",        "BUILDKITE",         "TF_BUILD",
+    "FORGEJO_ACTIONS",    "GITEA_ACTIONS"};
 
 // A repository on main whose pushes the test makes, measured with a history.
 class Pushes {
@@ -34,9 +37,11 @@ class Pushes {
     }
 
     // cgbench pr on the current commit of main, with the history and `args`.
-    Ran push(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {}) {
-        std::vector<std::string> argv = {CGBENCH_BINARY, "pr", "--build", "./build.sh", "--history",
-                                         (dir_ / "db/history.db").string()};
+    Ran push(const std::vector<std::string>& args,
+             const std::map<std::string, std::string>& env = {}) {
+        std::vector<std::string> argv = {CGBENCH_BINARY, "pr",
+                                         "--build",      "./build.sh",
+                                         "--history",    (dir_ / "db/history.db").string()};
         argv.insert(argv.end(), args.begin(), args.end());
         return run_tool(argv, repo_.dir(), env, kUnset);
     }
@@ -133,7 +138,8 @@ TEST(PrAlertsE2E, RetriedUntilDeliveredAndSlackShaped) {
         return n == 0 ? HttpReceiver::Reply{503, "{}", false} : HttpReceiver::Reply{};
     });
     Pushes p("alerts-retry");
-    const std::vector<std::string> hook = {"--alert-webhook", receiver.url(), "--alert-format", "slack"};
+    const std::vector<std::string> hook = {"--alert-webhook", receiver.url(), "--alert-format",
+                                           "slack"};
     ASSERT_EQ(p.push(hook).exit_code, 0);
     p.commit(10);
     const auto r = p.push(hook);
@@ -153,9 +159,12 @@ TEST(PrAlertsE2E, RetriedUntilDeliveredAndSlackShaped) {
 // A webhook that never answers costs at most the attempts' timeouts and pauses, is said, and
 // leaves the exit code what the gate made it; so does one that refuses connections.
 TEST(PrAlertsE2E, AnUnreachableWebhookIsBoundedSaidAndHarmless) {
-    HttpReceiver receiver([](const auto&, std::size_t) { return HttpReceiver::Reply{200, "", true}; });
+    HttpReceiver receiver([](const auto&, std::size_t) {
+        return HttpReceiver::Reply{200, "", true};
+    });
     Pushes p("alerts-hang");
-    const std::vector<std::string> hook = {"--alert-webhook", receiver.url(), "--alert-timeout", "1"};
+    const std::vector<std::string> hook = {"--alert-webhook", receiver.url(), "--alert-timeout",
+                                           "1"};
     ASSERT_EQ(p.push(hook).exit_code, 0);
     p.commit(10);
     const auto started = std::chrono::steady_clock::now();
@@ -167,15 +176,17 @@ TEST(PrAlertsE2E, AnUnreachableWebhookIsBoundedSaidAndHarmless) {
     EXPECT_NE(r.err.find("cgbench: warning: the alert was not delivered to http://127.0.0.1:"),
               std::string::npos)
         << r.err;
-    EXPECT_NE(r.err.find("timed out after 1 s (3 attempts); the measurement and its exit code stand"),
-              std::string::npos)
+    EXPECT_NE(
+        r.err.find("timed out after 1 s (3 attempts); the measurement and its exit code stand"),
+        std::string::npos)
         << r.err;
     EXPECT_LT(seconds, 120) << "the attempts are bounded";
     EXPECT_FALSE(fs::exists(p.dir() / "db/alerts.json")) << "an undelivered step is not recorded";
 
     // Nobody listening: refused at once, said the same way.
     p.commit(20);
-    const auto refused = p.push({"--alert-webhook", "http://127.0.0.1:1/hook", "--alert-timeout", "1"});
+    const auto refused =
+        p.push({"--alert-webhook", "http://127.0.0.1:1/hook", "--alert-timeout", "1"});
     EXPECT_EQ(refused.exit_code, 1) << refused.err;
     EXPECT_NE(refused.err.find("the alert was not delivered to http://127.0.0.1:1/…"),
               std::string::npos)
@@ -187,12 +198,15 @@ TEST(PrAlertsE2E, AnUnreachableWebhookIsBoundedSaidAndHarmless) {
 TEST(PrAlertsE2E, GithubIssueOpenedThenCommentedOn) {
     bool opened = false;
     HttpReceiver receiver([&opened](const HttpReceiver::Request& r, std::size_t) {
-        if (r.headers.count("authorization") == 0 || r.headers.at("authorization") != "Bearer secret") {
-            return HttpReceiver::Reply{403, R"({"message": "Resource not accessible by integration"})"};
+        if (r.headers.count("authorization") == 0 ||
+            r.headers.at("authorization") != "Bearer secret") {
+            return HttpReceiver::Reply{403,
+                                       R"({"message": "Resource not accessible by integration"})"};
         }
         if (r.method == "GET") {
-            return HttpReceiver::Reply{200, opened ? R"([{"number": 7, "title": "cgbench: performance alerts on main"}])"
-                                                   : "[]"};
+            return HttpReceiver::Reply{
+                200, opened ? R"([{"number": 7, "title": "cgbench: performance alerts on main"}])"
+                            : "[]"};
         }
         opened = true;
         return HttpReceiver::Reply{201, R"({"number": 7})"};
@@ -251,8 +265,11 @@ TEST(PrAlertsE2E, GitlabIssueOpened) {
     });
     Pushes p("alerts-gitlab");
     const std::map<std::string, std::string> env = {
-        {"GITLAB_CI", "true"}, {"CI_API_V4_URL", receiver.url("/api/v4")}, {"CI_PROJECT_ID", "11"},
-        {"CI_PROJECT_URL", "https://gitlab.example.com/g/p"}, {"CGBENCH_GITLAB_TOKEN", "glpat"}};
+        {"GITLAB_CI", "true"},
+        {"CI_API_V4_URL", receiver.url("/api/v4")},
+        {"CI_PROJECT_ID", "11"},
+        {"CI_PROJECT_URL", "https://gitlab.example.com/g/p"},
+        {"CGBENCH_GITLAB_TOKEN", "glpat"}};
     ASSERT_EQ(p.push({"--alert-issue", "gitlab"}, env).exit_code, 0);
     p.commit(10);
     const auto r = p.push({"--alert-issue", "gitlab"}, env);
@@ -264,8 +281,9 @@ TEST(PrAlertsE2E, GitlabIssueOpened) {
     EXPECT_EQ(got[1].headers.at("private-token"), "glpat");
     const auto created = body(got[1]);
     EXPECT_EQ(created.at("labels"), "cgbench");
-    EXPECT_NE(created.at("description").get<std::string>().find(
-                  "https://gitlab.example.com/g/p/-/commit/" + p.repo().rev("HEAD")),
+    EXPECT_NE(created.at("description")
+                  .get<std::string>()
+                  .find("https://gitlab.example.com/g/p/-/commit/" + p.repo().rev("HEAD")),
               std::string::npos)
         << created.dump(1);
 }

@@ -23,8 +23,10 @@ TEST(CiForms, PlaceholdersNeedEveryVariableSet) {
 }
 
 TEST(CiForms, Filters) {
-    const exec::EnvMap env = {{"REF", "refs/heads/feature/x"}, {"GIT", "origin/main"},
-                              {"PULL", "refs/pull/42/merge"}, {"PUSH", "refs/heads/main"},
+    const exec::EnvMap env = {{"REF", "refs/heads/feature/x"},
+                              {"GIT", "origin/main"},
+                              {"PULL", "refs/pull/42/merge"},
+                              {"PUSH", "refs/heads/main"},
                               {"WHY", "PullRequest"}};
     EXPECT_EQ(expand("{REF:branch}", env), "feature/x");
     EXPECT_EQ(expand("{GIT:branch}", env), "main");

@@ -50,10 +50,12 @@ TEST(PrOptions, ThresholdsCheckedFirst) {
 }
 
 TEST(PrOptions, TheBaseFromTheCiAndItsShard) {
-    const exec::EnvMap mr = {{"GITLAB_CI", "true"}, {"CI_MERGE_REQUEST_IID", "5"},
+    const exec::EnvMap mr = {{"GITLAB_CI", "true"},
+                             {"CI_MERGE_REQUEST_IID", "5"},
                              {"CI_MERGE_REQUEST_DIFF_BASE_SHA", "abc"},
                              {"CI_MERGE_REQUEST_TARGET_BRANCH_NAME", "main"},
-                             {"CI_NODE_INDEX", "1"}, {"CI_NODE_TOTAL", "2"}};
+                             {"CI_NODE_INDEX", "1"},
+                             {"CI_NODE_TOTAL", "2"}};
     auto plan = plan_pr({}, mr, "/work");
     EXPECT_EQ(plan.base, "abc");
     EXPECT_EQ(plan.base_branch, "main");
@@ -65,7 +67,8 @@ TEST(PrOptions, TheBaseFromTheCiAndItsShard) {
     explicit_base.base = "origin/dev";
     EXPECT_EQ(plan_pr(explicit_base, mr, "/work").base, "origin/dev");
     // A push: no base, and the CI's parallel job does not split it.
-    const exec::EnvMap push = {{"GITLAB_CI", "true"}, {"CI_NODE_INDEX", "1"}, {"CI_NODE_TOTAL", "2"}};
+    const exec::EnvMap push = {
+        {"GITLAB_CI", "true"}, {"CI_NODE_INDEX", "1"}, {"CI_NODE_TOTAL", "2"}};
     EXPECT_FALSE(plan_pr({}, push, "/work").shard);
     PrInput shard;
     shard.shard = "1/2";
@@ -88,7 +91,8 @@ TEST(PrOptions, Alerts) {
     EXPECT_NE(error_of(in).find("--alert-webhook is not an http(s) URL"), std::string::npos);
     in = {};
     in.alert_format = "teams";
-    EXPECT_NE(error_of(in).find("--alert-format 'teams' is neither json nor slack"), std::string::npos);
+    EXPECT_NE(error_of(in).find("--alert-format 'teams' is neither json nor slack"),
+              std::string::npos);
     EXPECT_NE(error_of({}, {{"CGBENCH_ALERT_ISSUE", "jira"}}).find("CGBENCH_ALERT_ISSUE 'jira'"),
               std::string::npos);
     in = {};

@@ -62,8 +62,9 @@ TEST(AlertPayload, JsonNamesTheCommitTheStepsAndTheLinks) {
     EXPECT_NEAR(sum.at("change").get<double>(), 0.05, 1e-9);
     EXPECT_EQ(j.at("steps")[1].at("kind"), "failure");
     EXPECT_EQ(j.at("steps")[1].at("error"), "exited with status 3");
-    EXPECT_EQ(j.at("text"), "cgbench: 2 new steps on main at 0123456789: sum cost +5.00%; broken "
-                            "fails now (exited with status 3)");
+    EXPECT_EQ(j.at("text"),
+              "cgbench: 2 new steps on main at 0123456789: sum cost +5.00%; broken "
+              "fails now (exited with status 3)");
 }
 
 TEST(AlertPayload, SlackAndMarkdownKeepNamesInert) {
@@ -74,8 +75,10 @@ TEST(AlertPayload, SlackAndMarkdownKeepNamesInert) {
     const auto text = slack.at("text").get<std::string>();
     EXPECT_EQ(text.find("<!channel>"), std::string::npos) << text;
     EXPECT_NE(text.find("&lt;!channel&gt; @octocat &amp; *x*"), std::string::npos) << text;
-    EXPECT_NE(text.find("<https://github.com/o/r/commit/0123456789abcdef0123456789abcdef01234567|0123456789>"),
-              std::string::npos)
+    EXPECT_NE(
+        text.find(
+            "<https://github.com/o/r/commit/0123456789abcdef0123456789abcdef01234567|0123456789>"),
+        std::string::npos)
         << text;
     const auto md = alert_markdown(f.alert);
     EXPECT_EQ(md.find("@octocat"), std::string::npos) << "a name mentions nobody: " << md;

@@ -30,15 +30,16 @@ TEST(ShellWords, SplitAsAShellWould) {
     EXPECT_EQ(words("  prog\t 'a b'  \"c d\" e\\ f\n"), (V{"prog", "a b", "c d", "e f"}));
     EXPECT_EQ(words("prog ''"), (V{"prog", ""}));
     EXPECT_EQ(words("prog 'it'\\''s' \"say \\\"hi\\\"\""), (V{"prog", "it's", "say \"hi\""}));
-    EXPECT_EQ(words("prog 'a$b `c` ; | & < > ( ) * ? ['"), (V{"prog", "a$b `c` ; | & < > ( ) * ? ["}));
+    EXPECT_EQ(words("prog 'a$b `c` ; | & < > ( ) * ? ['"),
+              (V{"prog", "a$b `c` ; | & < > ( ) * ? ["}));
     EXPECT_EQ(words("prog \\$HOME"), (V{"prog", "$HOME"})) << "an escaped $ is a $";
     EXPECT_EQ(words("prog a=b --x=1,2 ~/f #x"), (V{"prog", "a=b", "--x=1,2", "~/f", "#x"}));
 }
 
 TEST(ShellWords, RefusesWhatAShellWouldExpandOrRun) {
-    for (const auto* line : {"prog $(touch x)", "prog `id`", "prog $HOME", "prog ${x}", "prog; rm x",
-                             "prog | tee", "prog & x", "prog > out", "prog < in", "(prog)", "prog *.c",
-                             "prog ?", "prog [ab]"}) {
+    for (const auto* line :
+         {"prog $(touch x)", "prog `id`", "prog $HOME", "prog ${x}", "prog; rm x", "prog | tee",
+          "prog & x", "prog > out", "prog < in", "(prog)", "prog *.c", "prog ?", "prog [ab]"}) {
         const auto why = refusal(line);
         EXPECT_NE(why.find("--command '"), std::string::npos) << line << ": " << why;
         EXPECT_NE(why.find("a shell would interpret"), std::string::npos) << line << ": " << why;
