@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "config/commit_url.hpp"
 #include "report/compare_summary.hpp"
 #include "report/escape.hpp"
+#include "report/function_report.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::report {
@@ -39,19 +41,11 @@ std::string step_line(const AlertStep& s) {
     return fmt::format("{} {} {}", util::printable(b.name), h->metric.name(), change_cell(*h));
 }
 
+// The functions that moved most, as the JSON reports write them.
 ojson functions_json(const compare::BenchmarkComparison& b) {
-    ojson out = ojson::array();
-    for (std::size_t i = 0; i < b.moved.size() && i < kFunctions; ++i) {
-        const auto& f = b.moved[i];
-        const auto or_null = [](const auto& v) { return v ? ojson(*v) : ojson(); };
-        out.push_back(ojson{{"name", f.name},
-                            {"file", f.file},
-                            {"base", or_null(f.base)},
-                            {"head", or_null(f.head)},
-                            {"delta", f.delta},
-                            {"share", or_null(f.share)}});
-    }
-    return out;
+    const auto n = std::min(b.moved.size(), kFunctions);
+    return function_changes_json(
+        {b.moved.begin(), b.moved.begin() + static_cast<std::ptrdiff_t>(n)});
 }
 
 ojson step_json(const AlertStep& s) {
