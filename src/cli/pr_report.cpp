@@ -53,6 +53,9 @@ config::ComparePlan compare_plan(const config::PrPlan& plan, Against against,
             cp.base = (plan.out_dir / "base.json").string();
             break;
         case Against::Previous:
+            // HEAD as the history keeps it, as it keeps the previous run: both sides list the
+            // same number of functions, so "Functions that moved" compares like with like.
+            cp.head = read_result_file(plan.out_dir / "head.json").id;
             cp.base_choice = config::BaseChoice::Previous;
             cp.db = plan.history;
             break;

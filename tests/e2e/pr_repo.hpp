@@ -98,10 +98,11 @@ class PrRepo {
         std::ofstream(dir_ / name) << text;
     }
 
+    // Commits everything (nothing changed: an empty commit, a push that moves nothing).
     std::string commit(const std::string& subject) {
         EXPECT_TRUE(git_.run({"add", "-A"}));
-        EXPECT_TRUE(git_.run({"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q",
-                              "-m", subject}));
+        EXPECT_TRUE(git_.run({"-c", "user.name=t", "-c", "user.email=t@example.com", "commit",
+                              "-q", "--allow-empty", "-m", subject}));
         return git_.run({"rev-parse", "HEAD"}).value_or("");
     }
 

@@ -82,8 +82,9 @@ TEST(PrAlertsE2E, OneAlertPerStepWithTheDocumentedPayload) {
     p.commit(10);
     auto r = p.push(hook);
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    ASSERT_EQ(receiver.requests().size(), 1U) << r.err;
-    const auto& req = receiver.requests()[0];
+    const auto got = receiver.requests();
+    ASSERT_EQ(got.size(), 1U) << r.err;
+    const auto& req = got[0];
     EXPECT_EQ(req.method, "POST");
     EXPECT_EQ(req.target, "/hook");
     EXPECT_EQ(req.headers.at("content-type"), "application/json");
