@@ -50,12 +50,34 @@ std::vector<std::string> thresholds(const PrInput& in, const exec::EnvMap& env,
     return out;
 }
 
+// One alert setting, layered: built-in < CGBENCH_* in `env` < its option.
+Layered layered_alert(std::string value, const exec::EnvMap& env, std::string_view var,
+                      const std::optional<std::string>& option, std::string flag) {
+    Layered l = layered_default(std::move(value));
+    apply_env(l, env, var);
+    apply(l, option, Source::CommandLine, std::move(flag));
+    return l;
+}
+
+// `l`'s value when it is one of `allowed` (the empty value too when `allowed` holds it);
+// UsageError naming where it came from otherwise.
+std::string one_of(const Layered& l, std::initializer_list<std::string_view> allowed,
+                   std::string_view hint) {
+    std::vector<std::string> names;
+    for (const auto a : allowed) {
+        if (l.value == a) return l.value;
+        if (!a.empty()) names.emplace_back(a);
+    }
+    throw UsageError(fmt::format("{} '{}' is not one of {}", l.origin, util::printable(l.value),
+                                 util::join(names, ", ")),
+                     std::string(hint));
+}
+
 AlertPlan alert_plan(const PrInput& in, const exec::EnvMap& env, const std::optional<fs::path>& db,
                      const fs::path& cwd) {
     AlertPlan a;
-    Layered hook = layered_default("");
-    apply_env(hook, env, "CGBENCH_ALERT_WEBHOOK");
-    apply(hook, in.alert_webhook, Source::CommandLine, "--alert-webhook");
+    const auto hook =
+        layered_alert("", env, "CGBENCH_ALERT_WEBHOOK", in.alert_webhook, "--alert-webhook");
     if (!hook.value.empty()) {
         if (!web_url(hook.value)) {
             throw UsageError(fmt::format("{} is not an http(s) URL", hook.origin),
@@ -63,26 +85,15 @@ AlertPlan alert_plan(const PrInput& in, const exec::EnvMap& env, const std::opti
         }
         a.webhook = hook.value;
     }
-    Layered format = layered_default("json");
-    apply_env(format, env, "CGBENCH_ALERT_FORMAT");
-    apply(format, in.alert_format, Source::CommandLine, "--alert-format");
-    if (format.value != "json" && format.value != "slack") {
-        throw UsageError(fmt::format("{} '{}' is neither json nor slack", format.origin,
-                                     util::printable(format.value)),
-                         "json: cgbench's payload (docs/ci/alerts.md); slack: {\"text\": ...}");
-    }
-    a.slack = format.value == "slack";
-    Layered issue = layered_default("");
-    apply_env(issue, env, "CGBENCH_ALERT_ISSUE");
-    apply(issue, in.alert_issue, Source::CommandLine, "--alert-issue");
-    if (!issue.value.empty()) {
-        if (issue.value != "github" && issue.value != "gitlab") {
-            throw UsageError(fmt::format("{} '{}' is neither github nor gitlab", issue.origin,
-                                         util::printable(issue.value)),
-                             "the issue is filed with the CI's token on that forge");
-        }
-        a.issue = issue.value;
-    }
+    a.slack =
+        one_of(
+            layered_alert("json", env, "CGBENCH_ALERT_FORMAT", in.alert_format, "--alert-format"),
+            {"json", "slack"},
+            "json: cgbench's payload (docs/ci/alerts.md); slack: {\"text\": ...}") == "slack";
+    const auto issue =
+        one_of(layered_alert("", env, "CGBENCH_ALERT_ISSUE", in.alert_issue, "--alert-issue"),
+               {"", "github", "gitlab"}, "the issue is filed with the CI's token on that forge");
+    if (!issue.empty()) a.issue = issue;
     if (in.alert_timeout) {
         const auto s = util::parse_seconds(*in.alert_timeout);
         if (!s || *s <= 0 || *s > 300) {

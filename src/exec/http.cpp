@@ -52,6 +52,27 @@ std::string failure(const ProcessOutcome& out, double timeout) {
                                           : "curl was killed";
 }
 
+// curl reading `dir`'s request.cfg (and body), writing the response there.
+ProcessSpec curl_spec(const fs::path& curl, const HttpRequest& r, const fs::path& dir,
+                      const EnvMap& caller) {
+    ProcessSpec spec;
+    spec.argv = {curl.string(), "-q",
+                 "--silent",    "--show-error",
+                 "--proto",     "=http,https",
+                 "--config",    (dir / "request.cfg").string(),
+                 "--max-time",  fmt::format("{:g}", r.timeout_seconds),
+                 "--output",    (dir / "response").string(),
+                 "--write-out", "%{http_code}"};
+    if (!r.body.empty()) {
+        spec.argv.insert(spec.argv.end(), {"--data-binary", "@" + (dir / "body").string()});
+    }
+    for (const auto& [k, v] : caller)
+        spec.env.push_back(k + "=" + v);
+    spec.disable_aslr = false;
+    spec.timeout_seconds = r.timeout_seconds + 5;  // curl's own limit comes first
+    return spec;
+}
+
 }  // namespace
 
 HttpResponse send_http(const HttpRequest& request, const EnvMap& caller, ProcessRunner& runner) {
@@ -71,22 +92,7 @@ HttpResponse send_http(const HttpRequest& request, const EnvMap& caller, Process
     const util::StagingDir dir;  // 0700: the token and the URL stay private
     util::write_file_atomic(dir.path() / "request.cfg", config_file(request));
     util::write_file_atomic(dir.path() / "body", request.body);
-    ProcessSpec spec;
-    spec.argv = {curl.string(), "-q",
-                 "--silent",    "--show-error",
-                 "--proto",     "=http,https",
-                 "--config",    (dir.path() / "request.cfg").string(),
-                 "--max-time",  fmt::format("{:g}", request.timeout_seconds),
-                 "--output",    (dir.path() / "response").string(),
-                 "--write-out", "%{http_code}"};
-    if (!request.body.empty()) {
-        spec.argv.insert(spec.argv.end(), {"--data-binary", "@" + (dir.path() / "body").string()});
-    }
-    for (const auto& [k, v] : caller)
-        spec.env.push_back(k + "=" + v);
-    spec.disable_aslr = false;
-    spec.timeout_seconds = request.timeout_seconds + 5;  // curl's own limit comes first
-    const auto out = runner.run(spec);
+    const auto out = runner.run(curl_spec(curl, request, dir.path(), caller));
     const auto status = util::parse_u64(util::trim(out.stdout_tail));
     if (out.how != Termination::Exited || out.exit_code != 0 || !status || *status == 0) {
         response.error = failure(out, request.timeout_seconds);

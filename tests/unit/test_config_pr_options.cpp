@@ -95,7 +95,7 @@ TEST(PrOptions, Alerts) {
     EXPECT_NE(error_of(in).find("--alert-webhook is not an http(s) URL"), std::string::npos);
     in = {};
     in.alert_format = "teams";
-    EXPECT_NE(error_of(in).find("--alert-format 'teams' is neither json nor slack"),
+    EXPECT_NE(error_of(in).find("--alert-format 'teams' is not one of json, slack"),
               std::string::npos);
     EXPECT_NE(error_of({}, {{"CGBENCH_ALERT_ISSUE", "jira"}}).find("CGBENCH_ALERT_ISSUE 'jira'"),
               std::string::npos);
