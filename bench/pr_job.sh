@@ -94,11 +94,20 @@ for ((i = 0; i < RUNS; i++)); do
     time_cmd "$TMP/before.times" job before
     time_cmd "$TMP/after.times" job after
 done
+# The report step alone, on the files the last job left: `compare` once per format and
+# `export` (before) against one comparison (after); no build, no Valgrind.
+for ((i = 0; i < 10 * RUNS; i++)); do
+    time_cmd "$TMP/report-before.times" bash -c "cd '$repo' && '$before' --report-only"
+    time_cmd "$TMP/report-after.times" bash -c "cd '$repo' && '$CGBENCH' pr --report-only"
+done
 b="$(median "$TMP/before.times")" a="$(median "$TMP/after.times")"
 printf '%-34s %10s %10s\n' "PR job on the example suite" "wall s" "CPU s"
 printf '%-34s %10.1f %10.1f\n' "before: bash flow ($BEFORE_REF)" "$b" "$(median "$TMP/before.times.cpu")"
 printf '%-34s %10.1f %10.1f\n' "after:  cgbench pr" "$a" "$(median "$TMP/after.times.cpu")"
 echo "after / before: $(ratio "$a" "$b") (goal <= 1: $(verdict "$a" "$b"))"
+rb="$(median "$TMP/report-before.times")" ra="$(median "$TMP/report-after.times")"
+printf '%-34s %10.3f %10.3f\n' "report step alone, before" "$rb" "$(median "$TMP/report-before.times.cpu")"
+printf '%-34s %10.3f %10.3f\n' "report step alone, after" "$ra" "$(median "$TMP/report-after.times.cpu")"
 echo
 
 # A CMake project: the functions that moved, paired or not.
