@@ -78,4 +78,49 @@ TEST(PrE2E, CmakeAbsolutePathsStillPairTheFunctionsThatMoved) {
     EXPECT_TRUE(accumulate) << work->at("functions_moved").dump();
 }
 
+// A base git does not know is refused before anything is built, saying how to fetch it.
+TEST(PrE2E, ABaseTheCloneLacksIsNamedWithTheFetchToMake) {
+    const auto dir = scratch("pr-no-base");
+    const PrRepo repo(dir, Build::Cc);
+    auto r = cgbench_pr(repo, dir / "tmp", {"--base", "nosuch", "--build", "./build.sh"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("cgbench: error: the base 'nosuch' is not in this clone (fetch it (git "
+                         "fetch origin BRANCH), or check --base"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("building"), std::string::npos) << r.err;
+    r = cgbench_pr(repo, dir / "tmp", {"--base", "--build", "--build", "./build.sh"});
+    EXPECT_EQ(r.exit_code, 2) << "an option's name is no ref: " << r.err;
+}
+
+// A shallow clone (a CI checkout's default) holds neither the base branch nor the merge base:
+// the error says the clone is shallow and how to fetch the history.
+TEST(PrE2E, AShallowCloneSaysHowToFetchTheHistory) {
+    const auto dir = scratch("pr-shallow");
+    const PrRepo repo(dir, Build::Cc);
+    const auto url = "file://" + repo.dir().string();
+    for (const auto& [how, why] :
+         {std::pair{std::vector<std::string>{"--branch", "pr"},
+                    "the base 'origin/main' is not in "
+                    "this shallow clone"},
+          std::pair{std::vector<std::string>{"--no-single-branch", "--branch", "pr"},
+                    "no merge base of HEAD with 'origin/main': the clone is shallow"}}) {
+        const auto clone = dir / ("clone" + std::to_string(how.size()));
+        std::vector<std::string> argv = {"git", "clone", "-q", "--depth", "1"};
+        argv.insert(argv.end(), how.begin(), how.end());
+        argv.insert(argv.end(), {url, clone.string()});
+        argv[0] = "/usr/bin/git";
+        ASSERT_EQ(run_tool(argv, dir).exit_code, 0);
+        const auto r =
+            run_tool({CGBENCH_BINARY, "pr", "--base", "origin/main", "--build", "./build.sh"},
+                     clone, {}, kCiVariables);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("fetch-depth: 0 with actions/checkout, GIT_DEPTH: 0 on GitLab, or git "
+                             "fetch --unshallow"),
+                  std::string::npos)
+            << r.err;
+    }
+}
+
 }  // namespace cgbench::e2e
