@@ -6,7 +6,8 @@
 #                need: what the main job (scripts/run-examples.sh) installs
 #   --build      only what building cgbench itself needs, no tests or examples: what a CI job
 #                installs on a cache miss (scripts/ci-install-cgbench.sh)
-#   --runtime    only what running cgbench needs: Valgrind, and git for cgbench-pr
+#   --runtime    only what running cgbench needs: Valgrind, git for `cgbench pr`, and curl
+#                (with the CA certificates) for its alerts
 #   --tests      also what only the test suite needs: chromium, which loads the HTML report
 #                in tests/browser/, and debootstrap, which makes the clean Debian roots of
 #                tests/roots/ (scripts/test.sh passes it)
@@ -27,7 +28,7 @@
 set -euo pipefail
 
 # What each set needs, by role; a role's package name on each release comes from the table.
-runtime=(valgrind git)
+runtime=(valgrind git curl ca-certificates)
 build=(build-essential cmake pkg-config git cli11 nlohmann-json fmt spdlog sqlite3-dev
        tomlplusplus re2)
 examples=("${build[@]}" "${runtime[@]}" gtest gmock benchmark python3)
@@ -65,6 +66,7 @@ clang             =                  =                  =                  =    
 clang-rt          libclang-rt-14-dev libclang-rt-19-dev libclang-rt-dev    libclang-common-14-dev libclang-rt-18-dev
 rsync             =                  =                  =                  =             =
 curl              =                  =                  =                  =             =
+ca-certificates   =                  =                  =                  =             =
 jq                =                  =                  =                  =             =
 groff-base        =                  =                  =                  =             =
 chromium          =                  =                  =                  -             -

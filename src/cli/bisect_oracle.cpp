@@ -7,14 +7,13 @@
 
 #include "base/errors.hpp"
 #include "cli/command.hpp"
+#include "cli/worktree_run.hpp"
 #include "history/stored_runs.hpp"
 #include "runner/run_pipeline.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::cli {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -103,14 +102,7 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
         probe.seconds = elapsed();
         return std::nullopt;
     }
-    auto input = setup_.run;
-    if (input.suite) {
-        input.suite = worktree_->map(fs::absolute(ctx_.cwd / *input.suite)).string();
-    } else if (!input.command.empty() || input.gbench) {
-        input.cwd = worktree_->map(ctx_.cwd / input.cwd.value_or(".")).string();
-    } else {
-        input.suite = (here / "cgbench.toml").string();
-    }
+    auto input = input_in_worktree(setup_.run, *worktree_, ctx_.cwd);
     input.db.disabled = true;
     RunResult run;
     try {
@@ -128,10 +120,7 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
         return std::nullopt;
     }
     run.git.branch.reset();  // measured in a detached worktree: on no branch
-    for (auto& b : run.benchmarks) {  // files named as in the checkout, as stored results name them
-        for (auto& f : b.functions)
-            f.file = worktree_->unmap(f.file);
-    }
+    unmap_files(run, *worktree_);  // files named as in the checkout, as stored results name them
     if (history_ != nullptr) history::record_run(*history_, run);
     probe.source = "measured";
     probe.seconds = elapsed();

@@ -23,9 +23,16 @@ class Validator;
 
 namespace cgbench::config {
 struct DbInput;
+struct ComparePlan;
+}  // namespace cgbench::config
+
+namespace cgbench::compare {
+struct Comparison;
 }
 
 namespace cgbench::cli {
+
+struct ReportOutput;  // report_outputs.hpp
 
 // A registered subcommand's action, run after parsing succeeded with the context main built;
 // returns the exit code.
@@ -95,11 +102,18 @@ std::vector<std::string> program_arguments(const CLI::App& app, const GlobalOpti
 // those costs (the latest such run), otherwise by name.
 config::RunPlan plan_sharded_run(const config::RunInput& input, const Context& ctx);
 
-// Prints `run` in `format` (not with -q on the console), writes it to `out` (may be null)
-// when at least one benchmark succeeded, records it in `history` (may be null; failed
-// benchmarks included), and throws BenchmarkError naming every failed benchmark. Returns 0.
+// Prints `run` in `format` (not with -q on the console), writes it to `out` (may be null) and
+// to each of `reports` (may be null) when at least one benchmark succeeded, records it in
+// `history` (may be null; failed benchmarks included), and throws BenchmarkError naming every
+// failed benchmark. Returns 0.
 int finish_run(const RunResult& run, const report::OutputFormat& format, util::OutputFile* out,
-               history::HistoryBackend* history, const Context& ctx);
+               history::HistoryBackend* history, const Context& ctx,
+               std::vector<ReportOutput>* reports = nullptr);
+
+// The comparison `plan` describes, as `cgbench compare` computes it: BASE and HEAD resolved
+// (result files, run ids, git refs, the previous run of HEAD's branch, or no baseline), a
+// forced comparison warned about.
+compare::Comparison compare_as_planned(const config::ComparePlan& plan, const Context& ctx);
 
 // Registers `cgbench run`.
 Subcommand register_run(CLI::App& app, GlobalOptions& global);
@@ -138,5 +152,11 @@ Subcommand register_bisect(CLI::App& app, GlobalOptions& global);
 
 // Registers `cgbench calibrate`.
 Subcommand register_calibrate(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench pr`.
+Subcommand register_pr(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench ci` (`ci env`).
+Subcommand register_ci(CLI::App& app, GlobalOptions& global);
 
 }  // namespace cgbench::cli

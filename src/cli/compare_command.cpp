@@ -16,6 +16,7 @@
 #include "access/history_url.hpp"
 #include "access/run_ref.hpp"
 #include "cli/command.hpp"
+#include "cli/report_outputs.hpp"
 #include "compare/comparison.hpp"
 #include "config/compare_options.hpp"
 #include "exec/environment.hpp"
@@ -91,6 +92,7 @@ void add_options(CLI::App& cmd, config::CompareInput& in) {
         "-o,--out", in.out,
         "Write the report here (a regular file atomically) instead of stdout, which then gets the "
         "summary line");
+    add_report_option(cmd, in.reports, report::Model::Compare, false);
 }
 
 // BASE as the plan chooses it; nullopt when there is none (then `why` says so).
@@ -148,10 +150,12 @@ int execute(const config::CompareInput& in, const Context& ctx) {
     const auto plan = config::plan_compare(in, ctx.env);
     std::unique_ptr<util::OutputFile> out_file;
     if (plan.out) out_file = std::make_unique<util::OutputFile>(*plan.out);
+    auto reports =
+        open_reports(in.reports, report::Model::Compare, "compare", false,
+                     plan.out ? std::vector{plan.out->string()} : std::vector<std::string>{});
 
-    access::RunResolver resolver(access::history_source(plan.db), ctx.cwd, ctx.env, ctx.runner);
-    auto comparison = build_comparison(resolver, plan);
-    if (comparison.forced) warn(report::forced_warning(comparison));
+    auto comparison = compare_as_planned(plan, ctx);
+    write_reports(reports, comparison, ctx.verbose());
 
     const report::RenderOptions ro{(!out_file || out_file->is_stdout()) && ctx.color,
                                    ctx.verbose()};
@@ -170,6 +174,13 @@ int execute(const config::CompareInput& in, const Context& ctx) {
 }
 
 }  // namespace
+
+compare::Comparison compare_as_planned(const config::ComparePlan& plan, const Context& ctx) {
+    access::RunResolver resolver(access::history_source(plan.db), ctx.cwd, ctx.env, ctx.runner);
+    auto comparison = build_comparison(resolver, plan);
+    if (comparison.forced) warn(report::forced_warning(comparison));
+    return comparison;
+}
 
 Subcommand register_compare(CLI::App& app, GlobalOptions& global) {
     auto* cmd = app.add_subcommand("compare",

@@ -11,6 +11,7 @@
 #include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
+#include "cli/report_outputs.hpp"
 #include "config/gbench_plan.hpp"
 #include "config/run_options.hpp"
 #include "core/result_json.hpp"
@@ -142,6 +143,7 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
                    "Measure N times; report any event that differs and exit 3 if one does")
         ->check(CLI::Range(1, 1000));
     run.add_option("-o,--out", in.out, "Write the result JSON here (a regular file atomically)");
+    add_report_option(run, in.reports, report::Model::Run, true);
     run.add_option("--keep-raw", in.keep_raw, "Keep Valgrind's output files in this directory");
     add_format_option(run, in.format, report::Model::Run);
     add_db_options(run, in.db);
@@ -228,7 +230,8 @@ void record_or_keep(history::HistoryBackend& db, const RunResult& run, const fs:
 }  // namespace
 
 int finish_run(const RunResult& run, const report::OutputFormat& format, util::OutputFile* out,
-               history::HistoryBackend* history, const Context& ctx) {
+               history::HistoryBackend* history, const Context& ctx,
+               std::vector<ReportOutput>* reports) {
     std::vector<const BenchmarkResult*> failed;
     for (const auto& b : run.benchmarks) {
         if (b.status != BenchStatus::Ok) failed.push_back(&b);
@@ -241,6 +244,7 @@ int finish_run(const RunResult& run, const report::OutputFormat& format, util::O
         [](const BenchmarkResult& b) { return b.status == BenchStatus::Ok || !b.spread.empty(); });
     const bool written = out != nullptr && measured;
     if (written) out->commit(dump_json(to_json(run)) + "\n");
+    if (measured && reports != nullptr) write_reports(*reports, run, ctx.verbose());
     if (history != nullptr) {
         const fs::path saved = written && out->is_file() ? out->target() : fs::path();
         record_or_keep(*history, run, saved.empty() ? nullptr : &saved);
@@ -290,6 +294,9 @@ int execute(const config::RunInput& in, const Context& ctx) {
     // Prove every output is writable before measuring.
     std::unique_ptr<util::OutputFile> out_file;
     if (plan.out) out_file = std::make_unique<util::OutputFile>(*plan.out);
+    auto reports =
+        open_reports(in.reports, report::Model::Run, "run", true,
+                     plan.out ? std::vector{plan.out->string()} : std::vector<std::string>{});
     if (!plan.request.settings.keep_raw_dir.empty()) {
         util::ensure_writable_dir(plan.request.settings.keep_raw_dir, "--keep-raw directory");
     }
@@ -313,7 +320,7 @@ int execute(const config::RunInput& in, const Context& ctx) {
     }
     exec::throw_if_interrupted();  // a signal after the last benchmark still writes nothing
 
-    return finish_run(run, format, out_file.get(), history.get(), ctx);
+    return finish_run(run, format, out_file.get(), history.get(), ctx, &reports);
 }
 
 }  // namespace

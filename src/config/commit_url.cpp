@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.hpp"
+#include "ci/facts.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::config {
@@ -66,20 +67,12 @@ std::string check_commit_url(std::string_view tmpl) {
 }
 
 std::optional<std::string> commit_url_from_ci(const exec::EnvMap& env) {
-    const auto get = [&env](const char* key) -> std::string_view {
-        const auto it = env.find(key);
-        return it == env.end() ? std::string_view() : std::string_view(it->second);
-    };
-    const auto server = get("GITHUB_SERVER_URL");
-    const auto repository = get("GITHUB_REPOSITORY");
-    if (web_scheme(server) && !repository.empty()) {
-        return fmt::format("{}/{}/commit/{}", without_suffix(server, "/"), repository,
-                           kPlaceholder);
+    const auto facts = ci::read_facts(env);
+    if (facts.commit_url && web_scheme(*facts.commit_url) &&
+        facts.commit_url->find(kPlaceholder) != std::string::npos) {
+        return facts.commit_url;
     }
-    if (const auto project = get("CI_PROJECT_URL"); web_scheme(project)) {
-        return fmt::format("{}/-/commit/{}", without_suffix(project, "/"), kPlaceholder);
-    }
-    return std::nullopt;
+    return facts.remote ? commit_url_from_remote(*facts.remote) : std::nullopt;
 }
 
 std::optional<std::string> commit_url_from_remote(std::string_view remote) {

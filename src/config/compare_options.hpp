@@ -24,6 +24,7 @@ struct CompareInput {
     bool fail_on_missing = false;
     std::optional<std::string> format;  // checked by the command against report's formats
     std::optional<std::string> out;
+    std::vector<std::string> reports;  // --report FORMAT=FILE, checked by the command
     std::optional<std::string> base_label;
     std::optional<std::string> head_label;
     std::optional<std::string> no_baseline;

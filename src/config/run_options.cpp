@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "base/errors.hpp"
+#include "ci/facts.hpp"
 #include "config/benchmark_plan.hpp"
 #include "config/suite.hpp"
 #include "config/weights_file.hpp"
@@ -34,13 +35,9 @@ int parse_jobs(const Layered& l) {
     return static_cast<int>(*n);
 }
 
-// GitLab's `parallel:` sets CI_NODE_INDEX (1-based) and CI_NODE_TOTAL.
+// A parallel CI job's position (GitLab's `parallel:`, Buildkite's `parallelism:`).
 void apply_ci_node(Layered& shard, const exec::EnvMap& env) {
-    const auto index = env.find("CI_NODE_INDEX");
-    const auto total = env.find("CI_NODE_TOTAL");
-    if (index == env.end() || total == env.end() || index->second.empty()) return;
-    shard = Layered{index->second + "/" + total->second, Source::Environment,
-                    "CI_NODE_INDEX/CI_NODE_TOTAL"};
+    if (auto s = ci::ci_shard(env)) shard = Layered{s->text, Source::Environment, s->origin};
 }
 
 }  // namespace

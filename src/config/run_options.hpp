@@ -32,6 +32,7 @@ struct RunInput {
     std::optional<std::string> timeout;
     std::optional<std::string> format;
     std::optional<std::string> out;
+    std::vector<std::string> reports;  // --report FORMAT=FILE, checked by the command
     std::optional<std::string> keep_raw;
     std::optional<std::string> cwd;
     std::optional<std::string> stdin_path;

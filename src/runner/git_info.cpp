@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "ci/facts.hpp"
 #include "exec/git.hpp"
 #include "util/strings.hpp"
 
@@ -22,15 +23,7 @@ GitInfo read_git_info(const std::filesystem::path& dir, const exec::EnvMap& call
     info.commit = git.run({"rev-parse", "HEAD"});
     if (!info.commit) return info;
     auto branch = info.branch ? info.branch : git.run({"rev-parse", "--abbrev-ref", "HEAD"});
-    if (!branch || *branch == "HEAD") {
-        branch.reset();
-        for (const char* var : {"GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME"}) {
-            if (const auto it = caller.find(var); it != caller.end() && !it->second.empty()) {
-                branch = it->second;
-                break;
-            }
-        }
-    }
+    if (!branch || *branch == "HEAD") branch = ci::ci_branch(caller);
     info.branch = branch;
     // Untracked files (build directories) do not make a checkout dirty.
     if (const auto status = git.run({"status", "--porcelain", "--untracked-files=no"})) {

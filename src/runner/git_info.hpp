@@ -15,7 +15,7 @@ namespace cgbench::runner {
 
 // Reads git facts for `dir`; fields stay empty outside a repository or without git. The
 // branch is CGBENCH_BRANCH in `caller` when set, else git's; in CI detached checkouts it
-// comes from GITHUB_HEAD_REF / GITHUB_REF_NAME / CI_COMMIT_REF_NAME in `caller`.
+// is the one the CI names (ci/facts.hpp: e.g. GITHUB_HEAD_REF, CI_COMMIT_REF_NAME).
 GitInfo read_git_info(const std::filesystem::path& dir, const exec::EnvMap& caller,
                       exec::ProcessRunner& runner);
 

@@ -33,14 +33,20 @@ Worktree::Worktree(const fs::path& dir, const exec::EnvMap& env, exec::ProcessRu
       // the worktree as in the checkout.
       root_(staging_.path() / (top_.filename().empty() ? fs::path("w") : top_.filename())),
       repo_(top_, env, runner) {
+    repo_.run({"worktree", "prune"});  // what an interrupted run left registered
     repo_.run_or_throw({"worktree", "add", "--detach", "--quiet", root_.string(), "HEAD"},
                        "add a worktree for bisect");
 }
 
 Worktree::~Worktree() {
-    // Best effort: a worktree left registered is cleaned by `git worktree prune` anyway.
-    repo_.run({"worktree", "remove", "--force", root_.string()});
-    repo_.run({"worktree", "prune"});
+    // Best effort: a worktree left registered is cleaned by `git worktree prune` anyway. Once
+    // cgbench is interrupted no process starts (each start throws Interrupted): the files go
+    // with the staging directory, the registration stays until the next prune.
+    try {
+        repo_.run({"worktree", "remove", "--force", root_.string()});
+        repo_.run({"worktree", "prune"});
+    } catch (const std::exception&) {  // never from a destructor, which may run while unwinding
+    }
 }
 
 void Worktree::checkout(const std::string& commit) {

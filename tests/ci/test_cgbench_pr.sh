@@ -50,7 +50,7 @@ dir="$(new_repo d2-stale-head same)"
 expect_exit "$dir" 0 --base main --build ./build.sh
 sed -i 's|int main(int argc, char\*\* argv) {|int main(int argc, char** argv) { return 7;|' "$dir/work/prog.c"
 expect_exit "$dir" 3 --base main --build ./build.sh
-expect_contains "$dir/log" "cgbench-pr: error: the head measured nothing"
+expect_contains "$dir/log" "cgbench: error: the head measured nothing"
 expect_not_contains "$dir/log" "PASS"
 [ ! -e "$dir/work/cgbench-pr/head.json" ] || fail "D2: the stale head.json survived"
 # ...and the same for the base: main breaks the program and the next branch fixes it, so

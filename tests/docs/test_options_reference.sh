@@ -5,7 +5,8 @@
 #     section of that command or in "Global options";
 #   - every option those sections list exists in that command's --help.
 # An option is a token starting with - in the first cell of a table row of the section; a
-# section `<!-- options-as: SUB -->` takes the table of `cgbench SUB`.
+# section `<!-- options-as: SUB -->` takes the table of `cgbench SUB`, one with
+# `<!-- options-in: PAGE SECTION -->` the table of SECTION in PAGE (cgbench pr's, in cgbench-pr.md).
 # Usage: test_options_reference.sh CGBENCH CGBENCH_PR_SCRIPT DOCS_REFERENCE_DIR
 set -euo pipefail
 cgbench=$1 pr=$2 ref=$3
@@ -24,6 +25,7 @@ ref_options() {
     $0 == t { on = 1; next }
     on && /^## / { exit }
     on && /^<!-- options-as: / { sub(/^<!-- options-as: /, ""); sub(/ -->.*/, ""); print "AS " $0; next }
+    on && /^<!-- options-in: / { sub(/^<!-- options-in: /, ""); sub(/ -->.*/, ""); print "IN " $0; next }
     on && /^\| / {
       split($0, cell, "|"); c = cell[2]
       if (c ~ /^ *(option|---)/) next
@@ -35,10 +37,13 @@ ref_options() {
 }
 
 section_options() {
-  local page=$1 title=$2 out as
+  local page=$1 title=$2 out as in
   out=$(ref_options "$page" "$title")
   as=$(sed -n 's/^AS //p' <<<"$out")
-  if [[ -n $as ]]; then ref_options "$page" "cgbench $as"; else printf '%s\n' "$out" | sed '/^$/d'; fi
+  in=$(sed -n 's/^IN //p' <<<"$out")  # "PAGE SECTION": the table of another page's section
+  if [[ -n $as ]]; then ref_options "$page" "cgbench $as"
+  elif [[ -n $in ]]; then ref_options "$(dirname "$page")/${in%% *}" "${in#* }"
+  else printf '%s\n' "$out" | sed '/^$/d'; fi
 }
 
 compare_sets() {

@@ -1,0 +1,99 @@
+#pragma once
+// `cgbench pr`, the pull-request gate in one command, in steps (one file each):
+//   pr_measure.cpp  the merge base of HEAD with the base; the base's results
+//                   (obtain_base_results, the one step that decides where they come from);
+//                   HEAD's results
+//   pr_report.cpp   one comparison, every report from it, the verdict
+//   pr_alerts.cpp   a push that regressed against its branch's previous run: alerts
+// pr_command.cpp holds the options and runs the steps in the order of the mode.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cli/context.hpp"
+#include "compare/comparison.hpp"
+#include "config/pr_options.hpp"
+#include "valgrind/installation.hpp"
+
+namespace cgbench::cli::pr {
+
+namespace fs = std::filesystem;
+
+// A step's news on stderr ("cgbench: building the base: make"); nothing with -q.
+void say(const Context& ctx, std::string_view text);
+
+// The base a pull request is compared with: the merge base of HEAD with `ref`.
+struct MergeBase {
+    std::string ref;     // as given (--base) or named by the CI
+    std::string commit;  // the merge base
+    std::string branch;  // the branch the base stands for; empty when unknown
+    std::string label;   // "merge base with main": how the reports call the base
+};
+
+// The merge base of HEAD (of the checkout holding `ctx.cwd`) with `plan.base`, written to
+// OUT-DIR/base-commit and base-label. UsageError outside a repository, for a base git does
+// not know, and for a clone too shallow to hold the merge base (saying how to fetch it).
+MergeBase find_merge_base(const config::PrPlan& plan, const Context& ctx);
+
+// Valgrind, located once for both sides.
+class Tools {
+  public:
+    explicit Tools(const Context& ctx) : ctx_(ctx) {}
+    // Located on first use, its probes cached in `probe_cache_dir`.
+    const valgrind::Installation& valgrind(const fs::path& probe_cache_dir);
+
+  private:
+    const Context& ctx_;
+    std::optional<valgrind::Installation> valgrind_;
+};
+
+// The base's results: their file (OUT-DIR/base[-K].json), or none, with the reason.
+struct BaseResults {
+    std::optional<fs::path> file;
+    std::string no_baseline;
+};
+
+// Obtains the base's results: checks `base` out in a worktree, builds it there (unless it
+// lacks the suite: then there is no baseline) and measures it as HEAD will be measured, its
+// functions' files named as in the checkout. This is the step that decides where the base's
+// results come from; everything after it reads only the file. BenchmarkError (exit 3) when
+// the build fails or every benchmark failed.
+BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& base, Tools& tools,
+                                const Context& ctx);
+
+// Builds the work tree as it is and measures it into OUT-DIR/head[-K].json, recorded in
+// `plan.history` when given. Returns 3 when a benchmark failed (recorded as failed), else 0.
+int measure_head(const config::PrPlan& plan, Tools& tools, const Context& ctx);
+
+// The suffix of a side's result file: "-K" for shard K, else empty.
+std::string shard_suffix(const config::PrPlan& plan);
+
+// The verdict, as the gate reached it.
+struct Verdict {
+    int code = 0;         // 0 pass, 1 regression, 3 a benchmark failed (branch mode)
+    std::string summary;  // "FAIL  1 of 2 benchmarks got more expensive (...)"
+};
+
+// Where BASE comes from for the comparison.
+enum class Against { BaseFile, Previous, Nothing };
+
+// Compares OUT-DIR/head.json with OUT-DIR/base.json, the previous run of its branch in the
+// history, or nothing (`why`); writes every report into OUT-DIR in one pass (report.md,
+// report.xml, compare.json, console.txt, metrics.txt, summary.txt) and prints the console
+// report. Returns the comparison and the gate's verdict.
+std::pair<compare::Comparison, Verdict> report(const config::PrPlan& plan, Against against,
+                                               const std::string& why, const Context& ctx);
+
+// Joins OUT-DIR/SIDE-*.json shards into OUT-DIR/SIDE.json when there are any; UsageError when
+// there is no SIDE.json then.
+void join_shards(const config::PrPlan& plan, std::string_view side, const Context& ctx);
+
+// Alerts for a push whose run regressed (or broke a benchmark) against its branch's previous
+// run: one per step, never twice for the same one; a delivery that fails is said, and never
+// changes the exit code.
+void send_alerts(const config::PrPlan& plan, const compare::Comparison& comparison,
+                 const Context& ctx);
+
+}  // namespace cgbench::cli::pr
