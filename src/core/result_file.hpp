@@ -46,6 +46,8 @@ class ResultFile {
     };
     std::optional<Parts> split() const;
     RunResult read_header(const Parts& parts) const;
+    // The whole run by the fast reader; nullopt when it declines any part.
+    std::optional<RunResult> read_fast(const Parts& parts) const;
 
     std::string source_;
     std::optional<util::FileBytes> bytes_;
