@@ -1082,7 +1082,7 @@ fi
 
 # --- the second audit (reliability-audit-2.md), cases 2:ID ---------------------------------
 # shellcheck source=audit_replay_2.sh
-source "$(dirname "${BASH_SOURCE[0]}")/audit_replay_2.sh"
+source "$ROOT/bench/audit_replay_2.sh"
 
 # --- the table ----------------------------------------------------------------------------
 bench_machine "each case once"

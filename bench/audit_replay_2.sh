@@ -11,13 +11,16 @@
 # their programs in a directory of the build tree. At most 2 Valgrind processes run at a time,
 # except where the case is many processes (P06-P08, X04, X06: bounded by the case itself).
 # Env: D04_N (benchmarks per run in D04, default 100000), G02_JOBS (default 12), X06_N
-# (default 2000).
+# (default 2000), AUDIT_ROOT (the tree whose scripts/ and ci/ the cases use; default this one).
 # shellcheck disable=SC2016  # scripts for in_ns are single-quoted on purpose
 # shellcheck disable=SC2153  # BUILD, W, CGBENCH ... come from audit_replay.sh
 
 D04_N="${D04_N:-100000}"
 G02_JOBS="${G02_JOBS:-12}"
 X06_N="${X06_N:-2000}"
+# The scripts and CI files the cases run or read (AUDIT_ROOT: those of another tree, e.g. the
+# commit an older AUDIT_CGBENCH was built from).
+A2ROOT="${AUDIT_ROOT:-$ROOT}"
 VICTIM=65533
 OTHER=65532
 as_user() {  # as_user UID CMD...: runs CMD as UID (its own group, no supplementary groups)
@@ -356,7 +359,9 @@ b_worktrees() { git -C "$1" worktree list --porcelain | grep -c '^worktree '; }
 if any_wanted 2:B01 2:B02 2:B03 2:B04 2:B05 2:B06 2:B07 2:Q01; then b_repo "$A2W/brepo"; fi
 if wanted 2:B01; then
     echo dirty >>"$A2W/brepo/ver.txt"
-    (cd "$A2W/brepo" && cg bisect c1 c8 --build "$B_BUILD" --weights ir --no-db -- ./prog)
+    cd "$A2W/brepo" || exit 1
+    cg bisect c1 c8 --build "$B_BUILD" --weights ir --no-db -- ./prog
+    cd "$A2W" || exit 1
     dirty="$(git -C "$A2W/brepo" status --porcelain)"
     git -C "$A2W/brepo" checkout -q ver.txt
     if [ "$RC" = 0 ] && grep -q "$(git -C "$A2W/brepo" rev-parse --short=7 c5)" <<<"$OUT" && [ "$dirty" = " M ver.txt" ] &&
@@ -366,7 +371,9 @@ fi
 b_hang='case $(cat ver.txt) in 8) sh -c "sleep 300" cgbench-a2-bhang;; esac; cc -O2 -o prog prog.c'
 if wanted 2:B02; then  # a hanging build is bounded
     t0=$(date +%s)
-    (cd "$A2W/brepo" && cg bisect c1 c8 --build "$b_hang" --build-timeout 5 --weights ir --no-db -- ./prog)
+    cd "$A2W/brepo" || exit 1
+    cg bisect c1 c8 --build "$b_hang" --build-timeout 5 --weights ir --no-db -- ./prog
+    cd "$A2W" || exit 1
     t=$(($(date +%s) - t0))
     n="$(left cgbench-a2-bhang)"
     kill_marked cgbench-a2-bhang
@@ -398,12 +405,16 @@ if wanted 2:B04; then  # SIGTERM while a benchmark's warm-up runs (its program s
     b_signal 2:B04 TERM 143 "cc -O2 -o prog prog.c" cgbench-a2-bsleep /bin/sh -c 'sleep 30' cgbench-a2-bsleep
 fi
 if wanted 2:B05; then
-    (cd "$A2W/brepo" && cg bisect c1 c8 --build 'case $(cat ver.txt) in 8) rm -rf "$(git rev-parse --show-toplevel)";; *) cc -O2 -o prog prog.c;; esac' --weights ir --no-db -- ./prog)
+    cd "$A2W/brepo" || exit 1
+    cg bisect c1 c8 --build 'case $(cat ver.txt) in 8) rm -rf "$(git rev-parse --show-toplevel)";; *) cc -O2 -o prog prog.c;; esac' --weights ir --no-db -- ./prog
+    cd "$A2W" || exit 1
     judge 2:B05 3 "cannot be measured"
 fi
 if wanted 2:B06; then  # a build that moves HEAD at BAD: the probe is refused, not misreported
     rm -f b6.db
-    (cd "$A2W/brepo" && cg bisect c1 c8 --build 'case $(cat ver.txt) in 8) git checkout -q HEAD~4;; esac; cc -O2 -o prog prog.c' --weights ir --db "$A2W/b6.db" -- ./prog)
+    cd "$A2W/brepo" || exit 1
+    cg bisect c1 c8 --build 'case $(cat ver.txt) in 8) git checkout -q HEAD~4;; esac; cc -O2 -o prog prog.c' --weights ir --db "$A2W/b6.db" -- ./prog
+    cd "$A2W" || exit 1
     if [ "$RC" = 3 ] && grep -q "moved the worktree" <<<"$ERR"; then record 2:B06 good
     elif [ "$RC" = 0 ]; then record 2:B06 weak "the moved commit reported as BAD: $(head -c 100 <<<"$OUT" | tr '\n' ' ')"
     else record 2:B06 wrong "exit $RC: $(first)"; fi
@@ -418,7 +429,7 @@ if wanted 2:B07; then
 fi
 
 # --- G: the history branch (scripts/cgbench-history.sh) -------------------------------------
-HIST="$ROOT/scripts/cgbench-history.sh"
+HIST="$A2ROOT/scripts/cgbench-history.sh"
 g_setup() {  # g_setup DIR CLONES: a bare origin with main and CLONES clones c0...
     rm -rf "$1" && mkdir -p "$1/seed"
     git init -q --bare -b main "$1/origin.git"
@@ -585,7 +596,9 @@ if wanted 2:Q01; then  # an imported run whose id is also a tag
         "$CGBENCH" run -q --no-db --weights ir --name p --out "$A2W/q01.json" -- ./prog; git checkout -q main) >/dev/null 2>&1
     jq '.run.id = "c5" | .benchmarks[0].events.Ir = 100 | .benchmarks[0].cost = 100' q01.json >q01b.json
     "$CGBENCH" import -q --db "$A2W/q01.db" q01b.json >/dev/null 2>&1
-    (cd "$A2W/brepo" && cg compare --db "$A2W/q01.db" c1 c5)
+    cd "$A2W/brepo" || exit 1
+    cg compare --db "$A2W/q01.db" c1 c5
+    cd "$A2W" || exit 1
     if [ "$RC" = 2 ] && grep -q "names both" <<<"$ERR"; then record 2:Q01 good
     elif grep -q "run c5" <<<"$OUT"; then record 2:Q01 wrong "the imported run shadowed the tag"
     else record 2:Q01 weak "exit $RC: $(first)"; fi
@@ -625,7 +638,7 @@ if wanted 2:Q05; then  # SIGTERM to cgbench-pr while the base's build runs
     printf 'int main(void) { return 0; }\n' >prog.c
     printf '#!/bin/sh\nsh -c "sleep 120" cgbench-a2-q05\ncc -O1 -o prog prog.c\n' >build.sh && chmod +x build.sh
     git init -q -b main && git add . && git -c user.name=a -c user.email=a@b commit -q -m one && git checkout -q -b pr
-    PATH="$(dirname "$CGBENCH"):$PATH" "$ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>&1 &
+    PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>&1 &
     pid=$!
     for _ in $(seq 1 300); do [ "$(left cgbench-a2-q05)" != 0 ] && break; sleep 0.1; done
     kill -TERM "$pid"
@@ -797,7 +810,7 @@ if wanted 2:J04; then
     j_pr_repo "$A2W/j04"
     branch="feat\$(touch\${IFS}$A2W/pwn/PWN_BRANCH)\`touch\${IFS}$A2W/pwn/PWN_BT\`<img>\"q"
     git checkout -q -b "$branch" 2>/dev/null || git checkout -q -b feat-fallback
-    GITHUB_HEAD_REF="$branch" PATH="$(dirname "$CGBENCH"):$PATH" "$ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>&1
+    GITHUB_HEAD_REF="$branch" PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>&1
     rc=$?
     cd "$A2W" || exit 1
     if compgen -G "$A2W/pwn/PWN*" >/dev/null; then record 2:J04 security "the branch name ran"
@@ -806,23 +819,23 @@ if wanted 2:J04; then
 fi
 if wanted 2:J05; then
     j_pr_repo "$A2W/j05" && git checkout -q -b pr
-    PATH="$(dirname "$CGBENCH"):$PATH" "$ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command "./prog \$(touch $A2W/pwn-cmd)" >/dev/null 2>&1
+    PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command "./prog \$(touch $A2W/pwn-cmd)" >/dev/null 2>&1
     cd "$A2W" || exit 1
     if [ -e "$A2W/pwn-cmd" ]; then record 2:J05 weak "--command is eval'd: \$(...) ran"; else record 2:J05 good; fi
 fi
 if wanted 2:J06; then  # action.yml: no ${{ }} in the text of a run: step
     bad="$(awk '/^ *run: *\|/ { inrun = 1; indent = match($0, /[^ ]/); next }
         inrun && NF && match($0, /[^ ]/) <= indent { inrun = 0 }
-        inrun && /\$\{\{/ { print FILENAME ":" NR }' "$ROOT/ci/github/action.yml")"
+        inrun && /\$\{\{/ { print FILENAME ":" NR }' "$A2ROOT/ci/github/action.yml")"
     if [ -z "$bad" ]; then record 2:J06 good; else record 2:J06 security "expressions in shell text: $bad"; fi
 fi
 if wanted 2:J07; then  # the comment workflow's pull-request lookup encodes the branch
-    if grep -q 'pulls?state=open&head=\$' "$ROOT/ci/github/examples/cgbench-comment.yml"; then
+    if grep -q 'pulls?state=open&head=\$' "$A2ROOT/ci/github/examples/cgbench-comment.yml"; then
         record 2:J07 weak "the branch goes into the query string unencoded"
     else record 2:J07 good; fi
 fi
 if wanted 2:J08; then  # the GitLab template runs the cached installer: checked first?
-    if grep -qE 'sha256sum|--check|verify' "$ROOT/ci/gitlab/cgbench.gitlab-ci.yml"; then record 2:J08 good
+    if grep -qE 'sha256sum|--check|verify' "$A2ROOT/ci/gitlab/cgbench.gitlab-ci.yml"; then record 2:J08 good
     else record 2:J08 weak "the cached installer runs unchecked (by reading)"; fi
 fi
 

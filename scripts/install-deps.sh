@@ -6,8 +6,9 @@
 #                installs on a cache miss (scripts/ci-install-cgbench.sh)
 #   --runtime    only what running cgbench needs: Valgrind, and git for cgbench-pr
 #   --tests      also what only the test suite needs: chromium, which loads the HTML report
-#                in tests/browser/, and debootstrap, which makes the clean Debian roots of
-#                tests/roots/ (scripts/test.sh passes it)
+#                in tests/browser/, debootstrap, which makes the clean Debian roots of
+#                tests/roots/, and cmark-gfm, GitHub's Markdown renderer, which renders the
+#                PR comment in Hardening.J01 (scripts/test.sh passes it)
 #   --e2e        what building cgbench with its tests and running the end-to-end tests needs,
 #                on any Debian release (the second-platform lane installs it in a Debian 13
 #                root, tests/roots/test_second_platform.sh)
@@ -48,7 +49,7 @@ case "${1:-}" in
   "") packages=("${development[@]}") ;;
   --build) packages=("${build[@]}") ;;
   --runtime) packages=("${runtime[@]}") ;;
-  --tests) packages=("${development[@]}" chromium debootstrap) ;;
+  --tests) packages=("${development[@]}" chromium debootstrap cmark-gfm) ;;
   --e2e) packages=("${e2e[@]}") ;;
   *) echo "usage: install-deps.sh [--list] [--build | --runtime | --tests | --e2e]" >&2; exit 2 ;;
 esac

@@ -139,11 +139,25 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
         if (!procs[i].profiled) continue;
         auto these = procs[i].counted ? options : valgrind::ParseOptions{};
         // The started program's arguments are known: its `cmd:` header spans their lines.
-        // Others' are not (nor those of what it exec'd into): theirs ends at `events:`.
+        // Others' are not (nor those of what it exec'd into): theirs ends at the last
+        // `events:` line.
         if (runs_started_program(traced[i], raw.root_pid, raw.cmd_program))
             these.cmd_lines = raw.cmd_lines;
-        auto profile =
-            parse_output([&] { return valgrind::parse_cachegrind_file(traced[i].profile, these); });
+        const auto parse = [&] { return valgrind::parse_cachegrind_file(traced[i].profile, these); };
+        valgrind::Profile profile;
+        if (i > 0 && raw.outcome.killed_leftovers) {
+            // A process still running when the program ended is killed, maybe while it
+            // wrote its profile at its own exit: a file cut short is no profile, and its
+            // work is not counted (the warning says so), as for one killed before.
+            try {
+                profile = parse();
+            } catch (const valgrind::ParseError&) {
+                procs[i].profiled = false;
+                continue;
+            }
+        } else {
+            profile = parse_output(parse);
+        }
         procs[i].events = profile.totals;
         procs[i].cost = metrics::cost(profile.totals, settings_.weights);
         if (!procs[i].counted) continue;

@@ -183,8 +183,8 @@ if wanted branches; then
   for branch in 'fix+perf' 'a#b' 'x&y'; do
     dir="$scratch/branches-$(tr -c 'a-z' _ <<<"$branch")"
     reset_api "$dir"
-    jq --arg label "forker:$branch" --arg sha "$head_sha" \
-      '. + [{number: 77, head: {label: $label, sha: $sha}}]' "$dir/api/pulls.json" >"$dir/api/tmp" &&
+    jq --arg lbl "forker:$branch" --arg sha "$head_sha" \
+      '. + [{"number": 77, "head": {"label": $lbl, "sha": $sha}}]' "$dir/api/pulls.json" >"$dir/api/tmp" &&
       mv "$dir/api/tmp" "$dir/api/pulls.json"
     artifact "$dir" 77 "from $branch"
     run_job "$dir" "$head_sha" "$branch" || { cat "$dir/log" >&2; fail "branches: the job failed for $branch"; }

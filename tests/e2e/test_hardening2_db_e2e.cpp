@@ -102,7 +102,7 @@ TEST(Hardening, D02_DbFollowsNoLinkOfAnotherUser) {
     EXPECT_FALSE(fs::exists(target));
     // One's own link to a database is followed.
     fs::remove(db.string() + "-wal");
-    write_runs(dir / "runs", read_json(dir / "measured.json"), "r", 1);
+    write_runs(dir / "runs", measured(dir), "r", 1);
     const auto real = dir / "real.db";
     ASSERT_EQ(cgbench({"import", "-q", "--db", real.string(), (dir / "runs").string()}).exit_code,
               0);

@@ -28,7 +28,7 @@ std::string script() {
     return std::string(CGBENCH_SOURCE_DIR) + "/scripts/cgbench-history.sh";
 }
 
-// Runs `argv` in `cwd` with this environment plus `extra`; its outcome.
+// Runs `argv` (argv[0] looked up on PATH) in `cwd` with this environment plus `extra`.
 exec::ProcessOutcome run(const std::vector<std::string>& argv, const fs::path& cwd,
                          const std::map<std::string, std::string>& extra = {}) {
     auto env = exec::current_environment();
@@ -39,7 +39,8 @@ exec::ProcessOutcome run(const std::vector<std::string>& argv, const fs::path& c
         env[k] = v;
     env.erase("RUNNER_TEMP");
     exec::ProcessSpec spec;
-    spec.argv = argv;
+    spec.argv = {"/usr/bin/env"};
+    spec.argv.insert(spec.argv.end(), argv.begin(), argv.end());
     spec.cwd = cwd.string();
     spec.disable_aslr = false;
     spec.timeout_seconds = 300;
@@ -76,7 +77,8 @@ std::vector<fs::path> result_files(const fs::path& dir, int n) {
     const auto r = cgbench({"run", "-q", "--no-db", "--weights", "ir", "--name", "w", "--out",
                             out.string(), "--", program("workload"), "1000"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    auto doc = read_json(out);
+    // In the order cgbench writes its keys: the script reads the run id as run's first key.
+    auto doc = nlohmann::ordered_json::parse(util::read_file(out));
     std::vector<fs::path> files;
     for (int i = 0; i < n; ++i) {
         doc["run"]["id"] = fmt::format("run-{}", i);
@@ -140,7 +142,7 @@ TEST(Hardening, G03_ABadFileOnTheBranchIsSkippedAndThePullGoesOn) {
     const std::string wall = "\"wall_seconds\": ";
     const auto at = text.find(wall) + wall.size();
     text.replace(at, text.find_first_of(",\n", at) - at, "1e999");
-    auto newer = read_json(files[0]);
+    auto newer = nlohmann::ordered_json::parse(util::read_file(files[0]));
     newer["schema"] = "cgbench-result/2";
     newer["run"]["id"] = "from-the-future";
     add_to_branch(dir / "c1",
@@ -164,7 +166,7 @@ TEST(Hardening, G04_ASymbolicLinkOnTheBranchIsNotRead) {
     const auto files = result_files(dir, 1);
     ASSERT_EQ(run({script(), "push", kBranch, files[0].string()}, dir / "c0").exit_code, 0);
     // Another result file, outside: read through the link, it would be imported.
-    auto outside = read_json(files[0]);
+    auto outside = nlohmann::ordered_json::parse(util::read_file(files[0]));
     outside["run"]["id"] = "outside";
     std::ofstream(dir / "outside.json") << outside.dump();
     add_to_branch(dir / "c1", {{"runs/zz-shadow.json", "-> " + (dir / "outside.json").string()}});

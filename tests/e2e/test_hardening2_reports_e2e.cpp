@@ -10,7 +10,9 @@
 #include <regex>
 
 #include "e2e/harness.hpp"
+#include "exec/process.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::e2e {
 
@@ -74,6 +76,32 @@ TEST(Hardening, J01_NamesInAPullRequestCommentMentionNobodyAndLinkNowhere) {
     EXPECT_NE(md.find("a\uFFFDexe.gnp"), std::string::npos) << md;
 }
 
+TEST(Hardening, J01_GithubsRendererMakesNoLinkOfAName) {
+    const char* renderer = "/usr/bin/cmark-gfm";
+    if (!fs::exists(renderer)) {
+        GTEST_SKIP() << "cmark-gfm (GitHub's Markdown renderer) is not installed: "
+                        "scripts/install-deps.sh --tests installs it";
+    }
+    const auto dir = scratch("hardening-j01-render");
+    const std::vector<std::string> names = {"http://evil.example/login", "www.evil.example",
+                                            "mail someone@evil.example",
+                                            "[x](https://evil.example/t)"};
+    const auto base = write(dir / "base.json", with_names(dir, names, 100000, "base"));
+    const auto head = write(dir / "head.json", with_names(dir, names, 120000, "head"));
+    const auto md = dir / "comment.md";
+    const auto r = cgbench({"compare", "--no-db", "--format", "markdown", "--out", md.string(),
+                            base.string(), head.string()});
+    ASSERT_EQ(r.exit_code, 1) << r.err;
+    exec::ProcessSpec spec;
+    spec.argv = {renderer, "-e", "autolink", "-e", "table", md.string()};
+    spec.disable_aslr = false;
+    exec::PosixProcessRunner runner;
+    const auto html = runner.run(spec);
+    ASSERT_EQ(html.exit_code, 0) << html.stderr_tail;
+    EXPECT_EQ(html.stdout_tail.find("<a "), std::string::npos) << html.stdout_tail;
+    EXPECT_NE(html.stdout_tail.find("evil.example/login"), std::string::npos) << html.stdout_tail;
+}
+
 TEST(Hardening, J03_TheMarkdownReportStaysUnderACommentsSizeLimit) {
     const auto dir = scratch("hardening-j03");
     const std::vector<std::string> long_names = {std::string(40000, 'a'), std::string(40000, 'b'),
@@ -95,10 +123,16 @@ TEST(Hardening, J03_TheMarkdownReportStaysUnderACommentsSizeLimit) {
             return n;
         };
         EXPECT_EQ(count("<details>"), count("</details>")) << label;
-        EXPECT_NE(r.out.find("more (see the JSON report)"), std::string::npos) << label;
+        if (names.size() > 300) {  // rows left out are counted
+            EXPECT_NE(r.out.find("more (see the JSON report)"), std::string::npos) << label;
+        } else {  // a long name is cut, not the report
+            EXPECT_NE(r.out.find(std::string(200, 'a') + "…"), std::string::npos) << label;
+        }
         // Every table row is whole: it starts and ends with a pipe.
         for (const auto line : util::split(r.out, '\n')) {
-            if (!line.empty() && line.front() == '|') EXPECT_EQ(line.back(), '|') << label;
+            if (!line.empty() && line.front() == '|') {
+                EXPECT_EQ(line.back(), '|') << label;
+            }
         }
     }
 }

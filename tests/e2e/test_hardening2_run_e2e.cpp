@@ -173,7 +173,11 @@ TEST(Hardening, C04_AFitThatDoesNotExplainTheTimesIsNotWritten) {
                             "--repeat", "1", "--clock", "wall", "--max-noise", "100%", "--suite",
                             suite.string(), "--out", out.string(), "--html", html.string()});
     EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
-    EXPECT_NE(r.err.find("the fitted weights explain little of the times (R²"), std::string::npos)
+    // No weights explain sleeps: the fit either explains little, or puts an absurd weight on
+    // some level to come close.
+    EXPECT_TRUE(r.err.find("the fitted weights explain little of the times (R²") !=
+                    std::string::npos ||
+                r.err.find("a fitted weight is above 1,000,000") != std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find(out.string() + " was not written"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out));
