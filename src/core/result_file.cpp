@@ -67,6 +67,7 @@ RunResult ResultFile::header(std::size_t& benchmarks) const {
         try {
             auto run = read_header(*parts);
             benchmarks = parts->benchmarks.size();
+            check_result_values(run, source_);
             return run;
         } catch (const UsageError&) {
             // the whole document's reader names the problem as load_result_file does
@@ -75,6 +76,7 @@ RunResult ResultFile::header(std::size_t& benchmarks) const {
     auto run = run_from_json(parse_json_text(text_, source_), source_);
     benchmarks = run.benchmarks.size();
     run.benchmarks.clear();
+    check_result_values(run, source_);
     return run;
 }
 
@@ -93,13 +95,11 @@ std::optional<RunResult> ResultFile::read_fast(const Parts& parts) const {
 }
 
 RunResult ResultFile::run() const {
-    if (const auto parts = split()) {
-        if (auto run = read_fast(*parts)) {
-            check_result_values(*run, source_);  // run_from_json checks the other path
-            return std::move(*run);
-        }
-    }
-    return run_from_json(parse_json_text(text_, source_), source_);
+    std::optional<RunResult> run;
+    if (const auto parts = split()) run = read_fast(*parts);
+    if (!run) run = run_from_json(parse_json_text(text_, source_), source_);
+    check_result_values(*run, source_);
+    return std::move(*run);
 }
 
 RunResult read_result_file(const fs::path& path) {

@@ -34,7 +34,7 @@ class ResultFile {
     // many it holds (their documents are not read when the file has the usual shape).
     RunResult header(std::size_t& benchmarks) const;
     // The whole run; UsageError naming the file and the problem when it is not a valid
-    // result file.
+    // result file (its values checked too: core/result_check.hpp).
     RunResult run() const;
 
   private:

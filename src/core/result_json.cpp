@@ -467,7 +467,6 @@ RunResult run_from_json(const json& doc, const std::string& source) {
         // A value of another type than the key's (`"preset": 5`), met by value()/get().
         Reader(source).fail(util::printable(e.what()));
     }
-    check_result_values(out, source);
     return out;
 }
 
@@ -520,7 +519,9 @@ bool is_result_document(const json& doc) {
 }
 
 RunResult load_result_file(const std::filesystem::path& path) {
-    return run_from_json(read_json_file(path), path.string());
+    auto run = run_from_json(read_json_file(path), path.string());
+    check_result_values(run, path.string());
+    return run;
 }
 
 std::string as_json_text(const std::string& text) {
