@@ -21,20 +21,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::size_t stored_runs(const fs::path& db) {
-    auto store = sqlite_store::SqliteHistory::open_existing(db);
-    return store ? store->run_count() : 0;
-}
-
-// A measured result file (Ir only), as the template of the runs a test imports.
-json measured(const fs::path& dir) {
-    const auto out = dir / "measured.json";
-    const auto r = cgbench({"run", "-q", "--no-db", "--weights", "ir", "--name", "w1", "--out",
-                            out.string(), "--", program("workload"), "1000"});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return read_json(out);
-}
-
 // Writes `n` runs of `doc` (ids PREFIX-0..., started on successive days of 2025) into `dir`.
 void write_runs(const fs::path& dir, json doc, const std::string& prefix, int n) {
     fs::create_directories(dir);
@@ -50,7 +36,7 @@ void write_runs(const fs::path& dir, json doc, const std::string& prefix, int n)
 TEST(Hardening, D01_AReadOnlyCopyShowsTheRunsItsWalHolds) {
     if (::geteuid() != 0) GTEST_SKIP() << "needs root to read the copy as another user";
     const auto dir = scratch("hardening-d01");
-    const auto doc = measured(dir);
+    const auto doc = measured_ir(dir);
     const auto db = dir / "h.db";
     write_runs(dir / "first", doc, "first", 3);
     ASSERT_EQ(cgbench({"import", "-q", "--db", db.string(), (dir / "first").string()}).exit_code,
@@ -102,7 +88,7 @@ TEST(Hardening, D02_DbFollowsNoLinkOfAnotherUser) {
     EXPECT_FALSE(fs::exists(target));
     // One's own link to a database is followed.
     fs::remove(db.string() + "-wal");
-    write_runs(dir / "runs", measured(dir), "r", 1);
+    write_runs(dir / "runs", measured_ir(dir), "r", 1);
     const auto real = dir / "real.db";
     ASSERT_EQ(cgbench({"import", "-q", "--db", real.string(), (dir / "runs").string()}).exit_code,
               0);
@@ -114,7 +100,7 @@ TEST(Hardening, D02_DbFollowsNoLinkOfAnotherUser) {
 
 TEST(Hardening, D03_AReadOnlyFileSystemIsNamedForWrites) {
     const auto dir = scratch("hardening-d03");
-    const auto doc = measured(dir);
+    const auto doc = measured_ir(dir);
     write_runs(dir / "runs", doc, "r", 2);
     HARDENING_EXPECT_OK(in_private_tmpfs(dir / "ro", "size=4m", [&](const fs::path& ro) {
         Checks c;
@@ -140,7 +126,7 @@ TEST(Hardening, D03_AReadOnlyFileSystemIsNamedForWrites) {
 
 TEST(Hardening, D04_AReportShowsAtMostItsLimitOfBenchmarks) {
     const auto dir = scratch("hardening-d04");
-    auto doc = measured(dir);
+    auto doc = measured_ir(dir);
     const auto bench = doc["benchmarks"][0];
     doc["benchmarks"] = json::array();
     for (int i = 0; i < 1500; ++i) {
@@ -166,7 +152,7 @@ TEST(Hardening, D04_AReportShowsAtMostItsLimitOfBenchmarks) {
 
 TEST(Hardening, N02_PruneTakesOnlyARealDateUpToToday) {
     const auto dir = scratch("hardening-n02");
-    write_runs(dir / "runs", measured(dir), "r", 5);
+    write_runs(dir / "runs", measured_ir(dir), "r", 5);
     const auto db = dir / "h.db";
     ASSERT_EQ(cgbench({"import", "-q", "--db", db.string(), (dir / "runs").string()}).exit_code, 0);
     for (const std::string date : {"2026-13-45", "2025-02-30", "2025-04-31", "9999-99-99",
@@ -179,7 +165,7 @@ TEST(Hardening, N02_PruneTakesOnlyARealDateUpToToday) {
     const auto future = cgbench({"prune", "--db", db.string(), "--older-than", "2999-01-01"});
     EXPECT_EQ(future.exit_code, 2) << future.err;
     EXPECT_NE(future.err.find("is in the future"), std::string::npos) << future.err;
-    EXPECT_EQ(stored_runs(db), 5u) << "a run was removed";
+    EXPECT_EQ(history_runs(db), 5u) << "a run was removed";
     const auto dry =
         cgbench({"prune", "--db", db.string(), "--older-than", "2999-01-01", "--dry-run"});
     EXPECT_EQ(dry.exit_code, 0) << dry.err;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <future>
 
+#include "e2e/hardening.hpp"
 #include "e2e/harness.hpp"
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
@@ -73,12 +74,9 @@ void origin_and_clones(const fs::path& dir, int clones) {
 
 // A measured result file, and copies of it as other runs (ids run-0, run-1, ...).
 std::vector<fs::path> result_files(const fs::path& dir, int n) {
-    const auto out = dir / "measured.json";
-    const auto r = cgbench({"run", "-q", "--no-db", "--weights", "ir", "--name", "w", "--out",
-                            out.string(), "--", program("workload"), "1000"});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
+    measured_ir(dir);
     // In the order cgbench writes its keys: the script reads the run id as run's first key.
-    auto doc = nlohmann::ordered_json::parse(util::read_file(out));
+    auto doc = nlohmann::ordered_json::parse(util::read_file(dir / "measured.json"));
     std::vector<fs::path> files;
     for (int i = 0; i < n; ++i) {
         doc["run"]["id"] = fmt::format("run-{}", i);
@@ -86,11 +84,6 @@ std::vector<fs::path> result_files(const fs::path& dir, int n) {
         std::ofstream(files.back()) << doc.dump(2);
     }
     return files;
-}
-
-std::size_t stored_runs(const fs::path& db) {
-    auto store = sqlite_store::SqliteHistory::open_existing(db);
-    return store ? store->run_count() : 0;
 }
 
 // Commits `files` (name -> content, or "-> TARGET" for a symbolic link) to the branch.
@@ -157,7 +150,7 @@ TEST(Hardening, G03_ABadFileOnTheBranchIsSkippedAndThePullGoesOn) {
         std::string::npos)
         << r.stderr_tail;
     EXPECT_NE(r.stderr_tail.find("were skipped"), std::string::npos) << r.stderr_tail;
-    EXPECT_EQ(stored_runs(db), 2u);
+    EXPECT_EQ(history_runs(db), 2u);
 }
 
 TEST(Hardening, G04_ASymbolicLinkOnTheBranchIsNotRead) {
@@ -177,7 +170,7 @@ TEST(Hardening, G04_ASymbolicLinkOnTheBranchIsNotRead) {
         r.stderr_tail.find("skipped runs/zz-shadow.json on " + kBranch + ": not a regular file"),
         std::string::npos)
         << r.stderr_tail;
-    EXPECT_EQ(stored_runs(db), 1u) << "the file the link leads to was imported";
+    EXPECT_EQ(history_runs(db), 1u) << "the file the link leads to was imported";
 }
 
 TEST(Hardening, G05_APushWritesNoFileAtAPredictableName) {

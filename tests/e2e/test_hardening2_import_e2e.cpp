@@ -8,6 +8,7 @@
 
 #include <fstream>
 
+#include "e2e/hardening.hpp"
 #include "e2e/harness.hpp"
 #include "e2e/measured_repo.hpp"
 #include "sqlite_store/sqlite_history.hpp"
@@ -18,20 +19,6 @@ namespace cgbench::e2e {
 namespace {
 
 using json = nlohmann::json;
-
-std::size_t stored_runs(const fs::path& db) {
-    auto store = sqlite_store::SqliteHistory::open_existing(db);
-    return store ? store->run_count() : 0;
-}
-
-// A real result file (Ir only, so cost = Ir), measured once per test.
-json measured(const fs::path& dir) {
-    const auto out = dir / "measured.json";
-    const auto r = cgbench({"run", "-q", "--no-db", "--weights", "ir", "--name", "w1", "--out",
-                            out.string(), "--", program("workload"), "1000"});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return read_json(out);
-}
 
 fs::path write(const fs::path& path, const json& doc) {
     std::ofstream(path) << doc.dump(2);
@@ -62,7 +49,7 @@ Result import(const fs::path& db, const std::vector<std::string>& paths) {
 
 TEST(Hardening, R01_CountsOf2To63AndMoreAreRefusedNotStoredAsNothing) {
     const auto dir = scratch("hardening-r01");
-    const auto doc = measured(dir);
+    const auto doc = measured_ir(dir);
     const auto big = write(dir / "big.json", with_count(doc, UINT64_MAX, "big"));
     const auto big63 = write(dir / "big63.json", with_count(doc, 1ULL << 63, "big63"));
     const auto fits = write(dir / "fits.json", with_count(doc, (1ULL << 63) - 1, "fits"));
@@ -76,14 +63,14 @@ TEST(Hardening, R01_CountsOf2To63AndMoreAreRefusedNotStoredAsNothing) {
     EXPECT_NE(r.err.find(big63.string() + ": benchmark 'w1': cost 9223372036854775808"),
               std::string::npos)
         << r.err;
-    EXPECT_EQ(stored_runs(db), 1u) << "the file that fits was not imported";
+    EXPECT_EQ(history_runs(db), 1u) << "the file that fits was not imported";
     const auto h = cgbench({"history", "--db", db.string(), "--format", "json", "w1"});
     EXPECT_NE(h.out.find("9223372036854775807"), std::string::npos) << h.out;
 }
 
 TEST(Hardening, R02_AChangeBeyond2To63KeepsItsSignAndSize) {
     const auto dir = scratch("hardening-r02");
-    const auto doc = measured(dir);
+    const auto doc = measured_ir(dir);
     const auto big = write(dir / "big.json", with_count(doc, UINT64_MAX, "big"));
     const auto one = write(dir / "one.json", with_count(doc, 1, "one"));
     const auto r = cgbench({"compare", "--no-db", big.string(), one.string()});
@@ -102,7 +89,7 @@ TEST(Hardening, R02_AChangeBeyond2To63KeepsItsSignAndSize) {
 
 TEST(Hardening, R03_ACostItsEventsDoNotGiveIsRefused) {
     const auto dir = scratch("hardening-r03");
-    auto doc = with_id(measured(dir), "liar");
+    auto doc = with_id(measured_ir(dir), "liar");
     const auto ir = doc["benchmarks"][0]["events"]["Ir"].get<std::uint64_t>();
     doc["benchmarks"][0]["cost"] = 1;
     const auto liar = write(dir / "liar.json", doc);
@@ -115,12 +102,12 @@ TEST(Hardening, R03_ACostItsEventsDoNotGiveIsRefused) {
         << c.err;
     const auto db = dir / "h.db";
     EXPECT_EQ(import(db, {liar.string()}).exit_code, 2);
-    EXPECT_EQ(stored_runs(db), 0u);
+    EXPECT_EQ(history_runs(db), 0u);
 }
 
 TEST(Hardening, R04_AKeyGivenTwiceIsRefused) {
     const auto dir = scratch("hardening-r04");
-    auto text = with_id(measured(dir), "dup").dump(2);
+    auto text = with_id(measured_ir(dir), "dup").dump(2);
     const std::string ir = "\"Ir\": ";
     const auto at = text.find(ir);
     ASSERT_NE(at, std::string::npos);
@@ -131,12 +118,12 @@ TEST(Hardening, R04_AKeyGivenTwiceIsRefused) {
     const auto r = import(db, {dup.string()});
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("the key \"Ir\" appears twice in one object"), std::string::npos) << r.err;
-    EXPECT_EQ(stored_runs(db), 0u);
+    EXPECT_EQ(history_runs(db), 0u);
 }
 
 TEST(Hardening, R05_RunIdsThatCannotNameAFileAreRefused) {
     const auto dir = scratch("hardening-r05");
-    const auto doc = measured(dir);
+    const auto doc = measured_ir(dir);
     const auto db = dir / "h.db";
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"../../../../tmp/x", "holds a '/'"},
@@ -150,14 +137,14 @@ TEST(Hardening, R05_RunIdsThatCannotNameAFileAreRefused) {
         EXPECT_NE(r.err.find(cases[i].second), std::string::npos) << r.err.substr(0, 300);
         EXPECT_LT(r.err.size(), 2000u) << "the id was echoed whole";
     }
-    EXPECT_EQ(stored_runs(db), 0u);
+    EXPECT_EQ(history_runs(db), 0u);
     const auto ok = write(dir / "ok.json", with_id(doc, "v1.2_rc-3"));
     EXPECT_EQ(import(db, {ok.string()}).exit_code, 0);
 }
 
 TEST(Hardening, R06_AStartThatIsNoTimeIsRefused) {
     const auto dir = scratch("hardening-r06");
-    const auto doc = measured(dir);
+    const auto doc = measured_ir(dir);
     const auto db = dir / "h.db";
     for (const std::string started : {"not a date", "-0001-01-01T00:00:00Z", "2026-02-30T00:00:00Z",
                                       "2026-01-01 00:00:00", "1900-01-01T00:00:00Z"}) {
@@ -176,24 +163,24 @@ TEST(Hardening, R06_AStartThatIsNoTimeIsRefused) {
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("more than a day ahead of this machine's clock"), std::string::npos)
         << r.err;
-    EXPECT_EQ(stored_runs(db), 0u);
+    EXPECT_EQ(history_runs(db), 0u);
 }
 
 TEST(Hardening, R07_ANameWithANulIsRefusedNotCut) {
     const auto dir = scratch("hardening-r07");
-    auto doc = with_id(measured(dir), "nul");
+    auto doc = with_id(measured_ir(dir), "nul");
     doc["benchmarks"][0]["name"] = std::string("a\0b/../../c\u202eevil", 20);
     const auto f = write(dir / "nul.json", doc);
     const auto db = dir / "h.db";
     const auto r = import(db, {f.string()});
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("benchmarks[0].name holds a NUL character"), std::string::npos) << r.err;
-    EXPECT_EQ(stored_runs(db), 0u);
+    EXPECT_EQ(history_runs(db), 0u);
 }
 
 TEST(Hardening, R08_ANumberBeyondADoubleFailsItsFileOnly) {
     const auto dir = scratch("hardening-r08");
-    const auto doc = measured(dir);
+    const auto doc = measured_ir(dir);
     const auto runs = dir / "runs";
     fs::create_directories(runs);
     write(runs / "a.json", with_id(doc, "a"));
@@ -212,12 +199,12 @@ TEST(Hardening, R08_ANumberBeyondADoubleFailsItsFileOnly) {
         << r.err;
     EXPECT_NE(r.err.find("number overflow"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
-    EXPECT_EQ(stored_runs(db), 2u);
+    EXPECT_EQ(history_runs(db), 2u);
 }
 
 TEST(Hardening, R10_ADirectorysLinksAreNotFollowedOutOfIt) {
     const auto dir = scratch("hardening-r10");
-    const auto doc = measured(dir);
+    const auto doc = measured_ir(dir);
     const auto runs = dir / "runs";
     fs::create_directories(runs / "sub");
     write(runs / "good.json", with_id(doc, "good"));
@@ -237,7 +224,7 @@ TEST(Hardening, R10_ADirectorysLinksAreNotFollowedOutOfIt) {
         << r.err;
     EXPECT_NE(r.out.find("2 links leading out of the directory skipped"), std::string::npos)
         << r.out;
-    EXPECT_EQ(stored_runs(db), 1u) << "the run outside the directory was imported";
+    EXPECT_EQ(history_runs(db), 1u) << "the run outside the directory was imported";
 }
 
 TEST(Hardening, Q01_ANameThatIsBothARunIdAndAGitRefIsRefused) {
