@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# audit_replay.sh — replays the cases of the reliability audit
-# (../shared/reports/reliability-audit.md, 165 rows: C01-C37, T01-T24, F01-F35, O01-O23,
-# I01-I08, K01, J01-J12, M01-M25) against the built binary and judges each as the audit did:
+# audit_replay.sh — replays the cases of the reliability audits against the built binary:
+# ../shared/reports/reliability-audit.md (165 rows: C01-C37, T01-T24, F01-F35, O01-O23,
+# I01-I08, K01, J01-J12, M01-M25) and reliability-audit-2.md (86 rows, as 2:P01 ... 2:E01,
+# bench/audit_replay_2.sh): 251 cases, each judged as its audit did:
 # good (right exit code, clear message, nothing lost), weak, wrong, data-loss, crash,
 # security; or skip (needs root, or cannot be automated; the reason is printed).
 #
@@ -11,14 +12,17 @@
 # -m), cases of another user run as uid 65534 (setpriv); both need root. Nothing touches the
 # machine's /dev. At most 2 Valgrind processes run at a time, except in K01 (8 writers).
 #
-# Usage: bench/audit_replay.sh [ID-REGEX]      e.g. bench/audit_replay.sh '^(D|O0)'
+# Usage: bench/audit_replay.sh [ID-REGEX]      e.g. bench/audit_replay.sh '^(D|O0)', '^2:B'
 # Env:   SKIP_BUILD=1, K01_RUNS=N (runs per writer, default 10; the audit ran 100),
-#        I07_KILLS=N (default 20; the audit ran 80)
+#        I07_KILLS=N (default 20; the audit ran 80), AUDIT_CGBENCH=PATH (replay another
+#        binary, e.g. an older build, with this tree's test programs), and those of
+#        audit_replay_2.sh
 set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 bench_init
 bench_build
+CGBENCH="${AUDIT_CGBENCH:-$CGBENCH}"
 ONLY="${1:-.}"
 K01_RUNS="${K01_RUNS:-10}"
 I07_KILLS="${I07_KILLS:-20}"
@@ -1076,17 +1080,31 @@ if wanted M25; then  # D2 (CI): a stale head.json must not pass the gate
     if [ "$rc" != 0 ]; then record M25 good; else record M25 wrong "the gate passed a failing HEAD (D2, CI)"; fi
 fi
 
+# --- the second audit (reliability-audit-2.md), cases 2:ID ---------------------------------
+# shellcheck source=audit_replay_2.sh
+source "$ROOT/bench/audit_replay_2.sh"
+
 # --- the table ----------------------------------------------------------------------------
 bench_machine "each case once"
-echo "audit:    ../shared/reports/reliability-audit.md (165 cases)"
+echo "audits:   ../shared/reports/reliability-audit.md (165 cases), reliability-audit-2.md (86, as 2:ID)"
 echo
-printf '%-5s %-10s %s\n' case verdict note
-declare -A COUNT
+printf '%-6s %-10s %s\n' case verdict note
+declare -A COUNT COUNT1 COUNT2
 for id in "${IDS[@]}"; do
-    printf '%-5s %-10s %s\n' "$id" "${VERDICT[$id]}" "${NOTE[$id]}"
-    COUNT[${VERDICT[$id]}]=$(( ${COUNT[${VERDICT[$id]}]:-0} + 1 ))
+    v="${VERDICT[$id]}"
+    printf '%-6s %-10s %s\n' "$id" "$v" "${NOTE[$id]}"
+    COUNT[$v]=$(( ${COUNT[$v]:-0} + 1 ))
+    if [[ "$id" == 2:* ]]; then COUNT2[$v]=$(( ${COUNT2[$v]:-0} + 1 )); else COUNT1[$v]=$(( ${COUNT1[$v]:-0} + 1 )); fi
 done
 echo
-printf '%d cases: ' "${#IDS[@]}"
-for v in good weak wrong data-loss crash security skip; do printf '%s %d  ' "$v" "${COUNT[$v]:-0}"; done
-echo
+totals() {  # totals LABEL ARRAY-NAME
+    local -n counts="$2"
+    local n=0 v
+    for v in "${!counts[@]}"; do n=$((n + counts[$v])); done
+    printf '%-9s %3d cases: ' "$1" "$n"
+    for v in good weak wrong data-loss crash security skip; do printf '%s %d  ' "$v" "${counts[$v]:-0}"; done
+    echo
+}
+totals "audit 1" COUNT1
+totals "audit 2" COUNT2
+totals "all" COUNT

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A history that lasts without a server: result files on a dedicated branch of the
-# repository (one file per run, never edited, so concurrent pushes never conflict), from
-# which the SQLite database is rebuilt whenever it is needed. Run from a clone whose
-# `origin` may be pushed to (in CI: a job with write access to the repository).
+# repository (one file per run, never edited, so concurrent pushes never touch the same file:
+# a push that lost the race is rebased by fetching and retrying), from which the SQLite
+# database is rebuilt whenever it is needed. Run from a clone whose `origin` may be pushed to
+# (in CI: a job with write access to the repository).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -13,16 +14,21 @@ usage: cgbench-history.sh pull BRANCH DB
 
   pull BRANCH DB     fetch BRANCH from origin and rebuild the history database DB from its
                      result files (`cgbench import`; runs already in DB are kept once). A
-                     branch that does not exist yet gives an empty history.
+                     branch that does not exist yet gives an empty history. A file on the
+                     branch that is no valid result file (or one of a newer cgbench), and
+                     anything but a regular file (a symbolic link), is named and skipped; the
+                     other runs are imported.
   push BRANCH FILE   add the result files to BRANCH as runs/<run id>.json, in one new commit
                      on top of origin's BRANCH (created when missing), and push it; when
-                     another job pushed first, fetch and try again (up to 5 times). The work
-                     tree, the index and the checked-out branch are not touched.
+                     another job pushed first, fetch and try again after a random pause
+                     that grows each time (up to 10 attempts). The work tree, the index and
+                     the checked-out branch are not touched.
 
 Environment: CGBENCH (the cgbench binary, else next to this script, else PATH),
 CGBENCH_HISTORY_REMOTE (the remote, default origin).
-Exit codes: 0 done, 2 bad usage or a file that is no result file, 4 git failed (no
-such remote, no permission to push, still rejected after 5 attempts).
+Exit codes: 0 done, 2 bad usage or a file that is no result file (push), 4 git or
+cgbench failed (no such remote, no permission to push, still rejected after 10 attempts,
+the database cannot be written).
 EOF
 }
 
@@ -56,15 +62,30 @@ pull() { # BRANCH DB
   trap 'rm -rf "$dir"' RETURN
   mkdir -p "$dir/runs"
   if fetch "$branch"; then
-    git archive --format=tar "refs/cgbench-history/$branch" runs 2>/dev/null | tar -x -C "$dir" ||
+    git archive --format=tar "refs/cgbench-history/$branch" runs 2>/dev/null |
+      tar -x --no-same-owner --no-same-permissions -C "$dir" ||
       true  # a branch without runs/ yet
   else
     say "$remote has no branch $branch yet: starting an empty history"
   fi
+  # Anyone who can push to the branch chooses its files: only regular files are read (a
+  # symbolic link runs/x.json -> /etc/shadow would have cgbench read that file).
+  local entry
+  while IFS= read -r -d '' entry; do
+    say "skipped ${entry#"$dir/"} on $branch: not a regular file"
+    rm -f "$entry"
+  done < <(find "$dir/runs" ! -type f ! -type d -print0)
   mkdir -p "$(dirname "$db")"
-  "$(find_cgbench)" import -q --db "$db" "$dir/runs" ||
-    die $? "cannot rebuild $db from the result files of $branch"
-  say "$db holds the $(find "$dir/runs" -name '*.json' | wc -l) runs of $branch"
+  local code=0
+  "$(find_cgbench)" import -q --db "$db" "$dir/runs" || code=$?
+  # 2: some files are no valid result files (named above by cgbench) and were skipped; the
+  # others are in. One such file must not fail the pull of every later job.
+  if [ "$code" -eq 2 ]; then
+    say "some files of $branch are no valid result files (named above) and were skipped"
+  elif [ "$code" -ne 0 ]; then
+    die "$code" "cannot rebuild $db from the result files of $branch"
+  fi
+  say "$db holds the $(find "$dir/runs" -type f -name '*.json' | wc -l) result files of $branch"
 }
 
 # The identity of the history commits: the CI's bot when there is one, else git's own.
@@ -125,26 +146,34 @@ push() { # BRANCH FILE...
     ids+=("$id")
   done
   identity
-  for attempt in 1 2 3 4 5; do
+  local attempts=10 errors
+  for attempt in $(seq 1 "$attempts"); do
     parent=""
     if fetch "$branch"; then parent="$(git rev-parse "refs/cgbench-history/$branch")"; fi
     commit="$(commit_runs "$parent" $# "$@" "${ids[@]}")"
-    if git push --quiet "$remote" "$commit:refs/heads/$branch" 2>"${TMPDIR:-/tmp}/cgbench-push.$$"; then
-      rm -f "${TMPDIR:-/tmp}/cgbench-push.$$"
+    # git's messages are kept in a variable: no file at a name another user can predict.
+    if errors="$(git push --quiet "$remote" "$commit:refs/heads/$branch" 2>&1 >/dev/null)"; then
       say "added $# run(s) to $branch (${commit:0:10})"
       return 0
     fi
     if ! grep -qiE "rejected|non-fast-forward|fetch first|cannot lock ref|failed to update ref" \
-        "${TMPDIR:-/tmp}/cgbench-push.$$"; then
-      cat "${TMPDIR:-/tmp}/cgbench-push.$$" >&2
-      rm -f "${TMPDIR:-/tmp}/cgbench-push.$$"
+        <<<"$errors"; then
+      printf '%s\n' "$errors" >&2
       die 4 "cannot push to $branch on $remote (does the job have write access to the repository?)"
     fi
     say "$branch moved while adding the run (attempt $attempt); trying again"
-    sleep "$attempt"
+    backoff "$attempt"
   done
-  rm -f "${TMPDIR:-/tmp}/cgbench-push.$$"
-  die 4 "$branch kept moving: the run was not added after 5 attempts"
+  die 4 "$branch kept moving: the run was not added after $attempts attempts"
+}
+
+# Sleeps a random time of up to 2^ATTEMPT / 4 seconds (at most 8 s): jobs that collided do
+# not retry in step, and the pause grows while the branch stays busy.
+backoff() { # ATTEMPT
+  local cap=$(( (1 << $1) * 250 ))
+  (( cap > 8000 )) && cap=8000
+  local ms=$(( (RANDOM * 32768 + RANDOM) % cap + 100 ))
+  sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
 }
 
 [ $# -ge 1 ] || { usage >&2; exit 2; }

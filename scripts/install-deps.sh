@@ -9,8 +9,9 @@
 #   --runtime    only what running cgbench needs: Valgrind, git for `cgbench pr`, and curl
 #                (with the CA certificates) for its alerts
 #   --tests      also what only the test suite needs: chromium, which loads the HTML report
-#                in tests/browser/, and debootstrap, which makes the clean Debian roots of
-#                tests/roots/ (scripts/test.sh passes it)
+#                in tests/browser/, debootstrap, which makes the clean Debian roots of
+#                tests/roots/, and cmark-gfm, GitHub's Markdown renderer, which renders the
+#                PR comment in Hardening.J01 (scripts/test.sh passes it)
 #   --e2e        what building cgbench with its tests and running the end-to-end tests needs
 #                (the platform lanes install it in their roots, tests/roots/)
 #   --valgrind-build  what building Valgrind from Debian's source package needs
@@ -71,6 +72,7 @@ jq                =                  =                  =                  =    
 groff-base        =                  =                  =                  =             =
 chromium          =                  =                  =                  -             -
 debootstrap       =                  =                  =                  =             =
+cmark-gfm         =                  =                  =                  =             =
 nodejs            =                  =                  =                  =             =
 npm               =                  =                  =                  =             =
 '
@@ -124,7 +126,7 @@ case "${1:-}" in
   --examples) roles=("${examples[@]}") ;;
   --build) roles=("${build[@]}") ;;
   --runtime) roles=("${runtime[@]}") ;;
-  --tests) roles=("${development[@]}" chromium debootstrap) ;;
+  --tests) roles=("${development[@]}" chromium debootstrap cmark-gfm) ;;
   --e2e) roles=("${e2e[@]}") ;;
   --valgrind-build) roles=("${valgrind_build[@]}") ;;
   --pinned-runtime) roles=("${pinned_runtime[@]}") ;;

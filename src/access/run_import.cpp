@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <ctime>
 #include <system_error>
 
 #include "base/errors.hpp"
 #include "core/result_file.hpp"
 #include "util/strings.hpp"
+#include "util/time.hpp"
 
 namespace cgbench::access {
 
@@ -20,19 +22,38 @@ bool hidden(const fs::path& p) {
     return name.size() > 1 && name.front() == '.';
 }
 
+// Why the link `link` found below `top` (canonical) is not read: it leads out of `top`, or
+// nowhere; "" when it stays inside.
+std::string link_problem(const fs::path& link, const fs::path& top) {
+    std::error_code ec;
+    const auto target = fs::canonical(link, ec);
+    if (ec) return "a symbolic link to nothing";
+    const auto inside = target.lexically_relative(top);
+    if (inside.empty() || *inside.begin() == "..") {
+        return "a symbolic link out of " + top.string() + " (to " + target.string() + ")";
+    }
+    return {};
+}
+
 // Every *.json file below `dir`, sorted; directories starting with '.' (.git) are skipped.
 std::vector<ImportSource> json_files_below(const fs::path& dir) {
     std::vector<ImportSource> found;
     std::error_code ec;
+    const auto top = fs::canonical(dir, ec);
     fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
         if (it->is_directory(ec) && hidden(it->path())) {
             it.disable_recursion_pending();
             continue;
         }
-        if (it->path().extension() == ".json" && it->is_regular_file(ec)) {
-            found.push_back({it->path(), true});
+        if (it->path().extension() != ".json") continue;
+        if (it->is_symlink(ec)) {
+            if (auto problem = link_problem(it->path(), top); !problem.empty()) {
+                found.push_back({it->path(), true, std::move(problem)});
+                continue;
+            }
         }
+        if (it->is_regular_file(ec)) found.push_back({it->path(), true});
     }
     if (ec) {
         throw UsageError(fmt::format("cannot list {}: {}", dir.string(), ec.message()),
@@ -41,6 +62,18 @@ std::vector<ImportSource> json_files_below(const fs::path& dir) {
     std::sort(found.begin(), found.end(),
               [](const ImportSource& a, const ImportSource& b) { return a.path < b.path; });
     return found;
+}
+
+// A run that starts a day or more after now would be "the latest run" of every listing
+// until then.
+void refuse_future_start(const RunResult& run, const ImportSource& source) {
+    const auto started = util::parse_iso8601(run.started);
+    if (started && *started > std::time(nullptr) + 86400) {
+        throw UsageError(fmt::format("{}: run {} started {}, more than a day ahead of this "
+                                     "machine's clock",
+                                     source.path.string(), util::printable(run.id), run.started),
+                         "check the clock of the machine that measured it");
+    }
 }
 
 }  // namespace
@@ -79,7 +112,9 @@ ImportedFile RunImporter::import(const ImportSource& source) {
         return out;
     }
     // The header first: a run stored already is not read further.
-    out.run_id = file.header(out.benchmarks).id;
+    const auto header = file.header(out.benchmarks);
+    out.run_id = header.id;
+    refuse_future_start(header, source);
     const auto now = std::chrono::steady_clock::now();
     if (batch_ && (now - batch_started_ >= batching_.max_age ||
                    batch_->results() + out.benchmarks > batching_.max_results)) {
@@ -94,7 +129,12 @@ ImportedFile RunImporter::import(const ImportSource& source) {
         out.stored = std::move(stored);
         return out;
     }
-    batch_->add(file.run());
+    const auto run = file.run();  // its errors name the file already
+    try {
+        batch_->add(run);
+    } catch (const UsageError& e) {  // a value the history cannot store
+        throw UsageError(fmt::format("{}: {}", source.path.string(), e.what()), e.hint());
+    }
     return out;
 }
 

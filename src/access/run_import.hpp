@@ -22,12 +22,15 @@ struct ImportSource {
     // JSON document (a comparison, an export), which is skipped. A file named itself must be a
     // result file.
     bool found_in_directory = false;
+    // Not to be read, and why: a symbolic link found in a directory that leads out of it
+    // (a history branch's `runs/x.json -> /etc/shadow`).
+    std::string skip_reason = {};
 };
 
 // The files `args` name: a file as it is, a directory as every `*.json` file below it
-// (recursively; directories whose name starts with '.' are skipped), each directory's files
-// sorted by path. UsageError naming the argument when it does not exist or is neither a
-// regular file nor a directory.
+// (recursively; directories whose name starts with '.' are skipped; a link leading out of
+// the directory is listed with its skip_reason), each directory's files sorted by path. UsageError
+// naming the argument when it does not exist or is neither a regular file nor a directory.
 std::vector<ImportSource> import_sources(const std::vector<std::string>& args);
 
 // What became of one file.
@@ -59,7 +62,8 @@ class RunImporter {
     explicit RunImporter(history::HistoryBackend& store) : RunImporter(store, Batching{}) {}
 
     // Reads `source` with the reader `compare` uses for a result file (UsageError naming the
-    // file and the problem when it is not a valid one) and adds its run to the open
+    // file and the problem when it is not a valid one, starts more than a day ahead of the
+    // clock, or holds what the history cannot store) and adds its run to the open
     // transaction, committing it first when it is due.
     ImportedFile import(const ImportSource& source);
     // Commits the open transaction. Runs added since the previous commit are stored only

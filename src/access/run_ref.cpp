@@ -76,21 +76,38 @@ ResolvedRun RunResolver::at_commit(const std::string& commit, const std::string&
 ResolvedRun RunResolver::resolve(const std::string& ref, const std::vector<std::string>& exclude) {
     std::error_code ec;
     if (fs::is_regular_file(ref, ec)) return ResolvedRun{read_result_file(ref), ref, {}, {}};
-    if (auto* h = history_if_present()) {
-        if (auto run = history::run_by_id(*h, ref)) {
-            return ResolvedRun{std::move(*run), "run " + ref, {}, {ref}};
-        }
+    if (util::starts_with(ref, kRunPrefix)) return by_id(ref.substr(kRunPrefix.size()));
+    std::optional<RunResult> stored;
+    if (auto* h = history_if_present()) stored = history::run_by_id(*h, ref);
+    const auto commit =
+        git_.run({"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"});
+    // An imported run may carry any id, a tag's or a branch's too: which one is meant is
+    // never guessed.
+    if (stored && commit) {
+        throw UsageError(
+            fmt::format("'{}' names both run {} in {} and the git ref {} (commit {})",
+                        util::printable(ref), util::printable(ref), db_->name, util::printable(ref),
+                        short_commit(*commit)),
+            fmt::format("write {}{} for the stored run, or the commit ({}) or the full ref "
+                        "(refs/tags/..., refs/heads/...) for the git ref",
+                        kRunPrefix, util::printable(ref), short_commit(*commit)));
     }
-    if (const auto commit =
-            git_.run({"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"})) {
-        return at_commit(*commit, ref, exclude);
-    }
+    if (stored) return ResolvedRun{std::move(*stored), "run " + ref, {}, {ref}};
+    if (commit) return at_commit(*commit, ref, exclude);
     const std::string db =
         db_ ? fmt::format("a run id in {}", db_->name) : std::string("a run id (--no-db)");
     throw UsageError(
         fmt::format("'{}' is neither a result file, {}, nor a git ref", util::printable(ref), db),
         "list stored runs with `cgbench history`, or pass a file written by "
         "`cgbench run --out`");
+}
+
+ResolvedRun RunResolver::by_id(const std::string& id) {
+    auto& h = history(std::string(kRunPrefix) + id);
+    if (auto run = history::run_by_id(h, id))
+        return ResolvedRun{std::move(*run), "run " + id, {}, {id}};
+    throw UsageError(fmt::format("there is no run {} in {}", util::printable(id), db_->name),
+                     "list stored runs with `cgbench history`");
 }
 
 ResolvedRun RunResolver::latest() {

@@ -36,8 +36,9 @@ class RunResolver {
     RunResolver(std::optional<history::HistorySource> db, std::filesystem::path git_dir,
                 const exec::EnvMap& caller, exec::ProcessRunner& runner);
 
-    // `ref` as an existing file, else a run id, else a git ref; what a git ref resolves to
-    // draws on no run in `exclude`. Throws UsageError naming what was tried.
+    // `ref` as an existing file, else "run:ID" as the stored run ID, else a run id or a git
+    // ref (UsageError when it is both); what a git ref resolves to draws on no run in
+    // `exclude`. Throws UsageError naming what was tried.
     ResolvedRun resolve(const std::string& ref, const std::vector<std::string>& exclude = {});
     // The most recently started run in the history, completed from its commit. UsageError
     // when there is none.
@@ -54,6 +55,9 @@ class RunResolver {
     std::optional<ResolvedRun> previous_on_branch(const ResolvedRun& head);
 
   private:
+    // What names a stored run whatever else its id may be (no git ref holds a ':').
+    static constexpr std::string_view kRunPrefix = "run:";
+    ResolvedRun by_id(const std::string& id);
     // The history, opened on first use; UsageError when disabled or missing.
     history::HistoryBackend& history(std::string_view wanted_for);
     history::HistoryBackend* history_if_present();

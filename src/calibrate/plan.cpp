@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
@@ -31,6 +32,20 @@ ClockChoice parse_clock(const std::string& text) {
                      "cpu or wall");
 }
 
+// The CPUs this process may run on, as "0-1" or "0,2,5".
+std::string allowed_cpus(const cpu_set_t& set) {
+    std::vector<std::string> ranges;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (!CPU_ISSET(cpu, &set)) continue;
+        int last = cpu;
+        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set))
+            ++last;
+        ranges.push_back(last == cpu ? std::to_string(cpu) : fmt::format("{}-{}", cpu, last));
+        cpu = last;
+    }
+    return util::join(ranges, ",");
+}
+
 std::optional<int> parse_cpu(const std::optional<std::string>& text) {
     if (!text) return default_cpu();
     if (*text == "none") return std::nullopt;
@@ -38,6 +53,14 @@ std::optional<int> parse_cpu(const std::optional<std::string>& text) {
     if (!n || *n >= CPU_SETSIZE) {
         throw UsageError(fmt::format("invalid --cpu '{}'", util::printable(*text)),
                          "give a CPU number (see nproc) or none");
+    }
+    // A CPU this process may not use would leave the timings unpinned, not fail.
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0 && !CPU_ISSET(static_cast<int>(*n), &set)) {
+        throw UsageError(fmt::format("invalid --cpu {}: this process may run on CPUs {} only", *n,
+                                     allowed_cpus(set)),
+                         "give one of them, or none");
     }
     return static_cast<int>(*n);
 }
@@ -56,7 +79,8 @@ config::RunPlan plan_settings(const CalibrateInput& in, const exec::EnvMap& env)
     r.keep_raw = in.keep_raw;
     r.db.disabled = true;
     if (!in.suite) {
-        if (in.filter) throw UsageError("--filter selects benchmarks of --suite", "add --suite FILE");
+        if (in.filter)
+            throw UsageError("--filter selects benchmarks of --suite", "add --suite FILE");
         r.command = {"cgbench-kernels"};
     }
     auto plan = config::plan_run(r, env);
@@ -88,6 +112,10 @@ void add_suite_kernels(CalibrationPlan& p, const config::RunPlan& run) {
 
 }  // namespace
 
+std::string steps_hint() {
+    return fmt::format("give between {} and {} steps per loop", kMinSteps, kMaxSteps);
+}
+
 double parse_percent(std::string_view text, std::string_view option) {
     std::string_view digits = util::trim(text);
     if (!digits.empty() && digits.back() == '%') digits.remove_suffix(1);
@@ -108,9 +136,8 @@ double parse_percent(std::string_view text, std::string_view option) {
 
 CalibrationPlan plan_calibration(const CalibrateInput& in, const exec::EnvMap& env) {
     CalibrationPlan p;
-    if (in.steps < 1000 || in.steps > (1ULL << 32)) {
-        throw UsageError(fmt::format("invalid --steps {}", in.steps),
-                         "give between 1000 and 4294967296 steps per loop");
+    if (in.steps < kMinSteps || in.steps > kMaxSteps) {
+        throw UsageError(fmt::format("invalid --steps {}", in.steps), steps_hint());
     }
     p.steps = in.steps;
     p.native.rounds = in.rounds;
@@ -136,9 +163,9 @@ CalibrationPlan plan_calibration(const CalibrateInput& in, const exec::EnvMap& e
     std::set<fs::path> outputs;
     for (const auto& f : {p.out, p.html, p.json_file}) {
         if (f && !outputs.insert(fs::absolute(*f).lexically_normal()).second) {
-            throw UsageError(fmt::format("--out, --html and --json name the same file {}",
-                                         f->string()),
-                             "give each output a file of its own");
+            throw UsageError(
+                fmt::format("--out, --html and --json name the same file {}", f->string()),
+                "give each output a file of its own");
         }
     }
     return p;
@@ -192,8 +219,8 @@ Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env
     x.pinned_cpu = probe.pinned_cpu;
     x.pin_failure = probe.pin_failure;
     // Before any timing: a missing Valgrind fails in milliseconds, not after the native runs.
-    const auto inst = valgrind::locate_valgrind(
-        env, runner, util::ProbeCache(plan.simulated.probe_cache_dir));
+    const auto inst =
+        valgrind::locate_valgrind(env, runner, util::ProbeCache(plan.simulated.probe_cache_dir));
 
     const auto& settings = plan.simulated.settings;
     KernelProgramTimer real({program, plan.steps, probe.pinned_cpu, settings.cpu_baseline,
@@ -234,6 +261,36 @@ Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env
     return c;
 }
 
+namespace {
+
+const WeightSet& fitted_set(const Calibration& c) {
+    const auto* fitted = &c.sets.front();
+    for (const auto& s : c.sets) {
+        if (s.name == "fitted") fitted = &s;
+    }
+    return *fitted;
+}
+
+}  // namespace
+
+std::optional<std::string> unusable_fit(const Calibration& c) {
+    const auto& a = fitted_set(c).agreement;
+    if (!(a.r_squared >= kMinFitRSquared)) {
+        return fmt::format(
+            "the fitted weights explain little of the times (R² {:.2f}, median "
+            "error {:.0f}%; at least R² {:.1f} is needed)",
+            a.r_squared, a.median_abs_error * 100, kMinFitRSquared);
+    }
+    const auto w = c.fitted;
+    if (std::max({w.l1, w.ll, w.ram}) > metrics::kMaxWeight) {
+        return fmt::format(
+            "a fitted weight is above {} ({}/{}/{}): the kernels barely tell the "
+            "levels apart",
+            util::with_commas(metrics::kMaxWeight), w.l1, w.ll, w.ram);
+    }
+    return std::nullopt;
+}
+
 config::WeightsFile weights_file(const Calibration& c) {
     config::WeightsFile f;
     f.weights = c.fitted;
@@ -246,10 +303,7 @@ config::WeightsFile weights_file(const Calibration& c) {
         "Use them with `cgbench run --weights THIS_FILE`, or weights = \"THIS_FILE\" in a "
         "suite's [defaults].",
         "[calibration] records how they were measured; cgbench does not read it."};
-    const auto* fitted = &c.sets.front();
-    for (const auto& s : c.sets) {
-        if (s.name == "fitted") fitted = &s;
-    }
+    const auto* fitted = &fitted_set(c);
     f.calibration = {
         {"cgbench", std::string(kVersion)},
         {"started", x.started},

@@ -36,9 +36,9 @@ struct CalibrateInput {
     std::optional<std::string> jobs;
     std::optional<std::string> timeout;
     std::optional<std::string> keep_raw;  // Valgrind's output files kept here
-    std::optional<std::string> out;   // the weights file
+    std::optional<std::string> out;       // the weights file
     std::optional<std::string> html;
-    std::optional<std::string> json;  // the JSON document, written to a file
+    std::optional<std::string> json;    // the JSON document, written to a file
     std::optional<std::string> format;  // stdout's; the command checks it against report's formats
 };
 
@@ -48,13 +48,13 @@ struct CalibrationPlan {
     std::vector<Kernel> kernels;
     std::vector<std::string> left_out;  // suite benchmarks calibration cannot use, and why
     std::uint64_t steps = 0;
-    NativeOptions native;               // native.clock is decided by the probe
+    NativeOptions native;  // native.clock is decided by the probe
     ClockChoice clock = ClockChoice::Auto;
-    std::optional<int> cpu;             // pin native runs here; nullopt: do not pin
+    std::optional<int> cpu;  // pin native runs here; nullopt: do not pin
     double max_noise = 0.02;
     bool ir_term = false;
     Objective objective = Objective::Absolute;
-    runner::RunRequest simulated;       // settings, jobs, probe cache (no benchmarks yet)
+    runner::RunRequest simulated;  // settings, jobs, probe cache (no benchmarks yet)
     std::optional<std::filesystem::path> out;
     std::optional<std::filesystem::path> html;
     std::optional<std::filesystem::path> json_file;
@@ -71,8 +71,7 @@ double parse_percent(std::string_view text, std::string_view option);
 // number of steps it will see. The timer replaces the real one (cgbench-kernels) when set:
 // the seam through which tests inject noise.
 struct SessionHooks {
-    std::function<std::unique_ptr<runner::ProgressSink>(std::string_view phase,
-                                                        std::size_t total)>
+    std::function<std::unique_ptr<runner::ProgressSink>(std::string_view phase, std::size_t total)>
         progress;
     NativeTimer* timer = nullptr;
 };
@@ -83,8 +82,21 @@ struct SessionHooks {
 Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env,
                             exec::ProcessRunner& runner, const SessionHooks& hooks = {});
 
+// The loop lengths --steps accepts, and the remedy that names them.
+inline constexpr std::uint64_t kMinSteps = 1000;
+inline constexpr std::uint64_t kMaxSteps = 1ULL << 32;
+std::string steps_hint();
+
 // The weights file for `c`: the fitted weights, a comment saying how to use them, and the
 // calibration's conditions and agreement in [calibration].
 config::WeightsFile weights_file(const Calibration& c);
+
+// The least R² of the fitted weights against the kernels' times for them to be written: below
+// it the fit explains less than half of what was timed (too few or too noisy kernels).
+inline constexpr double kMinFitRSquared = 0.5;
+
+// Why `c`'s fitted weights are not fit to use ("R² 0.18: ..."), or nullopt: R² below
+// kMinFitRSquared, or a weight above metrics::kMaxWeight (which --weights refuses).
+std::optional<std::string> unusable_fit(const Calibration& c);
 
 }  // namespace cgbench::calibrate

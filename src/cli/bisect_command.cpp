@@ -32,6 +32,7 @@ struct BisectInput {
     std::string bad;
     std::optional<std::string> name;
     std::string build;
+    std::optional<std::string> build_timeout;
     config::RunInput run;
     std::vector<std::string> thresholds;
     std::optional<std::string> format;
@@ -39,11 +40,12 @@ struct BisectInput {
 
 // `ref` as a full commit id; UsageError when git does not know it.
 std::string resolve(const exec::Git& git, const std::string& ref) {
-    const auto commit = git.run({"rev-parse", "--verify", "--quiet", "--end-of-options",
-                                 ref + "^{commit}"});
+    const auto commit =
+        git.run({"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"});
     if (!commit) {
-        throw UsageError(fmt::format("'{}' is not a commit of this repository", util::printable(ref)),
-                         "name GOOD and BAD by a commit, branch or tag (git rev-parse takes it)");
+        throw UsageError(
+            fmt::format("'{}' is not a commit of this repository", util::printable(ref)),
+            "name GOOD and BAD by a commit, branch or tag (git rev-parse takes it)");
     }
     return *commit;
 }
@@ -57,14 +59,25 @@ std::vector<std::string> commit_line(const exec::Git& git, const std::string& go
                                      bad.substr(0, 12)),
                          "GOOD must come before BAD in the history");
     }
-    const auto text = git.run_or_throw(
-        {"rev-list", "--first-parent", "--reverse", good + ".." + bad}, "list the commits to bisect");
+    const auto text =
+        git.run_or_throw({"rev-list", "--first-parent", "--reverse", good + ".." + bad},
+                         "list the commits to bisect");
     std::vector<std::string> line = {good};
     for (const auto c : util::split(text, '\n')) {
         if (!util::trim(c).empty()) line.emplace_back(util::trim(c));
     }
     if (line.back() != bad) line.push_back(bad);
     return line;
+}
+
+// --build-timeout's seconds; UsageError unless a positive number.
+double build_seconds(const std::string& text) {
+    const auto v = util::parse_seconds(text);
+    if (!v || *v <= 0 || *v > 1e9) {
+        throw UsageError(fmt::format("invalid --build-timeout '{}'", util::printable(text)),
+                         "give a positive number of seconds, e.g. --build-timeout 1800");
+    }
+    return *v;
 }
 
 // The benchmarks judged: NAME, the program's name, or every benchmark of the suite.
@@ -101,6 +114,7 @@ int execute(BisectInput in, const Context& ctx) {
 
     BisectSetup setup;
     setup.build = in.build;
+    if (in.build_timeout) setup.build_timeout = build_seconds(*in.build_timeout);
     if (in.name && !in.run.command.empty()) in.run.name = in.name;
     if (in.name && in.run.command.empty() && !in.run.gbench) {
         in.run.filter = runner::exact_filter(*in.name);
@@ -131,9 +145,8 @@ int execute(BisectInput in, const Context& ctx) {
     }
     r.moved = bad == history::Verdict::Moved;
     if (r.moved) {
-        const auto outcome = history::bisect(line.size(), [&](std::size_t i) {
-            return oracle.judge(line[i]);
-        });
+        const auto outcome =
+            history::bisect(line.size(), [&](std::size_t i) { return oracle.judge(line[i]); });
         r.first_moved = line[outcome.first_moved];
         r.last_unmoved = line[outcome.last_unmoved];
         for (const auto s : outcome.skipped)
@@ -153,13 +166,16 @@ void add_options(CLI::App& cmd, BisectInput& in) {
     cmd.add_option("BAD", in.bad, "A commit where the cost has moved (newer)")->required();
     cmd.add_option("NAME", in.name, "The benchmark to follow [every benchmark of the suite]");
     cmd.add_option("--build", in.build,
-                    "Build command run in the worktree of each commit measured, in the same "
-                    "directory relative to the repository (a shell command line, run by bash, "
-                    "as cgbench-pr --build)")
+                   "Build command run in the worktree of each commit measured, in the same "
+                   "directory relative to the repository (a shell command line, run by bash, "
+                   "as cgbench-pr --build)")
         ->required();
+    cmd.add_option("--build-timeout", in.build_timeout,
+                   fmt::format("Stop a build after SEC seconds; the commit is then skipped [{:g}]",
+                               runner::kDefaultBuildTimeout));
     cmd.add_option("--threshold", in.thresholds,
-                    "A commit moved when a benchmark changes beyond this against GOOD, as "
-                    "compare --threshold (repeatable) [cost=1%|1000]")
+                   "A commit moved when a benchmark changes beyond this against GOOD, as "
+                   "compare --threshold (repeatable) [cost=1%|1000]")
         ->expected(1)
         ->allow_extra_args(false)
         ->take_all();

@@ -69,8 +69,9 @@ BisectOracle::~BisectOracle() = default;
 
 RunResult BisectOracle::only_judged(RunResult run) const {
     auto& b = run.benchmarks;
-    b.erase(std::remove_if(b.begin(), b.end(),
-                           [this](const BenchmarkResult& r) { return setup_.names.count(r.name) == 0; }),
+    b.erase(std::remove_if(
+                b.begin(), b.end(),
+                [this](const BenchmarkResult& r) { return setup_.names.count(r.name) == 0; }),
             b.end());
     return run;
 }
@@ -92,13 +93,32 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
     }
     worktree_->checkout(commit);
     const auto here = worktree_->map(ctx_.cwd);
-    const auto build = runner::run_build(setup_.build, here, ctx_.env, ctx_.runner, ctx_.verbose());
+    const auto build = runner::run_build(setup_.build, here, ctx_.env, ctx_.runner, ctx_.verbose(),
+                                         setup_.build_timeout);
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
     if (!build.ok) {
         probe.source = "build failed";
-        probe.detail = build.what + ": " + last_line(build.log_tail);
+        const auto tail = last_line(build.log_tail);
+        probe.detail = build.what + (build.timed_out ? " (--build-timeout)" : "") +
+                       (tail.empty() ? "" : ": " + tail);
+        probe.seconds = elapsed();
+        return std::nullopt;
+    }
+    // What is measured must be the commit judged: a build that checks out another (or
+    // resets the worktree) would have that commit's numbers reported as this one's.
+    if (const auto head = worktree_->head(); head != commit) {
+        probe.source = "cannot measure";
+        std::error_code ec;
+        probe.detail =
+            !fs::exists(here, ec)
+                ? fmt::format("the build removed the worktree's directory {}", here.string())
+                : fmt::format(
+                      "the build moved the worktree from {} to {} (a build must not "
+                      "check out another commit)",
+                      commit.substr(0, 12),
+                      head.empty() ? "an unknown commit" : head.substr(0, 12));
         probe.seconds = elapsed();
         return std::nullopt;
     }
@@ -160,10 +180,9 @@ const RunResult* BisectOracle::good_under(const std::string& key, bool here) {
         m = results_at(good_commit_, true, probe);
         if (!m) {
             probes_.push_back(probe);
-            throw BenchmarkError(
-                fmt::format("GOOD ({}) cannot be measured: {}", good_commit_.substr(0, 12),
-                            probe.detail),
-                "fix the build command or pick a GOOD commit that builds");
+            throw BenchmarkError(fmt::format("GOOD ({}) cannot be measured: {}",
+                                             good_commit_.substr(0, 12), probe.detail),
+                                 "fix the build command or pick a GOOD commit that builds");
         }
     }
     if (!m || m->run.fingerprint.comparison_key() != key) return nullptr;
@@ -174,8 +193,8 @@ const RunResult* BisectOracle::good_under(const std::string& key, bool here) {
 history::Verdict BisectOracle::judge(const std::string& commit) {
     report::BisectProbe probe{commit, "", std::nullopt, "", 0};
     auto m = results_at(commit, false, probe);
-    const RunResult* good = m ? good_under(m->run.fingerprint.comparison_key(), !m->stored)
-                              : nullptr;
+    const RunResult* good =
+        m ? good_under(m->run.fingerprint.comparison_key(), !m->stored) : nullptr;
     if (m && !good && m->stored) {  // stored under a fingerprint GOOD has no result for
         m = results_at(commit, true, probe);
         if (m) good = good_under(m->run.fingerprint.comparison_key(), true);
@@ -188,8 +207,8 @@ history::Verdict BisectOracle::judge(const std::string& commit) {
     const auto c = compare::compare_runs(*good, compare::side_of(*good, "good"), m->run,
                                          compare::side_of(m->run, commit), setup_.gate);
     probe.verdict = verdict_of(c);
-    probe.detail = probe.verdict == history::Verdict::Skip ? "a benchmark failed or is missing"
-                                                           : headline(c);
+    probe.detail =
+        probe.verdict == history::Verdict::Skip ? "a benchmark failed or is missing" : headline(c);
     probes_.push_back(probe);
     return *probe.verdict;
 }

@@ -27,8 +27,9 @@ namespace cgbench::cli {
 
 // How to build and measure a commit.
 struct BisectSetup {
-    std::string build;         // the build command (a shell command line)
-    config::RunInput run;      // the benchmarks, as `cgbench run` in the working directory
+    std::string build;  // the build command (a shell command line)
+    double build_timeout = runner::kDefaultBuildTimeout;  // seconds
+    config::RunInput run;         // the benchmarks, as `cgbench run` in the working directory
     std::set<std::string> names;  // the benchmarks judged
     compare::CompareOptions gate;
 };
@@ -75,7 +76,7 @@ class BisectOracle {
     std::unique_ptr<runner::Worktree> worktree_;  // added on first use
     std::optional<valgrind::Installation> valgrind_;
     std::string good_commit_;
-    std::map<std::string, RunResult> good_;             // by fingerprint key
+    std::map<std::string, RunResult> good_;            // by fingerprint key
     std::map<std::string, Measurement> measurements_;  // by commit
     std::vector<report::BisectProbe> probes_;
     std::size_t from_history_ = 0;

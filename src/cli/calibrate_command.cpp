@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "base/errors.hpp"
 #include "calibrate/plan.hpp"
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
@@ -13,6 +14,7 @@
 #include "exec/interrupt.hpp"
 #include "report/calibration_report.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::cli {
 
@@ -70,10 +72,12 @@ int execute(const calibrate::CalibrateInput& in, const Context& ctx) {
     }
     exec::throw_if_interrupted();
 
-    // Files first, then stdout: a closed pipe never costs the measurement.
+    // Files first, then stdout: a closed pipe never costs the measurement. Weights that do
+    // not fit the times are not written (the report and the pages show why).
+    const auto unusable = calibrate::unusable_fit(c);
     if (html) html->commit(report::render_calibration_html(c));
     if (json) json->commit(report::render_calibration_json(c));
-    if (out) out->commit(config::format_weights_file(calibrate::weights_file(c)));
+    if (out && !unusable) out->commit(config::format_weights_file(calibrate::weights_file(c)));
     const bool file_on_stdout =
         (out && out->is_stdout()) || (html && html->is_stdout()) || (json && json->is_stdout());
     const Stream stream = file_on_stdout ? Stream::Stderr : Stream::Stdout;
@@ -83,7 +87,9 @@ int execute(const calibrate::CalibrateInput& in, const Context& ctx) {
     }
     if (!ctx.global.quiet && format.terminal) {
         std::string notes;
-        if (out) {
+        if (out && unusable) {
+            notes += fmt::format("\n{} was not written\n", out->target().string());
+        } else if (out) {
             notes += fmt::format(
                 "\nwrote {}: use `cgbench run --weights {}`, or weights = \"{}\" "
                 "in a suite's [defaults]\n",
@@ -96,6 +102,13 @@ int execute(const calibrate::CalibrateInput& in, const Context& ctx) {
         }
         print_out(notes, stream);
     }
+    if (unusable && out) {
+        throw EnvironmentError(
+            fmt::format("{}: {} was not written", *unusable, out->target().string()),
+            "calibrate with the default sizes and more --rounds or --repeat, "
+            "on a quiet machine");
+    }
+    if (unusable) warn(*unusable + ": do not use these weights");
     return 0;
 }
 
@@ -118,7 +131,17 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
                    "in the name)");
     cmd.add_option("--sizes", in.sizes,
                    "Working sets of the memory walks, e.g. 1K,64K,4M [1K,2K,...,256M]");
-    cmd.add_option("--steps", in.steps, "Steps in each kernel's loop [2097152]");
+    // Checked as text: CLI11 would turn 99999999999999999999 into 2^64-1 and the message
+    // would name a number nobody typed.
+    cmd.add_option("--steps", in.steps, "Steps in each kernel's loop [2097152]")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                const auto n = util::parse_u64(text);
+                if (n && *n >= calibrate::kMinSteps && *n <= calibrate::kMaxSteps) return {};
+                return fmt::format("invalid --steps '{}' ({})", util::printable(text),
+                                   calibrate::steps_hint());
+            },
+            "N"));
     cmd.add_option("--rounds", in.rounds, "Passes over all kernels, order alternating [3]")
         ->check(CLI::Range(1, 100));
     cmd.add_option("--repeat", in.repeat, "Timed loops per kernel in each round [5]")

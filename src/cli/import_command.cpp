@@ -32,6 +32,7 @@ struct Tally {
     std::size_t present = 0;
     std::size_t other_json = 0;
     std::size_t invalid = 0;
+    std::size_t links = 0;  // links out of a directory searched, not read
 };
 
 std::string plural(std::size_t n, std::string_view one, std::string_view many) {
@@ -63,10 +64,13 @@ std::string summary(const access::RunImporter& importer, const Tally& t, const s
     if (t.present > 0) {
         out += fmt::format("; {} already there", plural(t.present, "run was", "runs were"));
     }
+    if (t.links > 0) {
+        out += fmt::format("; {} leading out of the directory skipped",
+                           plural(t.links, "link", "links"));
+    }
     if (t.other_json > 0) {
-        out += fmt::format("; {} skipped",
-                           plural(t.other_json, "JSON file that is no result file",
-                                  "JSON files that are no result files"));
+        out += fmt::format("; {} skipped", plural(t.other_json, "JSON file that is no result file",
+                                                  "JSON files that are no result files"));
     }
     return out + "\n";
 }
@@ -84,6 +88,11 @@ int execute(const ImportInput& in, const Context& ctx) {
     for (const auto& source : sources) {
         exec::throw_if_interrupted();  // batches committed so far stay; the open one is undone
         ++tally.files;
+        if (!source.skip_reason.empty()) {
+            ++tally.links;
+            warn(fmt::format("{}: {}: skipped", source.path.string(), source.skip_reason));
+            continue;
+        }
         try {
             const auto file = importer.import(source);
             using Status = access::ImportedFile::Status;
@@ -102,10 +111,9 @@ int execute(const ImportInput& in, const Context& ctx) {
     importer.finish();
     if (!ctx.global.quiet) print_out(summary(importer, tally, path->string()));
     if (tally.invalid > 0) {
-        throw UsageError(
-            fmt::format("{} of {} not imported: not a valid result file (named above)",
-                        tally.invalid, plural(tally.files, "file", "files")),
-            "fix or remove them and import again; runs imported already are skipped");
+        throw UsageError(fmt::format("{} of {} not imported: not a valid result file (named above)",
+                                     tally.invalid, plural(tally.files, "file", "files")),
+                         "fix or remove them and import again; runs imported already are skipped");
     }
     return 0;
 }
@@ -125,8 +133,7 @@ Subcommand register_import(CLI::App& app, GlobalOptions& global) {
     add_global_flags(*cmd, global);
     cmd->footer(exit_code_help());
     auto input = std::make_shared<ImportInput>();
-    cmd->add_option("paths", input->paths, "Result files, or directories holding them")
-        ->required();
+    cmd->add_option("paths", input->paths, "Result files, or directories holding them")->required();
     add_db_options(*cmd, input->db);
     return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }

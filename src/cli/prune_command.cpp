@@ -31,11 +31,29 @@ struct PruneInput {
     bool dry_run = false;
 };
 
+// "2026-01-31" -> the ISO-8601 time before which runs are old. Only a real calendar date up
+// to today: the stored times compare as text, so "2026-13-45" or a day and month swapped
+// would select runs nobody meant, and a date to come selects every run (unless `dry_run`).
+std::string cutoff_date(const std::string& date, std::time_t now, bool dry_run) {
+    const auto day = util::parse_date(date);
+    if (!day) {
+        throw UsageError(fmt::format("--older-than '{}' is not a date", util::printable(date)),
+                         "write a calendar date as YYYY-MM-DD (2026-01-31), or an age (90d, 12w)");
+    }
+    if (*day > now && !dry_run) {
+        throw UsageError(
+            fmt::format("--older-than {} is in the future: every run is older than that", date),
+            "give a date up to today, or see what it selects with --dry-run");
+    }
+    return date + "T00:00:00Z";
+}
+
 // "90d", "12w" or "2026-01-31" -> the ISO-8601 time before which runs are old, `now` being
 // the time now.
-std::string cutoff(const std::string& age, std::time_t now) {
-    if (age.size() == 10 && age[4] == '-' && age[7] == '-') return age + "T00:00:00Z";
-    const auto n = util::parse_u64(std::string_view(age).substr(0, age.empty() ? 0 : age.size() - 1));
+std::string cutoff(const std::string& age, std::time_t now, bool dry_run) {
+    if (age.size() == 10 && age[4] == '-' && age[7] == '-') return cutoff_date(age, now, dry_run);
+    const auto n =
+        util::parse_u64(std::string_view(age).substr(0, age.empty() ? 0 : age.size() - 1));
     const char unit = age.empty() ? '\0' : age.back();
     if (n && (unit == 'd' || unit == 'w') && *n < 100000) {
         const auto days = static_cast<std::time_t>(*n) * (unit == 'w' ? 7 : 1);
@@ -68,7 +86,7 @@ std::string listing(const history::History& h, const std::vector<std::size_t>& d
 
 int execute(const PruneInput& in, const Context& ctx) {
     history::PruneRules rules;
-    if (in.older_than) rules.before = cutoff(*in.older_than, ctx.now());
+    if (in.older_than) rules.before = cutoff(*in.older_than, ctx.now(), in.dry_run);
     rules.branches = in.branches;
     rules.keep_last = in.keep_last;
     rules.dirty_only = in.dirty;
@@ -102,11 +120,12 @@ int execute(const PruneInput& in, const Context& ctx) {
     const auto before = size_of(*store);
     const auto removed = store->remove_runs(drop);
     if (!ctx.global.quiet) {
-        fmt::print("removed {} of {} runs ({} results, {} function rows, {} unused names){}\n"
-                   "{}: {} -> {} bytes\n",
-                   removed.runs, h.runs.size(), removed.results, removed.functions,
-                   removed.symbols, selection.protected_runs > 0 ? "; " + kept : "",
-                   store->name(), util::with_commas(before), util::with_commas(size_of(*store)));
+        fmt::print(
+            "removed {} of {} runs ({} results, {} function rows, {} unused names){}\n"
+            "{}: {} -> {} bytes\n",
+            removed.runs, h.runs.size(), removed.results, removed.functions, removed.symbols,
+            selection.protected_runs > 0 ? "; " + kept : "", store->name(),
+            util::with_commas(before), util::with_commas(size_of(*store)));
     }
     return 0;
 }
@@ -121,24 +140,26 @@ Subcommand register_prune(CLI::App& app, GlobalOptions& global) {
     add_global_flags(*cmd, global);
     auto input = std::make_shared<PruneInput>();
     cmd->add_option("--older-than", input->older_than,
-                    "Runs started before AGE ago (90d, 12w) or before a date (2026-01-31)");
+                    "Runs started before AGE ago (90d, 12w) or before a date (2026-01-31, up "
+                    "to today)");
     cmd->add_option("--branch", input->branches,
                     "Runs of this branch (repeatable; '(no branch)' for runs recorded without "
                     "one)")
         ->expected(1)
         ->allow_extra_args(false)
         ->take_all();
-    cmd->add_option("--keep-last", input->keep_last,
-                    "Runs beyond the newest N of their branch")
-        ->check(CLI::PositiveNumber);
+    cmd->add_option("--keep-last", input->keep_last, "Runs beyond the newest N of their branch")
+        ->check(positive_count());
     cmd->add_flag("--dirty", input->dirty, "Runs measured with uncommitted changes");
     cmd->add_flag("--dry-run", input->dry_run, "Say what would be removed; change nothing");
     add_db_options(*cmd, input->db);
-    cmd->footer(fmt::format(
-        "A run is removed when it matches every rule given. The default branch's newest N\n"
-        "runs (N = --keep-last, else {}) are never removed. Then the names no stored\n"
-        "function uses any more go too, and VACUUM returns the space to the file system.\n\n",
-        history::kProtectedRuns) + exit_code_help());
+    cmd->footer(
+        fmt::format(
+            "A run is removed when it matches every rule given. The default branch's newest N\n"
+            "runs (N = --keep-last, else {}) are never removed. Then the names no stored\n"
+            "function uses any more go too, and VACUUM returns the space to the file system.\n\n",
+            history::kProtectedRuns) +
+        exit_code_help());
     return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }
 

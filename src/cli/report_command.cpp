@@ -32,6 +32,7 @@ struct ReportInput {
     config::DbInput db;
     std::string html;
     std::size_t last = 50;
+    std::size_t max_benchmarks = report::kMaxHtmlBenchmarks;
     std::optional<std::string> filter;
     std::string axis = "relative";
     std::optional<std::string> commit_url;
@@ -91,10 +92,18 @@ int execute(const ReportInput& in, const Context& ctx) {
     page.commits = commit_subjects(h, runs_shown(h), ctx);
     page.commit_url = url;
     page.axis = in.axis == "zero" ? report::Axis::Zero : report::Axis::Relative;
+    page.max_benchmarks = in.max_benchmarks;
     out.commit(report::render_html_history(page));
+    const auto shown = std::min(h.series.size(), in.max_benchmarks);
+    if (shown < h.series.size()) {
+        warn(
+            fmt::format("{} shows {} of {} benchmarks (those with steps first): choose with "
+                        "--filter, or raise --max-benchmarks",
+                        out.target().string(), shown, h.series.size()));
+    }
     if (!ctx.global.quiet) {
-        print_out(fmt::format("wrote {}: {} benchmark{}\n", out.target().string(), h.series.size(),
-                              h.series.size() == 1 ? "" : "s"),
+        print_out(fmt::format("wrote {}: {} benchmark{}\n", out.target().string(), shown,
+                              shown == 1 ? "" : "s"),
                   out.is_stdout() ? Stream::Stderr : Stream::Stdout);
     }
     return 0;
@@ -114,6 +123,10 @@ Subcommand register_report(CLI::App& app, GlobalOptions& global) {
                     "table, then each benchmark's chart and results")
         ->required();
     cmd->add_option("--last", input->last, "Show the last N results of each benchmark [50]")
+        ->check(positive_count());
+    cmd->add_option("--max-benchmarks", input->max_benchmarks,
+                    fmt::format("Show at most N benchmarks, those with steps first [{}]",
+                                report::kMaxHtmlBenchmarks))
         ->check(positive_count());
     cmd->add_option("--filter", input->filter,
                     "Only the benchmarks whose name matches (RE2 syntax, searched anywhere in "

@@ -317,6 +317,7 @@ int execute(const config::RunInput& in, const Context& ctx) {
     if (plan.shard) {
         run.shard = plan.shard->text();
         run.shard_balance = plan.shard_balance;
+        run.shard_suite = plan.shard_suite;
     }
     exec::throw_if_interrupted();  // a signal after the last benchmark still writes nothing
 

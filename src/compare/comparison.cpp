@@ -212,8 +212,12 @@ double MetricChange::relative() const {
 }
 
 std::int64_t MetricChange::delta() const {
-    return head >= base ? static_cast<std::int64_t>(head - base)
-                        : -static_cast<std::int64_t>(base - head);
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    const auto d = distance();
+    if (!decreased())
+        return d > kMax ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(d);
+    // -(2^63) is the one magnitude beyond kMax that still fits.
+    return d > kMax ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(d);
 }
 
 const MetricChange* BenchmarkComparison::change(metrics::Metric metric) const {
@@ -338,8 +342,9 @@ void warn_threaded(Comparison& out) {
         if (!c.base || !c.head) continue;
         const int threads = std::max(c.base->threads, c.head->threads);
         if (threads <= 1) continue;
-        const bool gated = std::any_of(c.changes.begin(), c.changes.end(),
-                                       [](const MetricChange& m) { return m.threshold.has_value(); });
+        const bool gated =
+            std::any_of(c.changes.begin(), c.changes.end(),
+                        [](const MetricChange& m) { return m.threshold.has_value(); });
         out.warnings.push_back(fmt::format(
             "{} ran {} threads: its counts are not repeatable, so its verdict ({}) can come "
             "from the thread schedule rather than the code{}",
@@ -420,8 +425,8 @@ Comparison compare_to_nothing(RunResult head, Side head_side, const CompareOptio
     out.head = std::move(head_side);
     out.fingerprint = head.fingerprint;
     out.has_baseline = false;
-    out.notes.push_back(fmt::format("No baseline: {}; every benchmark is reported as added",
-                                    std::move(why)));
+    out.notes.push_back(
+        fmt::format("No baseline: {}; every benchmark is reported as added", std::move(why)));
     RunResult nothing;
     judge_all(out, nothing, head, options);
     return out;

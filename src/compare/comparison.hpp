@@ -44,8 +44,11 @@ struct MetricChange {
 
     // (head - base) / base; +infinity when base is 0 and head is not.
     double relative() const;
-    // head - base, exact.
+    // head - base, exact while it fits 64 signed bits (saturated beyond: use distance()).
     std::int64_t delta() const;
+    // |head - base|, exact for any two counts; decreased() gives its sign.
+    std::uint64_t distance() const { return head >= base ? head - base : base - head; }
+    bool decreased() const { return head < base; }
 };
 
 // One benchmark, base vs head: its verdict and the metrics behind it.
@@ -99,7 +102,7 @@ struct Comparison {
     std::vector<std::string> differences;  // what made the runs incomparable (with --force)
     bool forced = false;
     bool fail_on_missing = false;
-    std::vector<ThresholdRule> thresholds;        // the rules in effect, defaults first
+    std::vector<ThresholdRule> thresholds;  // the rules in effect, defaults first
     // The thresholds HEAD's results recorded (suite `threshold`, `run --threshold`), each
     // with how many benchmarks carry it: a layer between the default and `thresholds`.
     std::vector<std::pair<std::string, std::size_t>> recorded_thresholds;

@@ -64,9 +64,9 @@ void layer_overrides(BenchmarkSettings& b, const RunInput& in, const exec::EnvMa
 std::size_t parse_count(const Layered& l, std::string_view what, std::uint64_t min) {
     const auto v = util::parse_u64(l.value);
     if (!v || *v < min || *v > 1000000) {
-        throw UsageError(fmt::format("invalid {} '{}' (from {})", what, util::printable(l.value),
-                                     l.origin),
-                         fmt::format("give a whole number of at least {}", min));
+        throw UsageError(
+            fmt::format("invalid {} '{}' (from {})", what, util::printable(l.value), l.origin),
+            fmt::format("give a whole number of at least {}", min));
     }
     return static_cast<std::size_t>(*v);
 }
@@ -74,10 +74,10 @@ std::size_t parse_count(const Layered& l, std::string_view what, std::uint64_t m
 ProcessMode parse_processes(const Layered& l) {
     const auto mode = process_mode_from(l.value);
     if (!mode) {
-        throw UsageError(fmt::format("invalid processes '{}' (from {})", util::printable(l.value),
-                                     l.origin),
-                         "give tree (every process the program starts) or main (the started "
-                         "process and what it execs into)");
+        throw UsageError(
+            fmt::format("invalid processes '{}' (from {})", util::printable(l.value), l.origin),
+            "give tree (every process the program starts) or main (the started "
+            "process and what it execs into)");
     }
     return *mode;
 }
@@ -176,18 +176,56 @@ BenchmarkSettings entry_settings(const Suite& suite, const SuiteEntry& e) {
 
 }  // namespace
 
-// Also used by gbench_plan.cpp once targets are listed.
+namespace {
+
+// Whether `rest` is what --keep-raw appends to a benchmark's stem before the file's own
+// name: ".process-K" (its K-th process), ".N" (the N-th run of --verify, when `verify`), or
+// both.
+bool raw_infix(std::string_view rest, bool verify) {
+    const auto number = [](std::string_view& s) {
+        const auto digits = s.find_first_not_of("0123456789");
+        const auto n = digits == std::string_view::npos ? s.size() : digits;
+        s.remove_prefix(n);
+        return n > 0;
+    };
+    if (rest.empty() || rest.front() != '.') return false;
+    rest.remove_prefix(1);
+    if (verify && number(rest)) {
+        if (rest.empty()) return true;
+        if (rest.front() != '.') return false;
+        rest.remove_prefix(1);
+    }
+    return util::starts_with(rest, "process-") && (rest.remove_prefix(8), number(rest)) &&
+           rest.empty();
+}
+
+[[noreturn]] void raw_names_clash(const std::string& a, const std::string& b,
+                                  const std::string& files) {
+    throw UsageError(fmt::format("benchmarks '{}' and '{}' would share --keep-raw file names ({})",
+                                 util::printable(a), util::printable(b), files),
+                     "rename one of them");
+}
+
+}  // namespace
+
+// Also used by gbench_plan.cpp once targets are listed. Two stems clash when equal, or when
+// one is the other plus an infix keep_raw adds (`a` with several processes writes
+// a.process-2.*, which is also what a benchmark named `a.process-2` writes).
 void check_raw_names(const RunPlan& plan) {
     if (plan.request.settings.keep_raw_dir.empty()) return;
-    std::map<std::string, std::string> seen;
+    std::map<std::string, std::string> seen;  // stem -> name
     for (const auto& spec : plan.request.benchmarks) {
         const auto [it, fresh] = seen.emplace(util::file_safe(spec.name), spec.name);
-        if (!fresh) {
-            throw UsageError(
-                fmt::format("benchmarks '{}' and '{}' would share --keep-raw file "
-                            "names ({})",
-                            util::printable(it->second), util::printable(spec.name), it->first),
-                "rename one of them");
+        if (!fresh) raw_names_clash(it->second, spec.name, it->first);
+    }
+    for (const auto& [stem, name] : seen) {
+        const std::string prefix = stem + ".";
+        for (auto next = seen.lower_bound(prefix);
+             next != seen.end() && util::starts_with(next->first, prefix); ++next) {
+            if (raw_infix(std::string_view(next->first).substr(stem.size()),
+                          plan.request.verify > 1)) {
+                raw_names_clash(name, next->second, next->first + ".*");
+            }
         }
     }
 }

@@ -9,6 +9,7 @@
 #include "config/benchmark_plan.hpp"
 #include "config/suite.hpp"
 #include "config/weights_file.hpp"
+#include "util/hash.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::config {
@@ -173,6 +174,7 @@ void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs, st
     std::vector<std::string> names;
     for (const auto& b : plan.request.benchmarks)
         names.push_back(b.name);
+    plan.shard_suite = util::hex64(util::fnv1a64(util::join(names, "\n")));
     std::vector<runner::BenchmarkSpec> specs;
     std::vector<BenchmarkSettings> settings;
     for (const std::size_t i : shard_members(names, *plan.shard, previous_costs)) {

@@ -86,6 +86,7 @@ struct RunPlan {
     std::filesystem::path suite;                        // empty: a single program
     std::optional<Shard> shard;
     std::string shard_balance;      // how apply_shard balanced: "history run ID" or "names"
+    std::string shard_suite;        // apply_shard: a hash of the names the split divides
     std::size_t suite_entries = 0;  // [[bench]] entries in the suite file
     std::size_t suite_size = 0;     // benchmarks selected (--filter) before sharding
     std::optional<std::filesystem::path> out;

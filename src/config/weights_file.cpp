@@ -58,6 +58,14 @@ std::uint64_t weight(const toml::table& t, std::string_view key, const fs::path&
                          "arithmetic)",
                          key));
     }
+    // As for weights on the command line: refused before measuring, not found as an
+    // overflowing cost after it.
+    if (static_cast<std::uint64_t>(i->get()) > metrics::kMaxWeight) {
+        fail(path, line_of(*n),
+             fmt::format("'{}' is above {}: the cost could overflow 64 bits (the weights' ratios "
+                         "are what matters)",
+                         key, util::with_commas(metrics::kMaxWeight)));
+    }
     return static_cast<std::uint64_t>(i->get());
 }
 
@@ -67,6 +75,10 @@ std::string name_of(const toml::table& t, const fs::path& path) {
     const auto* s = n->as_string();
     if (s == nullptr || s->get().empty() || s->get().size() > 64) {
         fail(path, line_of(*n), "'name' must be a string of 1 to 64 characters");
+    }
+    // The name is printed in every run's header: no escape sequence reaches a terminal.
+    if (util::printable(s->get()) != s->get()) {
+        fail(path, line_of(*n), "'name' holds a control character");
     }
     if (is_preset(s->get())) {
         fail(path, line_of(*n),

@@ -64,6 +64,14 @@ void check_shards(const std::vector<SourcedRun>& parts) {
                 fmt::format("shard {} given twice ({} and {})", shard, seen[shard], p.source),
                 "pass each shard's result file once");
         }
+        const auto& suite = parts.front().run.shard_suite;
+        if (!suite.empty() && !p.run.shard_suite.empty() && p.run.shard_suite != suite) {
+            throw UsageError(
+                fmt::format("{} and {} are shards of different splits: the benchmarks the two "
+                            "jobs divided differ (another suite, filter or version of it)",
+                            parts.front().source, p.source),
+                "merge the shards of one --shard K/N split of one suite");
+        }
         if (p.run.shard_balance != parts.front().run.shard_balance) {
             throw UsageError(
                 fmt::format("{} was balanced by {} but {} by {}: the shards may overlap or miss "

@@ -71,12 +71,12 @@ struct ProcessResult {
     // A copy of its parent that did not exec: Valgrind copies the parent's counts into the
     // child at fork, so its events include the parent's up to the fork.
     bool forked = false;
-    bool counted = true;            // part of the result's events (--processes)
-    bool profiled = true;           // false: it left no profile (killed before it exited)
-    std::optional<int> exit_code;   // known for the started process only
-    std::optional<int> signal;      // the signal that ended it
-    metrics::EventCounts events;    // empty when not profiled
-    std::uint64_t cost = 0;         // under the result's weights
+    bool counted = true;           // part of the result's events (--processes)
+    bool profiled = true;          // false: it left no profile (killed before it exited)
+    std::optional<int> exit_code;  // known for the started process only
+    std::optional<int> signal;     // the signal that ended it
+    metrics::EventCounts events;   // empty when not profiled
+    std::uint64_t cost = 0;        // under the result's weights
     friend bool operator==(const ProcessResult&, const ProcessResult&) = default;
 };
 
@@ -189,6 +189,10 @@ struct RunResult {
     // How the shards were balanced: "history run ID" (previous costs) or "names". Every shard
     // of one split must say the same, or the shards may overlap or miss benchmarks.
     std::string shard_balance;
+    // For a shard: a hash of the names of every benchmark the split divides, so that shards
+    // of different suites (or filters) are never merged as one run. Empty: not known (a
+    // shard written by an older cgbench, or read back from the history).
+    std::string shard_suite;
 };
 
 }  // namespace cgbench

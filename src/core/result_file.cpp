@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.hpp"
+#include "core/result_check.hpp"
 #include "core/result_json.hpp"
 #include "core/result_reader.hpp"
 #include "util/json_cursor.hpp"
@@ -34,9 +35,9 @@ std::optional<ResultFile::Parts> ResultFile::split() const {
     util::JsonCursor c(text_);
     Parts parts;
     std::string_view raw;
-    if (!(c.eat('{') && key(c, "schema") && c.string(parts.schema) && c.eat(',') &&
-          key(c, "run") && c.peek() == '{' && c.skip(parts.run) && c.eat(',') &&
-          key(c, "benchmarks") && c.eat('['))) {
+    if (!(c.eat('{') && key(c, "schema") && c.string(parts.schema) && c.eat(',') && key(c, "run") &&
+          c.peek() == '{' && c.skip(parts.run) && c.eat(',') && key(c, "benchmarks") &&
+          c.eat('['))) {
         return std::nullopt;
     }
     if (!c.eat(']')) {
@@ -66,6 +67,7 @@ RunResult ResultFile::header(std::size_t& benchmarks) const {
         try {
             auto run = read_header(*parts);
             benchmarks = parts->benchmarks.size();
+            check_result_values(run, source_);
             return run;
         } catch (const UsageError&) {
             // the whole document's reader names the problem as load_result_file does
@@ -74,23 +76,30 @@ RunResult ResultFile::header(std::size_t& benchmarks) const {
     auto run = run_from_json(parse_json_text(text_, source_), source_);
     benchmarks = run.benchmarks.size();
     run.benchmarks.clear();
+    check_result_values(run, source_);
     return run;
 }
 
-RunResult ResultFile::run() const {
-    if (const auto parts = split()) {
-        try {
-            RunResult run = read_header(*parts);
-            for (const auto b : parts->benchmarks) {
-                auto known = read_known_benchmark(b);
-                if (!known) return run_from_json(parse_json_text(text_, source_), source_);
-                run.benchmarks.push_back(std::move(*known));
-            }
-            return run;
-        } catch (const UsageError&) {
+std::optional<RunResult> ResultFile::read_fast(const Parts& parts) const {
+    try {
+        RunResult run = read_header(parts);
+        for (const auto b : parts.benchmarks) {
+            auto known = read_known_benchmark(b);
+            if (!known) return std::nullopt;
+            run.benchmarks.push_back(std::move(*known));
         }
+        return run;
+    } catch (const UsageError&) {
+        return std::nullopt;  // the whole document's reader names the problem
     }
-    return run_from_json(parse_json_text(text_, source_), source_);
+}
+
+RunResult ResultFile::run() const {
+    std::optional<RunResult> run;
+    if (const auto parts = split()) run = read_fast(*parts);
+    if (!run) run = run_from_json(parse_json_text(text_, source_), source_);
+    check_result_values(*run, source_);
+    return std::move(*run);
 }
 
 RunResult read_result_file(const fs::path& path) {

@@ -34,7 +34,7 @@ class ResultFile {
     // many it holds (their documents are not read when the file has the usual shape).
     RunResult header(std::size_t& benchmarks) const;
     // The whole run; UsageError naming the file and the problem when it is not a valid
-    // result file.
+    // result file (its values checked too: core/result_check.hpp).
     RunResult run() const;
 
   private:
@@ -46,6 +46,8 @@ class ResultFile {
     };
     std::optional<Parts> split() const;
     RunResult read_header(const Parts& parts) const;
+    // The whole run by the fast reader; nullopt when it declines any part.
+    std::optional<RunResult> read_fast(const Parts& parts) const;
 
     std::string source_;
     std::optional<util::FileBytes> bytes_;

@@ -3,10 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <optional>
+#include <set>
 
 #include "base/errors.hpp"
+#include "core/result_check.hpp"
 #include "util/mapped_file.hpp"
 #include "util/strings.hpp"
 
@@ -167,7 +168,6 @@ Fingerprint read_fingerprint(const Reader& r, const json& j) {
     return f;
 }
 
-
 // The "verify" object of a benchmark (--verify N), if present.
 void read_verify(const Reader& r, const json& j, const std::string& where, BenchmarkResult& b) {
     const auto it = j.find("verify");
@@ -294,7 +294,8 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
                               r.u64(r.at(*it, "repetitions", at), at + ".repetitions")};
     }
     if (const auto it = j.find("process_mode"); it != j.end()) {
-        const auto mode = it->is_string() ? process_mode_from(it->get<std::string>()) : std::nullopt;
+        const auto mode =
+            it->is_string() ? process_mode_from(it->get<std::string>()) : std::nullopt;
         if (!mode) r.fail(where + ".process_mode is not \"tree\" or \"main\"");
         b.process_mode = *mode;
     }
@@ -363,7 +364,8 @@ ojson to_json(const BenchmarkResult& b) {
                             {"iterations", b.gbench->iterations},
                             {"repetitions", b.gbench->repetitions}};
     }
-    if (b.process_mode != ProcessMode::Tree) j["process_mode"] = std::string(to_string(b.process_mode));
+    if (b.process_mode != ProcessMode::Tree)
+        j["process_mode"] = std::string(to_string(b.process_mode));
     if (!b.processes.empty()) {
         ojson processes = ojson::array();
         for (const auto& p : b.processes)
@@ -413,6 +415,7 @@ ojson to_json(const RunResult& run) {
     if (!run.warnings.empty()) r["warnings"] = run.warnings;
     if (!run.shard.empty()) r["shard"] = run.shard;
     if (!run.shard_balance.empty()) r["shard_balance"] = run.shard_balance;
+    if (!run.shard_suite.empty()) r["shard_suite"] = run.shard_suite;
     j["run"] = std::move(r);
     ojson benches = ojson::array();
     for (const auto& b : run.benchmarks)
@@ -421,7 +424,9 @@ ojson to_json(const RunResult& run) {
     return j;
 }
 
-RunResult run_from_json(const json& doc, const std::string& source) {
+namespace {
+
+RunResult read_run(const json& doc, const std::string& source) {
     const Reader r(source);
     const std::string schema = r.str(doc, "schema", "the document");
     if (schema != kResultSchema) {
@@ -443,10 +448,24 @@ RunResult run_from_json(const json& doc, const std::string& source) {
     out.warnings = read_strings(run, "warnings");
     out.shard = run.value("shard", "");
     out.shard_balance = run.value("shard_balance", "");
+    out.shard_suite = run.value("shard_suite", "");
     const json& benches = r.at(doc, "benchmarks", "the document");
     if (!benches.is_array()) r.fail("benchmarks is not an array");
     for (std::size_t i = 0; i < benches.size(); ++i) {
         out.benchmarks.push_back(read_benchmark(r, benches[i], i));
+    }
+    return out;
+}
+
+}  // namespace
+
+RunResult run_from_json(const json& doc, const std::string& source) {
+    RunResult out;
+    try {
+        out = read_run(doc, source);
+    } catch (const json::exception& e) {
+        // A value of another type than the key's (`"preset": 5`), met by value()/get().
+        Reader(source).fail(util::printable(e.what()));
     }
     return out;
 }
@@ -466,9 +485,27 @@ json read_json_file(const std::filesystem::path& path) {
 }
 
 json parse_json_text(std::string_view text, const std::string& source) {
+    // The keys of each object open at the current depth: a key given twice is an error, not
+    // "the last one wins" (which would let a file show one count and be judged by another).
+    std::vector<std::set<std::string>> keys;
+    const json::parser_callback_t refuse_duplicates = [&](int, json::parse_event_t event,
+                                                          json& parsed) {
+        if (event == json::parse_event_t::object_start) {
+            keys.emplace_back();
+        } else if (event == json::parse_event_t::object_end) {
+            keys.pop_back();
+        } else if (event == json::parse_event_t::key && !keys.empty() &&
+                   !keys.back().insert(parsed.get<std::string>()).second) {
+            throw UsageError(fmt::format("{}: not valid JSON (the key \"{}\" appears twice in "
+                                         "one object)",
+                                         source, util::printable(parsed.get<std::string>())),
+                             "pass a file written by `cgbench run --out`");
+        }
+        return true;
+    };
     try {
-        return json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
+        return json::parse(text.begin(), text.end(), refuse_duplicates);
+    } catch (const json::exception& e) {  // a syntax error, or a number beyond a double
         throw UsageError(fmt::format("{}: not valid JSON ({})", source, util::printable(e.what())),
                          "pass a file written by `cgbench run --out`");
     }
@@ -482,7 +519,9 @@ bool is_result_document(const json& doc) {
 }
 
 RunResult load_result_file(const std::filesystem::path& path) {
-    return run_from_json(read_json_file(path), path.string());
+    auto run = run_from_json(read_json_file(path), path.string());
+    check_result_values(run, path.string());
+    return run;
 }
 
 std::string as_json_text(const std::string& text) {

@@ -32,13 +32,16 @@ nlohmann::ordered_json to_json(const FunctionResult& function);
 nlohmann::ordered_json to_json(const ProcessResult& process);
 
 // Reads a result document. Throws UsageError naming the problem (wrong schema, missing
-// key, wrong type); `source` names the file in messages.
+// key, wrong type); `source` names the file in messages. What the values must be beyond that
+// (core/result_check.hpp) is checked where a file comes in, not here: a history reads back
+// what it stored, whatever an older cgbench let in.
 RunResult run_from_json(const nlohmann::json& doc, const std::string& source);
 
 // Reads the fingerprint of a run document (`run.fingerprint`); UsageError as above.
 Fingerprint fingerprint_from_json(const nlohmann::json& j, const std::string& source);
 
-// Reads and parses a result file; UsageError when unreadable or invalid.
+// Reads and parses a result file, checked as check_result_values checks it; UsageError when
+// unreadable or invalid.
 RunResult load_result_file(const std::filesystem::path& path);
 
 // Parses `text` as JSON; UsageError naming `source` when it is not JSON (the parser's message

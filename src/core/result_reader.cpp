@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -159,7 +160,7 @@ bool Reader::seconds(double& out) {
     out = n.whole      ? static_cast<double>(*n.whole)
           : n.negative ? static_cast<double>(*n.negative)
                        : *n.real;
-    return true;
+    return std::isfinite(out);  // 1e999: the DOM reader names it
 }
 
 bool Reader::unsigned_value(std::uint64_t& out) {
@@ -194,7 +195,7 @@ bool Reader::events(metrics::EventCounts& out) {
         std::uint64_t v = 0;
         if (!c_.string(key_) || !c_.eat(':') || !unsigned_value(v)) return false;
         const auto e = metrics::event_from_name(key_);
-        if (!e) return false;
+        if (!e || out.has(*e)) return false;  // a key twice: the DOM reader names it
         out.set(*e, v);
     } while (c_.eat(','));
     return c_.eat('}');

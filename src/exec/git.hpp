@@ -28,10 +28,13 @@ class Git {
     // Runs `git -C DIR ARGS...`: its trimmed stdout; EnvironmentError saying what failed
     // (`what`) with git's own message when git is missing, fails or exits non-zero.
     std::string run_or_throw(const std::vector<std::string>& args, std::string_view what) const;
+    // Runs `git -C DIR ARGS...` to its end even after SIGINT/SIGTERM (cleanup while
+    // unwinding from one); never throws. False when git is missing, fails or exits non-zero.
+    bool cleanup(const std::vector<std::string>& args) const noexcept;
 
   private:
     ProcessOutcome launch(const std::vector<std::string>& args, double timeout,
-                          std::size_t keep = kKeptOutput) const;
+                          std::size_t keep = kKeptOutput, bool uninterruptible = false) const;
 
     std::filesystem::path dir_;
     std::filesystem::path binary_;

@@ -110,14 +110,15 @@ class Session {
                 outcome.wall_seconds = seconds_since(start);
                 request_kill();
             }
-            if (kill_sent_ == kNever && interrupt_signal() != 0) request_kill();
+            if (kill_sent_ == kNever && interrupted()) request_kill();
             if (kill_sent_ != kNever && now - kill_sent_ > kKillGrace) {
                 ::kill(keeper_, SIGKILL);  // a keeper that does not finish: stop waiting
                 if (outcome.pid > 0) ::kill(-outcome.pid, SIGKILL);
                 break;
             }
-            const auto left = kill_sent_ == kNever && !ended_ ? deadline - now
-                                                             : Clock::duration(std::chrono::seconds(1));
+            const auto left = kill_sent_ == kNever && !ended_
+                                  ? deadline - now
+                                  : Clock::duration(std::chrono::seconds(1));
             poll_once(std::clamp<Clock::duration>(left, std::chrono::milliseconds(0),
                                                   std::chrono::seconds(1)));
             if (counter_.fd() >= 0 && kill_sent_ == kNever && counter_.over_limit()) {
@@ -132,7 +133,7 @@ class Session {
         drain();
         outcome.stdout_tail = out_.take();
         outcome.stderr_tail = err_.take();
-        throw_if_interrupted();
+        if (!spec_.uninterruptible) throw_if_interrupted();
         if (!ended_ && outcome.how != Termination::TimedOut &&
             outcome.how != Termination::Limited) {
             throw EnvironmentError(
@@ -142,6 +143,8 @@ class Session {
     }
 
   private:
+    bool interrupted() const { return !spec_.uninterruptible && interrupt_signal() != 0; }
+
     void request_kill() {
         const char c = kControlKill;
         [[maybe_unused]] const ssize_t n = ::write(control_fd_, &c, 1);
@@ -202,7 +205,9 @@ class Session {
         const nfds_t events_at = n;
         pfds[n++] = {event_fd_, POLLIN, 0};
         if (counter_.fd() >= 0) pfds[n++] = {counter_.fd(), POLLIN, 0};
-        if (kill_sent_ == kNever && interrupt_fd() >= 0) pfds[n++] = {interrupt_fd(), POLLIN, 0};
+        if (kill_sent_ == kNever && !spec_.uninterruptible && interrupt_fd() >= 0) {
+            pfds[n++] = {interrupt_fd(), POLLIN, 0};
+        }
         const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
         if (::poll(pfds, n, static_cast<int>(ms) + 1) <= 0) return;
         event_ready_ = pfds[events_at].revents != 0;
@@ -257,7 +262,7 @@ class Session {
 }  // namespace
 
 ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
-    throw_if_interrupted();
+    if (!spec.uninterruptible) throw_if_interrupted();
     const std::string in_path = spec.stdin_path.empty() ? "/dev/null" : spec.stdin_path;
     Fd in(::open(in_path.c_str(), O_RDONLY | O_CLOEXEC));
     if (in.get() < 0) {
@@ -267,17 +272,11 @@ ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
     Pipe out, err, exec_status, events, control;
     auto argv = c_strings(spec.argv);
     auto envp = c_strings(spec.env);
-    const KeeperSetup setup{argv.data(),
-                            envp.data(),
-                            spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
-                            spec.disable_aslr,
-                            ::getpid(),
-                            in.get(),
-                            out.write.get(),
-                            err.write.get(),
-                            exec_status.write.get(),
-                            events.write.get(),
-                            control.read.get()};
+    const KeeperSetup setup{
+        argv.data(),        envp.data(),       spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
+        spec.disable_aslr,  ::getpid(),        in.get(),
+        out.write.get(),    err.write.get(),   exec_status.write.get(),
+        events.write.get(), control.read.get()};
 
     const auto start = Clock::now();
     const pid_t keeper = ::fork();

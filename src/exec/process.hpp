@@ -30,6 +30,10 @@ struct ProcessSpec {
         std::size_t max = 0;
     };
     std::optional<ProcessLimit> process_limit;
+    // Runs to its end (or timeout_seconds) even once cgbench got SIGINT/SIGTERM/SIGHUP, and
+    // never throws Interrupted: for cleanup that runs while unwinding from one (removing a
+    // worktree), where a throw would end cgbench with std::terminate.
+    bool uninterruptible = false;
 };
 
 // TimedOut and Limited: cgbench killed the process tree (timeout, ProcessLimit).
@@ -60,8 +64,8 @@ class ProcessRunner {
   public:
     virtual ~ProcessRunner() = default;
     // Runs to completion. Throws cgbench::Interrupted (after stopping the process tree) when
-    // cgbench receives SIGINT/SIGTERM/SIGHUP, UsageError when stdin_path cannot be opened,
-    // EnvironmentError when no process can be started.
+    // cgbench receives SIGINT/SIGTERM/SIGHUP (unless spec.uninterruptible), UsageError when
+    // stdin_path cannot be opened, EnvironmentError when no process can be started.
     virtual ProcessOutcome run(const ProcessSpec& spec) = 0;
 };
 

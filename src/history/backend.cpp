@@ -1,6 +1,12 @@
 #include "history/backend.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <limits>
+
+#include "base/errors.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::history {
 
@@ -8,8 +14,38 @@ std::vector<FunctionResult> kept_functions(const std::vector<FunctionResult>& fu
     return fold_functions(functions, kStoredFunctions);
 }
 
+namespace {
+
+// Histories keep counts as signed 64-bit integers (SQLite's, PostgreSQL's bigint): a count
+// of 2^63 or more would be stored as nothing or negative. Checked before anything is written.
+void check_storable(const RunResult& run) {
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    for (const auto& b : run.benchmarks) {
+        std::vector<std::pair<std::string_view, std::uint64_t>> values = {{"cost", b.cost}};
+        for (const auto& e : metrics::kEvents) {
+            if (b.events.has(e.id)) values.emplace_back(e.name, b.events.get(e.id));
+        }
+        if (b.derived) {
+            values.insert(values.end(), {{"l1_hits", b.derived->l1_hits},
+                                         {"ll_hits", b.derived->ll_hits},
+                                         {"ram_hits", b.derived->ram_hits}});
+        }
+        for (const auto& [what, v] : values) {
+            if (v <= kMax) continue;
+            throw UsageError(
+                fmt::format("benchmark '{}': {} {} is 2^63 or more, beyond what the history "
+                            "stores",
+                            util::printable(b.name), what, v),
+                "such a count is not a measurement of this world: check the file");
+        }
+    }
+}
+
+}  // namespace
+
 std::optional<StoredRunInfo> RunBatch::add(const RunResult& run) {
     if (auto stored = find(run.id)) return stored;
+    check_storable(run);
     write(run);
     ++runs_;
     results_ += run.benchmarks.size();

@@ -90,7 +90,9 @@ class RunBatch {
     // What is stored under run id `id` (committed, or added to this batch); nullopt if none.
     virtual std::optional<StoredRunInfo> find(std::string_view id) = 0;
     // Stores `run` unless a run with its id is stored already (or added to this batch):
-    // then nothing is written and what is stored under that id is returned.
+    // then nothing is written and what is stored under that id is returned. UsageError,
+    // with nothing written, when a cost or count is 2^63 or more (histories keep signed
+    // 64-bit integers).
     std::optional<StoredRunInfo> add(const RunResult& run);
     // Commits every run added; EnvironmentError when that fails (then none is stored).
     virtual void commit() = 0;

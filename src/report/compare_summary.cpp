@@ -44,9 +44,8 @@ double size_of_change(const BenchmarkComparison& b) {
     return h == nullptr ? 0.0 : std::fabs(h->relative());
 }
 
-std::string signed_count(std::int64_t delta) {
-    const std::string digits = util::with_commas(static_cast<std::uint64_t>(std::llabs(delta)));
-    return (delta < 0 ? "-" : "+") + digits;
+std::string signed_count(const compare::MetricChange& c) {
+    return (c.decreased() ? "-" : "+") + util::with_commas(c.distance());
 }
 
 }  // namespace
@@ -110,7 +109,7 @@ std::string verdict_reason(const BenchmarkComparison& b) {
                     limit += " and " + util::with_commas(c.threshold->absolute);
                 }
                 parts.push_back(fmt::format("{} {} ({}) beyond {}", c.metric.name(), change_cell(c),
-                                            signed_count(c.delta()), limit));
+                                            signed_count(c), limit));
             }
             return util::join(parts, "; ");
         }
@@ -182,7 +181,8 @@ std::string thresholds_description(const Comparison& c) {
     for (const auto& [metric, text] : global)
         parts.push_back(text);
     for (const auto& [text, count] : c.recorded_thresholds) {
-        parts.push_back(fmt::format("{} recorded for {} in HEAD", text, plural(count, "benchmark")));
+        parts.push_back(
+            fmt::format("{} recorded for {} in HEAD", text, plural(count, "benchmark")));
     }
     parts.insert(parts.end(), scoped.begin(), scoped.end());
     return util::join(parts, "; ");

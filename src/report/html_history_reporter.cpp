@@ -125,6 +125,18 @@ std::map<std::string, std::size_t> branch_colours(const HtmlHistory& in) {
     return out;
 }
 
+// At most `max` benchmarks on the page, those with steps first (what a reader looks for).
+void keep_benchmarks(Page& page, std::size_t max) {
+    auto& all = page.benchmarks;
+    if (all.size() <= max) return;
+    std::stable_partition(all.begin(), all.end(),
+                          [](const Benchmark& b) { return !b.chart.steps.empty(); });
+    for (auto it = all.begin() + static_cast<std::ptrdiff_t>(max); it != all.end(); ++it)
+        page.anchors.erase(it->chart.name);
+    page.left_out = all.size() - max;
+    all.erase(all.begin() + static_cast<std::ptrdiff_t>(max), all.end());
+}
+
 Page make_page(const HtmlHistory& in) {
     Page page{in, {}, {}, {}};
     page.context = {in.history, &in.commits, branch_colours(in), in.commit_url, in.axis, {}};
@@ -149,6 +161,7 @@ Page make_page(const HtmlHistory& in) {
         page.anchors.emplace(s.name, b.anchor);
         page.benchmarks.push_back(std::move(b));
     }
+    keep_benchmarks(page, in.max_benchmarks);
     return page;
 }
 
@@ -177,10 +190,17 @@ std::string header(const Page& page) {
     const auto runs = count_runs(page);
     std::string out = "<h1 id=\"top\">cgbench history</h1>\n<p class=\"meta\">";
     out += fmt::format("<code>{}</code> · {} benchmark{} · {} run{} · the last {} results of each",
-                       e(in.database), n, n == 1 ? "" : "s", runs, runs == 1 ? "" : "s",
-                       in.limit);
+                       e(in.database), n, n == 1 ? "" : "s", runs, runs == 1 ? "" : "s", in.limit);
     if (in.filter) out += fmt::format(" · --filter <code>{}</code>", e(*in.filter));
     out += fmt::format(" · generated {}</p>\n", e(short_time(in.generated)));
+    if (page.left_out > 0) {
+        out += fmt::format(
+            "<p class=\"note\">{} more benchmark{} not shown: the page shows {} (those with "
+            "steps first); choose with <code>--filter</code> or raise "
+            "<code>--max-benchmarks</code>.</p>\n",
+            util::with_commas(page.left_out), page.left_out == 1 ? " is" : "s are",
+            util::with_commas(n));
+    }
     out += fmt::format(
         "<p class=\"note\">Cost is the weighted count of L1, last-level and RAM accesses that "
         "Valgrind's Cachegrind simulated: deterministic, lower is better. {} One line per "
@@ -238,11 +258,12 @@ std::string fingerprints(const Page& page, std::map<std::string, std::size_t>& n
         const auto& run = h.runs[first_run[i]];
         std::string with = history::describe(h.fingerprints[fingerprint[i]]);
         if (i > 0) {
-            with += " (vs #" + std::to_string(i) + ": " +
-                    util::join(h.fingerprints[fingerprint[i - 1]].differences(
-                                   h.fingerprints[fingerprint[i]]),
-                               "; ") +
-                    ")";
+            with +=
+                " (vs #" + std::to_string(i) + ": " +
+                util::join(
+                    h.fingerprints[fingerprint[i - 1]].differences(h.fingerprints[fingerprint[i]]),
+                    "; ") +
+                ")";
         }
         out += fmt::format(
             "<tr><td>{}</td><td class=\"key\">{}</td><td>{} <code>{}</code></td><td>{}</td></tr>\n",
@@ -273,10 +294,11 @@ Latest latest_of(const Page& page, const Benchmark& b) {
     const auto changes = history::changes_of(*page.in.history, line.points);
     out.vs_previous = changes.back();
     const auto epochs = history::epochs_of(*page.in.history, line.points);
-    out.epoch_start = epochs.size() > 1 && out.latest->cost &&
-                      std::none_of(line.points.begin() + static_cast<std::ptrdiff_t>(epochs.back().first),
-                                   line.points.end() - 1,
-                                   [](const history::Result& r) { return r.cost.has_value(); });
+    out.epoch_start =
+        epochs.size() > 1 && out.latest->cost &&
+        std::none_of(line.points.begin() + static_cast<std::ptrdiff_t>(epochs.back().first),
+                     line.points.end() - 1,
+                     [](const history::Result& r) { return r.cost.has_value(); });
     for (std::size_t i = epochs.back().first; i < line.points.size() && out.latest->cost; ++i) {
         const auto& p = line.points[i];
         if (!p.cost || &p == out.latest) continue;
@@ -305,8 +327,8 @@ std::string summary_table(const Page& page) {
             l.latest && l.latest->ir ? util::with_commas(*l.latest->ir) : "-",
             l.epoch_start ? "<span class=\"moved\">new fingerprint</span>"
                           : html::change_html(l.vs_previous),
-            html::change_html(l.vs_epoch), b.chart.steps.size(),
-            sparkline(b.chart, page.context), b.series->results.size());
+            html::change_html(l.vs_epoch), b.chart.steps.size(), sparkline(b.chart, page.context),
+            b.series->results.size());
     }
     return out + "</table>\n";
 }
@@ -337,7 +359,8 @@ std::string stats_line(const Page& page, const Benchmark& b) {
                        b.series->results.size() == 1 ? "" : "s");
     if (failed > 0) out += fmt::format(", <span class=\"failed\">{} failed</span>", failed);
     if (!b.chart.steps.empty()) {
-        out += fmt::format(", {} step{}", b.chart.steps.size(), b.chart.steps.size() == 1 ? "" : "s");
+        out +=
+            fmt::format(", {} step{}", b.chart.steps.size(), b.chart.steps.size() == 1 ? "" : "s");
     }
     return out + "</p>\n";
 }
@@ -347,16 +370,18 @@ std::string section(const Page& page, const Benchmark& b, std::string& data) {
     if (!data.empty()) data += ",";
     data += chart.data;
     std::string out = fmt::format(
-        "<section class=\"bench\" id=\"{0}\" data-name=\"{1}\">\n<h2><a href=\"#{0}\">{1}</a></h2>\n",
+        "<section class=\"bench\" id=\"{0}\" data-name=\"{1}\">\n<h2><a "
+        "href=\"#{0}\">{1}</a></h2>\n",
         b.anchor, e(b.chart.name));
     out += stats_line(page, b);
     // The chart's id lets the script find it; it is the only attribute added to the svg.
     out += chart.svg.insert(5, fmt::format("id=\"chart-{}\" ", b.anchor)) + "\n";
     if (chart.step_labels < b.chart.steps.size()) {
-        out += fmt::format("<p class=\"legend\">{} step label{} had no room above the chart: "
-                           "their markers have tooltips, and the steps table lists them.</p>\n",
-                           b.chart.steps.size() - chart.step_labels,
-                           b.chart.steps.size() - chart.step_labels == 1 ? "" : "s");
+        out += fmt::format(
+            "<p class=\"legend\">{} step label{} had no room above the chart: "
+            "their markers have tooltips, and the steps table lists them.</p>\n",
+            b.chart.steps.size() - chart.step_labels,
+            b.chart.steps.size() - chart.step_labels == 1 ? "" : "s");
     }
     out += html::results_table(page, b);
     return out + "<p class=\"legend\"><a href=\"#top\">back to the top</a></p>\n</section>\n";
@@ -387,7 +412,8 @@ std::string data_block(const Page& page, const std::string& charts) {
                                                 run.git.commit ? ojson(*run.git.commit) : ojson(),
                                                 run.git.dirty.value_or(false) ? 1 : 0});
         if (run.git.commit) {
-            if (const auto it = page.in.commits.find(*run.git.commit); it != page.in.commits.end()) {
+            if (const auto it = page.in.commits.find(*run.git.commit);
+                it != page.in.commits.end()) {
                 commits[*run.git.commit] = it->second.subject;
             }
         }

@@ -17,17 +17,24 @@
 
 namespace cgbench::report {
 
+// The most benchmarks a page shows unless told otherwise: each is a chart and a table of
+// results, and a page of 100,000 would be hundreds of megabytes no browser opens.
+inline constexpr std::size_t kMaxHtmlBenchmarks = 1000;
+
 struct HtmlHistory {
-    std::string database;               // the file the history was read from
-    std::string generated;              // when the page was made (ISO-8601)
-    std::size_t limit = 0;              // the most results shown per benchmark
-    std::optional<std::string> filter;  // --filter, when given
+    std::string database;                       // the file the history was read from
+    std::string generated;                      // when the page was made (ISO-8601)
+    std::size_t limit = 0;                      // the most results shown per benchmark
+    std::optional<std::string> filter;          // --filter, when given
     const history::History* history = nullptr;  // runs, and the series shown (none empty)
     std::vector<history::BranchSteps> steps;    // the steps of those series
     history::Commits commits;                   // subjects of the commits git knows
     std::string default_branch;
     std::optional<std::string> commit_url;  // a template with {commit}: commits become links
     Axis axis = Axis::Relative;
+    // The most benchmarks shown: those with steps first, then in the history's order; the
+    // page says how many are left out.
+    std::size_t max_benchmarks = kMaxHtmlBenchmarks;
 };
 
 std::string render_html_history(const HtmlHistory& history);

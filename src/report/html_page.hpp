@@ -16,8 +16,8 @@ namespace cgbench::report::html {
 
 // One benchmark as the page shows it.
 struct Benchmark {
-    std::string anchor;       // "b0", "b1", ...: its section's id
-    ChartInput chart;         // lines, dirty results, steps
+    std::string anchor;  // "b0", "b1", ...: its section's id
+    ChartInput chart;    // lines, dirty results, steps
     const history::Series* series = nullptr;
 };
 
@@ -27,6 +27,7 @@ struct Page {
     ChartContext context;
     std::vector<Benchmark> benchmarks;
     std::map<std::string, std::string, std::less<>> anchors;  // benchmark name -> anchor
+    std::size_t left_out = 0;  // benchmarks beyond HtmlHistory::max_benchmarks, not shown
 };
 
 // Escaped text.

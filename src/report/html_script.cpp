@@ -1,6 +1,9 @@
 #include "report/html_script.hpp"
 
+#include <algorithm>
+
 #include "util/sha256.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::report {
 
@@ -145,12 +148,17 @@ const std::string& page_script_hash() {
 std::string script_safe_json(std::string_view json) {
     std::string out;
     out.reserve(json.size());
-    for (const char c : json) {
-        if (c == '<') {
+    while (!json.empty()) {
+        char32_t cp = 0;
+        const std::size_t n = std::max<std::size_t>(1, util::utf8_sequence(json, cp));
+        if (json.front() == '<') {
             out += "\\u003c";
+        } else if (n > 1 && util::bidi_control(cp)) {
+            out += "\\ufffd";  // shown as U+FFFD, as markup_escape shows it in the page
         } else {
-            out += c;
+            out += json.substr(0, n);
         }
+        json.remove_prefix(n);
     }
     return out;
 }

@@ -16,7 +16,8 @@ std::string_view page_script();
 const std::string& page_script_hash();
 
 // `json` made safe as the text of <script type="application/json">: every '<' (only ever
-// inside strings) written as \u003c, so no "</script>" can end the element early.
+// inside strings) written as \u003c, so no "</script>" can end the element early, and every
+// bidirectional formatting character as \ufffd, so no text the script shows reads as another.
 std::string script_safe_json(std::string_view json);
 
 }  // namespace cgbench::report

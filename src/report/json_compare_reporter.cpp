@@ -4,6 +4,7 @@
 // and easy to grep.
 
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "compare/comparison.hpp"
@@ -38,11 +39,21 @@ ojson threshold_json(const compare::Threshold& t) {
     return ojson{{"relative", t.relative}, {"absolute", t.absolute}};
 }
 
+// head - base as a JSON number: exact, but for a decrease beyond 2^63 (counts no program
+// reaches), which only a double can hold.
+ojson delta_json(const compare::MetricChange& c) {
+    if (!c.decreased()) return c.distance();
+    if (c.distance() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        return -static_cast<std::int64_t>(c.distance());
+    }
+    return -static_cast<double>(c.distance());
+}
+
 ojson change_json(const compare::MetricChange& c) {
     ojson j{{"metric", std::string(c.metric.name())},
             {"base", c.base},
             {"head", c.head},
-            {"delta", c.delta()},
+            {"delta", delta_json(c)},
             {"relative", nullptr},
             {"threshold", nullptr},
             {"verdict", std::string(compare::to_string(c.verdict))}};

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 #include "compare/comparison.hpp"
 #include "report/compare_summary.hpp"
 #include "report/escape.hpp"
@@ -19,10 +21,16 @@ using compare::BenchmarkComparison;
 using compare::Comparison;
 using metrics::Metric;
 
-// GitHub rejects comments over 65,536 characters; these caps keep a report well below.
+// GitHub rejects comments over 65,536 characters. The report is capped by rows and by bytes
+// per part (names are cut at kMaxMarkdownName), so it stays under kMaxReportBytes whatever
+// the names and counts (docs/reference/reports.md).
 constexpr std::size_t kMaxChangedRows = 50;
 constexpr std::size_t kMaxDetailRows = 300;
 constexpr std::size_t kMaxMovedSections = 10;
+constexpr std::size_t kChangedBytes = 20000;
+constexpr std::size_t kMovedBytes = 14000;
+constexpr std::size_t kDetailBytes = 20000;
+constexpr std::size_t kMaxLineBytes = 1000;  // a note, warning or description line
 
 std::string row(const std::vector<std::string>& cells) {
     std::string out = "|";
@@ -31,8 +39,24 @@ std::string row(const std::vector<std::string>& cells) {
     return out + "\n";
 }
 
+// Text of a line that is no name (a warning, a description): escaped, cut at kMaxLineBytes.
 std::string md(std::string_view text) {
-    return markdown_escape(text);
+    return markdown_cell(text, kMaxLineBytes);
+}
+
+// Appends `rows` (rendered on demand) to `out` while there are fewer than `max_rows` and
+// `out` stays within `max_bytes`; then says how many are left out.
+void append_rows(std::string& out, std::size_t count, std::size_t max_rows, std::size_t max_bytes,
+                 const std::function<std::string(std::size_t)>& render) {
+    std::size_t shown = 0;
+    for (; shown < count && shown < max_rows; ++shown) {
+        auto line = render(shown);
+        if (out.size() + line.size() > max_bytes) break;
+        out += line;
+    }
+    if (shown < count) {
+        out += fmt::format("\n…and {} more (see the JSON report).\n", count - shown);
+    }
 }
 
 std::string changed_table(const Comparison& c) {
@@ -40,18 +64,14 @@ std::string changed_table(const Comparison& c) {
     if (rows.empty()) return "No benchmark changed by 0.1% or more.\n";
     std::string out = row({"benchmark", "base cost", "head cost", "change", "verdict"});
     out += "|:--|--:|--:|--:|:--|\n";
-    for (std::size_t i = 0; i < rows.size() && i < kMaxChangedRows; ++i) {
+    append_rows(out, rows.size(), kMaxChangedRows, kChangedBytes, [&](std::size_t i) {
         const auto& b = *rows[i];
         std::string verdict = verdict_label(c, b);
         if (c.fails_gate(b)) verdict = "**" + verdict + "**";
         if (const auto reason = verdict_reason(b); !reason.empty()) verdict += ": " + md(reason);
-        out += row({md(b.name), value_cell(b.base, Metric::cost()),
+        return row({markdown_name(b.name), value_cell(b.base, Metric::cost()),
                     value_cell(b.head, Metric::cost()), change_cell(b, Metric::cost()), verdict});
-    }
-    if (rows.size() > kMaxChangedRows) {
-        out +=
-            fmt::format("\n…and {} more (see the JSON report).\n", rows.size() - kMaxChangedRows);
-    }
+    });
     return out;
 }
 
@@ -73,14 +93,17 @@ std::string moved_functions(const Comparison& c) {
             continue;
         }
         // The heading of a table without rows is the summary.
+        std::string section;
         if (!b.processes_moved.empty()) {
-            out += collapsed(process_changes_table(b.name, {}, markdown_html_escape).heading,
-                             process_changes_table(b.name, b.processes_moved, markdown_escape));
+            section += collapsed(process_changes_table(b.name, {}, markdown_html_name).heading,
+                                 process_changes_table(b.name, b.processes_moved, markdown_name));
         }
         if (!b.moved.empty()) {
-            out += collapsed(function_changes_table(b.name, {}, markdown_html_escape).heading,
-                             function_changes_table(b.name, b.moved, markdown_escape));
+            section += collapsed(function_changes_table(b.name, {}, markdown_html_name).heading,
+                                 function_changes_table(b.name, b.moved, markdown_name));
         }
+        if (out.size() + section.size() > kMovedBytes) break;  // each section is whole
+        out += section;
     }
     return out;
 }
@@ -99,20 +122,16 @@ std::string all_benchmarks_table(const Comparison& c) {
     }
     titles.push_back("verdict");
     std::string out = row(titles) + align + ":--|\n";
-    for (std::size_t i = 0; i < c.benchmarks.size() && i < kMaxDetailRows; ++i) {
+    append_rows(out, c.benchmarks.size(), kMaxDetailRows, kDetailBytes, [&](std::size_t i) {
         const auto& b = c.benchmarks[i];
-        std::vector<std::string> cells = {md(b.name)};
+        std::vector<std::string> cells = {markdown_name(b.name)};
         for (const auto m : kDetailMetrics) {
             cells.insert(cells.end(),
                          {value_cell(b.base, m), value_cell(b.head, m), change_cell(b, m)});
         }
         cells.push_back(verdict_label(c, b));
-        out += row(cells);
-    }
-    if (c.benchmarks.size() > kMaxDetailRows) {
-        out += fmt::format("\n…and {} more (see the JSON report).\n",
-                           c.benchmarks.size() - kMaxDetailRows);
-    }
+        return row(cells);
+    });
     return out;
 }
 
@@ -133,8 +152,9 @@ std::string details(const Comparison& c) {
 class MarkdownCompareReporter final : public CompareReporter {
   public:
     std::string render(const Comparison& c, const RenderOptions&) const override {
-        std::string out = fmt::format("### cgbench {}: {}\n\n", c.passed() ? "✅" : "❌",
-                                      summary_line(c, [](std::string_view s) { return md(s); }));
+        std::string out =
+            fmt::format("### cgbench {}: {}\n\n", c.passed() ? "✅" : "❌",
+                        summary_line(c, [](std::string_view s) { return markdown_name(s); }));
         if (c.forced) out += "> [!WARNING]\n> " + md(forced_warning(c)) + "\n\n";
         for (const auto& n : c.notes)
             out += "> [!NOTE]\n> " + md(n) + "\n\n";

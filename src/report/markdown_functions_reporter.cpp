@@ -15,7 +15,7 @@ class MarkdownFunctionsReporter final : public FunctionsReporter {
   public:
     std::string render(const BenchmarkResult& b, std::size_t top,
                        const RenderOptions&) const override {
-        const auto t = top_functions_table(b, top, markdown_escape);
+        const auto t = top_functions_table(b, top, markdown_name);
         return fmt::format("#### {}\n\n{}\n", t.heading, markdown_table(t));
     }
 };

@@ -31,23 +31,23 @@ class MarkdownRunReporter final : public RunReporter {
         out += "|:--|:--|--:|--:|--:|--:|--:|\n";
         for (const auto& b : run.benchmarks) {
             auto cells = summary_cells(b);
-            cells[0] = markdown_escape(cells[0]);
+            cells[0] = markdown_name(cells[0]);
             out += row(cells);
         }
         // The line of <details> is HTML, not Markdown: its names are escaped as HTML.
         for (const auto& b : run.benchmarks) {
             if (b.status == BenchStatus::Ok) continue;
-            out += fmt::format("\n<details><summary>{}: {}</summary>\n\n{}\n</details>\n",
-                               markdown_html_escape(b.name), markdown_html_escape(b.error),
-                               markdown_code_block(b.stderr_tail.empty() ? "(no stderr)"
-                                                                         : b.stderr_tail));
+            out += fmt::format(
+                "\n<details><summary>{}: {}</summary>\n\n{}\n</details>\n",
+                markdown_html_name(b.name), markdown_html_escape(b.error),
+                markdown_code_block(b.stderr_tail.empty() ? "(no stderr)" : b.stderr_tail));
         }
         out += fmt::format("\n<sub>{}; cost = {}</sub>\n",
                            markdown_escape(provenance(run.fingerprint)),
                            cost_formula(run.fingerprint.weights));
         for (const auto& b : run.benchmarks) {
             for (const auto& w : b.warnings) {
-                out += fmt::format("\n> **Warning:** {}: {}\n", markdown_escape(b.name),
+                out += fmt::format("\n> **Warning:** {}: {}\n", markdown_name(b.name),
                                    markdown_escape(w));
             }
         }

@@ -38,9 +38,11 @@ std::string provenance(const Fingerprint& f) {
     if (f.selection.available) {
         cpu += fmt::format(" (glibc {}, {})", f.selection.glibc_version, f.selection.platform);
     }
-    return fmt::format("{} · valgrind {} · geometry {} · cpu {} · weights {} {}", f.tool,
-                       f.valgrind_version, f.geometry.name, cpu, f.weights.name,
-                       f.weights.describe());
+    // Every field may come from a result file or a weights file: printable, so no escape
+    // sequence in one reaches a terminal.
+    return util::printable(fmt::format("{} · valgrind {} · geometry {} · cpu {} · weights {} {}",
+                                       f.tool, f.valgrind_version, f.geometry.name, cpu,
+                                       f.weights.name, f.weights.describe()));
 }
 
 std::string cost_formula(const metrics::Weights& w) {

@@ -72,7 +72,12 @@ struct MeasureSettings {
     std::filesystem::path keep_raw_dir;  // empty: raw files are discarded
 };
 
-// The default name of a benchmark: the program's file name and its arguments.
+// The longest default name: names head tables and rows of every listing.
+inline constexpr std::size_t kMaxDefaultNameBytes = 120;
+
+// The default name of a benchmark: the program's file name and its arguments. Longer than
+// kMaxDefaultNameBytes, it keeps its first 100 bytes (whole characters) and ends with
+// "… #" and a hash of the whole, so different long commands keep different names.
 std::string default_benchmark_name(const std::vector<std::string>& command);
 
 }  // namespace cgbench::runner

@@ -1,12 +1,12 @@
 #include "runner/measurer.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <mutex>
 #include <cstring>
+#include <mutex>
 
 #include "base/errors.hpp"
 #include "exec/program.hpp"
@@ -14,6 +14,7 @@
 #include "runner/function_costs.hpp"
 #include "runner/measurement.hpp"
 #include "util/fs.hpp"
+#include "util/hash.hpp"
 #include "util/strings.hpp"
 #include "valgrind/cachegrind_parser.hpp"
 #include "valgrind/callgrind_parser.hpp"
@@ -66,7 +67,17 @@ std::string default_benchmark_name(const std::vector<std::string>& command) {
     if (command.empty()) return "benchmark";
     std::vector<std::string> parts = {fs::path(command.front()).filename().string()};
     parts.insert(parts.end(), command.begin() + 1, command.end());
-    return util::join(parts, " ");
+    const auto whole = util::join(parts, " ");
+    if (whole.size() <= kMaxDefaultNameBytes) return whole;
+    std::size_t kept = 0;  // whole UTF-8 characters within the first 100 bytes
+    for (std::string_view rest = whole; kept < 100;) {
+        char32_t cp = 0;
+        const std::size_t n = std::max<std::size_t>(1, util::utf8_sequence(rest, cp));
+        if (kept + n > 100) break;
+        kept += n;
+        rest.remove_prefix(n);
+    }
+    return whole.substr(0, kept) + "… #" + util::hex64(util::fnv1a64(whole)).substr(0, 8);
 }
 
 Measurer::Measurer(valgrind::Installation inst, MeasureSettings settings,
@@ -107,8 +118,8 @@ void Measurer::check(const BenchmarkSpec& spec) const {
     std::error_code ec;
     if (spec.stdin_path.empty()) return;
     const auto status = fs::status(spec.stdin_path, ec);
-    const std::string why = !fs::exists(status)           ? "does not exist"
-                            : fs::is_directory(status)    ? "is a directory"
+    const std::string why = !fs::exists(status)                            ? "does not exist"
+                            : fs::is_directory(status)                     ? "is a directory"
                             : ::access(spec.stdin_path.c_str(), R_OK) != 0 ? "is not readable"
                                                                            : "";
     if (!why.empty()) {
@@ -214,9 +225,8 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
 
     ps.argv = valgrind::valgrind_command(inst_, options, raw.files, argv);
     ps.echo_output = settings_.echo_output;
-    ps.process_limit =
-        exec::ProcessSpec::ProcessLimit{staging, std::string(valgrind::kLogPrefix),
-                                        spec.max_processes};
+    ps.process_limit = exec::ProcessSpec::ProcessLimit{staging, std::string(valgrind::kLogPrefix),
+                                                       spec.max_processes};
     spdlog::debug("running: {}", util::shell_join(ps.argv));
     spdlog::trace("environment: {}", util::shell_join(ps.env));
     raw.outcome = runner_.run(ps);
@@ -268,11 +278,10 @@ void Measurer::interpret(const RawOutput& raw, std::optional<double> limit,
                                              util::printable(result.name),
                                              std::strerror(outcome.spawn_errno)));
             }
-            throw EnvironmentError(fmt::format("cannot {} {}: {}",
-                                               outcome.spawn_step == "fork" ? "start" : "execute",
-                                               inst_.launcher.string(),
-                                               std::strerror(outcome.spawn_errno)),
-                                   "reinstall valgrind or set CGBENCH_VALGRIND");
+            throw EnvironmentError(
+                fmt::format("cannot {} {}: {}", outcome.spawn_step == "fork" ? "start" : "execute",
+                            inst_.launcher.string(), std::strerror(outcome.spawn_errno)),
+                "reinstall valgrind or set CGBENCH_VALGRIND");
         case Termination::TimedOut:
             result.status = BenchStatus::Timeout;
             result.error = fmt::format("timed out after {:.3g} s; everything it started was killed",

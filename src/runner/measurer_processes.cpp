@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "runner/function_costs.hpp"
 #include "runner/measurer.hpp"
 #include "util/strings.hpp"
@@ -25,13 +27,35 @@ bool runs_started_program(const TracedProcess& p, int root_pid, const std::strin
     return command == escaped || command.starts_with(escaped + ' ');
 }
 
-// The commands of the processes in `indices`, for a message.
+// The commands of the processes in `indices`, for a one-line message: each command once
+// with how many ran it ("37 x ./bomb"), at most kShownCommands of them, each cut to
+// kShownCommandBytes, so a fork bomb's thousand processes still give a short line.
 std::string commands_of(const std::vector<ProcessResult>& processes,
                         const std::vector<std::size_t>& indices) {
-    std::vector<std::string> names;
-    for (const auto i : indices)
-        names.push_back(util::printable(processes[i].command));
-    return util::join(names, ", ");
+    constexpr std::size_t kShownCommands = 5;
+    constexpr std::size_t kShownCommandBytes = 200;
+    std::vector<std::pair<std::string, std::size_t>> counted;  // in order of first appearance
+    for (const auto i : indices) {
+        const auto& command = processes[i].command;
+        const auto it = std::find_if(counted.begin(), counted.end(),
+                                     [&](const auto& c) { return c.first == command; });
+        if (it == counted.end()) {
+            counted.emplace_back(command, 1);
+        } else {
+            ++it->second;
+        }
+    }
+    std::vector<std::string> shown;
+    for (std::size_t k = 0; k < counted.size() && k < kShownCommands; ++k) {
+        const auto& [command, n] = counted[k];
+        auto text = util::printable(command.substr(0, kShownCommandBytes));
+        if (command.size() > kShownCommandBytes) text += "…";
+        shown.push_back(n > 1 ? fmt::format("{} x {}", n, text) : text);
+    }
+    if (counted.size() > kShownCommands) {
+        shown.push_back(fmt::format("and {} other commands", counted.size() - kShownCommands));
+    }
+    return util::join(shown, ", ");
 }
 
 // Processes that wrote no profile (still running when the tree was killed, or killed with
@@ -53,10 +77,24 @@ void check_processes(const BenchmarkSpec& spec, const exec::ProcessOutcome& outc
             continue;
         }
         result.status = BenchStatus::Failed;
-        result.error = fmt::format("{} crashed: {} (pass --allow-child-crash if it is expected)",
-                                   process_label(procs, i),
-                                   exec::describe_signal(*procs[i].signal));
+        result.error =
+            fmt::format("{} crashed: {} (pass --allow-child-crash if it is expected)",
+                        process_label(procs, i), exec::describe_signal(*procs[i].signal));
         return;
+    }
+    // Cachegrind copies a process's counts with it at fork: a child that does not exec holds
+    // its parent's work up to the fork as well as its own, and the sum counts that work again
+    // for each such child (a pre-forking program is charged its setup per worker).
+    const auto forked = std::count_if(procs.begin(), procs.end(), [](const ProcessResult& p) {
+        return p.forked && p.counted && p.profiled;
+    });
+    if (forked > 0) {
+        result.warnings.push_back(fmt::format(
+            "{} forked process(es) that did not exec are counted: each holds its parent's "
+            "counts up to the fork (Valgrind copies them with the process), so what the parent "
+            "did before forking is counted again for each; --processes main counts the program "
+            "alone",
+            forked));
     }
     const auto lost = unprofiled(procs);
     if (outcome.leftover_processes > 0) {
@@ -82,8 +120,8 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
     if (result.status == BenchStatus::Timeout || raw.outcome.how == exec::Termination::Limited) {
         const auto running = unprofiled(procs);
         if (!running.empty()) {
-            result.error += fmt::format("; {} still running: {}", running.size(),
-                                        commands_of(procs, running));
+            result.error +=
+                fmt::format("; {} still running: {}", running.size(), commands_of(procs, running));
         }
         return;
     }
@@ -101,10 +139,25 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
         if (!procs[i].profiled) continue;
         auto these = procs[i].counted ? options : valgrind::ParseOptions{};
         // The started program's arguments are known: its `cmd:` header spans their lines.
-        // Others' are not (nor those of what it exec'd into): theirs ends at `events:`.
-        if (runs_started_program(traced[i], raw.root_pid, raw.cmd_program)) these.cmd_lines = raw.cmd_lines;
-        auto profile = parse_output(
-            [&] { return valgrind::parse_cachegrind_file(traced[i].profile, these); });
+        // Others' are not (nor those of what it exec'd into): theirs ends at the last
+        // `events:` line.
+        if (runs_started_program(traced[i], raw.root_pid, raw.cmd_program))
+            these.cmd_lines = raw.cmd_lines;
+        const auto parse = [&] { return valgrind::parse_cachegrind_file(traced[i].profile, these); };
+        valgrind::Profile profile;
+        if (i > 0 && raw.outcome.killed_leftovers) {
+            // A process still running when the program ended is killed, maybe while it
+            // wrote its profile at its own exit: a file cut short is no profile, and its
+            // work is not counted (the warning says so), as for one killed before.
+            try {
+                profile = parse();
+            } catch (const valgrind::ParseError&) {
+                procs[i].profiled = false;
+                continue;
+            }
+        } else {
+            profile = parse_output(parse);
+        }
         procs[i].events = profile.totals;
         procs[i].cost = metrics::cost(profile.totals, settings_.weights);
         if (!procs[i].counted) continue;

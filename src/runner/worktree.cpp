@@ -39,14 +39,12 @@ Worktree::Worktree(const fs::path& dir, const exec::EnvMap& env, exec::ProcessRu
 }
 
 Worktree::~Worktree() {
-    // Best effort: a worktree left registered is cleaned by `git worktree prune` anyway. Once
-    // cgbench is interrupted no process starts (each start throws Interrupted): the files go
-    // with the staging directory, the registration stays until the next prune.
-    try {
-        repo_.run({"worktree", "remove", "--force", root_.string()});
-        repo_.run({"worktree", "prune"});
-    } catch (const std::exception&) {  // never from a destructor, which may run while unwinding
-    }
+    // Also runs while unwinding from Ctrl-C, SIGTERM (a CI cancel) or a failed build: git
+    // runs although the interrupt arrived, and nothing here may throw. Best effort: the
+    // directory goes with staging_ in any case, and a registration left behind is what
+    // `git worktree prune` removes.
+    repo_.cleanup({"worktree", "remove", "--force", root_.string()});
+    repo_.cleanup({"worktree", "prune"});
 }
 
 void Worktree::checkout(const std::string& commit) {
@@ -57,6 +55,10 @@ void Worktree::checkout(const std::string& commit) {
         git.run_or_throw({"submodule", "update", "--init", "--recursive", "--quiet"},
                          "update the submodules of " + util::printable(commit.substr(0, 12)));
     }
+}
+
+std::string Worktree::head() const {
+    return exec::Git(root_, env_, runner_).run({"rev-parse", "HEAD"}).value_or("");
 }
 
 fs::path Worktree::map(const fs::path& dir) const {
@@ -75,7 +77,7 @@ std::string Worktree::unmap(const std::string& path) const {
 }
 
 BuildOutcome run_build(const std::string& command, const fs::path& dir, const exec::EnvMap& env,
-                       exec::ProcessRunner& runner, bool echo) {
+                       exec::ProcessRunner& runner, bool echo, double timeout_seconds) {
     const auto path = env.count("PATH") != 0 ? env.at("PATH") : std::string("/usr/bin:/bin");
     auto shell = exec::search_path("bash", path);
     if (shell.empty()) shell = "/bin/sh";
@@ -86,6 +88,7 @@ BuildOutcome run_build(const std::string& command, const fs::path& dir, const ex
     spec.cwd = dir.string();
     spec.disable_aslr = false;
     spec.echo_output = echo;
+    spec.timeout_seconds = timeout_seconds;
     const auto out = runner.run(spec);
     BuildOutcome b;
     b.seconds = out.wall_seconds;
@@ -99,7 +102,8 @@ BuildOutcome run_build(const std::string& command, const fs::path& dir, const ex
             b.what = "killed by " + exec::describe_signal(out.signal);
             break;
         case exec::Termination::TimedOut:
-            b.what = "timed out";
+            b.timed_out = true;
+            b.what = fmt::format("timed out after {:.3g} s", timeout_seconds);
             break;
         case exec::Termination::Limited:
             b.what = "stopped: too many processes";

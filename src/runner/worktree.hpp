@@ -26,6 +26,9 @@ class Worktree {
 
     // Checks out `commit` (forced, detached) and updates submodules when there are any.
     void checkout(const std::string& commit);
+    // The commit checked out now (a build may have checked out another); empty when git
+    // cannot tell.
+    std::string head() const;
 
     // Where `dir` (given to the constructor, or any path in the repository) is in the worktree.
     std::filesystem::path map(const std::filesystem::path& dir) const;
@@ -43,17 +46,24 @@ class Worktree {
     exec::Git repo_;
 };
 
+// How long a build may run unless told otherwise: generous for a full build of a large
+// project, but finite, so a hanging build ends with a message instead of at CI's job timeout.
+inline constexpr double kDefaultBuildTimeout = 3600;
+
 struct BuildOutcome {
     bool ok = false;
-    std::string what;  // "exit 2", "killed by SIGKILL": why it failed
+    bool timed_out = false;
+    std::string what;      // "exit 2", "killed by SIGKILL": why it failed
     std::string log_tail;  // the end of its output
     double seconds = 0;
 };
 
 // Runs the build command `command` (a shell command line, as cgbench-pr's --build: run by
 // bash, or sh without bash) in `dir` with the caller's environment; with `echo`, its output
-// goes to stderr as it comes.
+// goes to stderr as it comes. A build running longer than `timeout_seconds` is stopped (its
+// whole process tree) and fails as "timed out after N s".
 BuildOutcome run_build(const std::string& command, const std::filesystem::path& dir,
-                       const exec::EnvMap& env, exec::ProcessRunner& runner, bool echo);
+                       const exec::EnvMap& env, exec::ProcessRunner& runner, bool echo,
+                       double timeout_seconds = kDefaultBuildTimeout);
 
 }  // namespace cgbench::runner

@@ -11,8 +11,11 @@
 
 #include "base/errors.hpp"
 #include "exec/interrupt.hpp"
+#include "util/fs.hpp"
 
 namespace cgbench::sqlite_store {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -83,9 +86,10 @@ bool Database::Waiting::again(bool first) {
     if (waited_ms >= busy_ms) return false;
     if (const int s = static_cast<int>(waited_ms / 1000); s >= noted_s + 10) {
         noted_s = s - s % 10;
-        spdlog::warn("waiting for the history database {}: another process holds its lock ({} s "
-                     "so far; giving up after {} s)",
-                     path, noted_s, busy_ms / 1000);
+        spdlog::warn(
+            "waiting for the history database {}: another process holds its lock ({} s "
+            "so far; giving up after {} s)",
+            path, noted_s, busy_ms / 1000);
     }
     std::this_thread::sleep_for(milliseconds(20));
     return true;
@@ -109,8 +113,33 @@ Database::Database(std::filesystem::path path, Mode mode, int busy_ms)
     if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN) {
         sqlite3_close(db_);
         db_ = nullptr;
-        open(SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, file_uri(path_.string(), "immutable=1"));
+        // Read as immutable, SQLite sees only the file: what a writer committed to the WAL
+        // and nobody checkpointed yet (a killed run, a cache saved mid-write) would be
+        // missing. Then a private copy of both is read, where SQLite can use the WAL.
+        const fs::path wal = path_.string() + "-wal";
+        std::error_code ec;
+        if (fs::is_regular_file(wal, ec) && fs::file_size(wal, ec) > 0 && !ec) {
+            open_private_copy(wal);
+        } else {
+            open(SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, file_uri(path_.string(), "immutable=1"));
+        }
     }
+}
+
+void Database::open_private_copy(const fs::path& wal) {
+    copy_dir_ = std::make_unique<util::StagingDir>();
+    const fs::path copy = copy_dir_->path() / "history.db";
+    std::error_code ec;
+    fs::copy_file(path_, copy, ec);
+    if (!ec) fs::copy_file(wal, copy.string() + "-wal", ec);
+    if (ec) {
+        throw EnvironmentError(
+            fmt::format("history database {}: cannot copy it and its WAL file to read them "
+                        "(its directory is read-only): {}",
+                        path_.string(), ec.message()),
+            "make the directory writable, or free space in /tmp");
+    }
+    open(SQLITE_OPEN_READONLY, copy.string());
 }
 
 void Database::open(int flags, const std::string& name) {
@@ -136,7 +165,8 @@ Database::Database(Database&& other) noexcept
     : path_(std::move(other.path_)),
       db_(std::exchange(other.db_, nullptr)),
       busy_ms_(other.busy_ms_),
-      waiting_(std::move(other.waiting_)) {}
+      waiting_(std::move(other.waiting_)),
+      copy_dir_(std::move(other.copy_dir_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
     if (this != &other) {
@@ -145,6 +175,7 @@ Database& Database::operator=(Database&& other) noexcept {
         db_ = std::exchange(other.db_, nullptr);
         busy_ms_ = other.busy_ms_;
         waiting_ = std::move(other.waiting_);
+        copy_dir_ = std::move(other.copy_dir_);
     }
     return *this;
 }
@@ -194,8 +225,8 @@ void Database::fail(int rc, std::string_view what) const {
     if ((rc & 0xff) == SQLITE_FULL ||
         (db_ != nullptr && sqlite3_system_errno(db_) == ENOSPC && (rc & 0xff) == SQLITE_IOERR)) {
         throw EnvironmentError(
-            fmt::format("history database {}: no space left on its device while {}",
-                        path_.string(), what),
+            fmt::format("history database {}: no space left on its device while {}", path_.string(),
+                        what),
             hint_for(SQLITE_FULL));
     }
     throw EnvironmentError(

@@ -14,6 +14,10 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
+namespace cgbench::util {
+class StagingDir;
+}
+
 namespace cgbench::sqlite_store {
 
 class Statement;
@@ -30,7 +34,8 @@ class Database {
         Create,    // create the file when missing
         Existing,  // the file must exist (SQLITE_CANTOPEN otherwise)
         ReadOnly,  // the file must exist; never written (a WAL database in a read-only
-                   // directory is read as immutable)
+                   // directory is read as immutable, or through a private copy of it and its
+                   // WAL file when that holds runs not yet in the file)
     };
 
     // Opens `path` with a busy timeout of `busy_ms`. Throws EnvironmentError when SQLite
@@ -83,11 +88,14 @@ class Database {
     friend class Statement;
     Database() = default;
     void open(int flags, const std::string& name);
+    // Opens, instead of path_, a private copy of it and its WAL file (made in copy_dir_).
+    void open_private_copy(const std::filesystem::path& wal);
 
     std::filesystem::path path_;
     sqlite3* db_ = nullptr;
     int busy_ms_ = 0;
     std::unique_ptr<Waiting> waiting_;
+    std::unique_ptr<util::StagingDir> copy_dir_;  // holds the copy open_private_copy reads
 };
 
 // A prepared statement; bind parameters by 1-based index, step through rows.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <system_error>
@@ -9,6 +10,7 @@
 #include "base/errors.hpp"
 #include "sqlite_store/run_batch.hpp"
 #include "sqlite_store/schema.hpp"
+#include "util/fs.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::sqlite_store {
@@ -16,6 +18,33 @@ namespace cgbench::sqlite_store {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The database and the files SQLite keeps beside it follow the link rules of output files
+// (docs/reference/files.md): another user's link planted at a shared path (`/tmp/h.db ->
+// /root/x.db`) would have a run as root create or change a file of their choosing.
+void refuse_planted_links(const fs::path& path) {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        const fs::path p = path.string() + suffix;
+        const auto why = util::unfollowed_link(p);
+        if (!why) continue;
+        throw UsageError(fmt::format("history database {}: {} {}", path.string(), p.string(), *why),
+                         "cgbench follows only links of its own user or of root that lead to a "
+                         "file; pass --db with the file itself");
+    }
+}
+
+// Recording needs a file system that takes writes: said as such, not as a permission problem.
+void refuse_read_only_file_system(const fs::path& path) {
+    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    struct statvfs vfs {};
+    if (::statvfs(dir.c_str(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0) {
+        throw EnvironmentError(
+            fmt::format("history database {} is on a read-only file system: runs cannot be "
+                        "recorded there",
+                        path.string()),
+            "pass --db with a path on a writable file system, or --no-db");
+    }
+}
 
 // A database path that exists must be a regular file: SQLite would make /dev/null a database
 // and leave its journal beside it.
@@ -82,8 +111,10 @@ std::unique_ptr<history::HistoryBackend> SqliteHistory::open(const std::string& 
 }
 
 std::unique_ptr<SqliteHistory> SqliteHistory::open_for_recording(const fs::path& path) {
+    refuse_planted_links(path);
     require_regular_file(path);
     create_parent_directory(path);
+    refuse_read_only_file_system(path);
     std::error_code ec;
     const bool existed = fs::exists(path, ec);
     try {
@@ -106,6 +137,7 @@ std::unique_ptr<SqliteHistory> SqliteHistory::open_for_recording(const fs::path&
 }
 
 std::unique_ptr<SqliteHistory> SqliteHistory::open_existing(const fs::path& path) {
+    refuse_planted_links(path);
     std::error_code ec;
     if (!fs::exists(path, ec)) return nullptr;
     require_regular_file(path);

@@ -71,8 +71,8 @@ std::pair<int, fs::path> temp_beside(const fs::path& target, const fs::path& sho
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
-        throw UsageError(fmt::format("cannot write {}: directory {} does not exist",
-                                     shown.string(), dir.string()),
+        throw UsageError(fmt::format("cannot write {}: directory {} does not exist", shown.string(),
+                                     dir.string()),
                          "create the directory first or choose another path");
     }
     std::string pattern = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
@@ -121,15 +121,12 @@ OutputFile::OutputFile(fs::path target) : target_(std::move(target)) {
     }
     fs::path path = target_;
     if (S_ISLNK(st.st_mode)) {
-        if (st.st_uid != ::geteuid() && st.st_uid != 0) {
-            refuse(target_,
-                   fmt::format("it is a symbolic link of another user (uid {})", st.st_uid),
-                   "cgbench follows only links of its own user or of root; name the file "
-                   "itself");
+        if (const auto why = unfollowed_link(target_)) {
+            refuse(target_, *why,
+                   "cgbench follows only links of its own user or of root that lead to a file; "
+                   "name the file itself");
         }
-        if (::stat(target_.c_str(), &st) != 0) {
-            refuse(target_, "it is a symbolic link to nothing", "name the file itself");
-        }
+        if (::stat(target_.c_str(), &st) != 0) refuse(target_, errno_text(errno));
         std::error_code ec;
         if (S_ISREG(st.st_mode)) path = fs::canonical(target_, ec);
         if (ec) refuse(target_, ec.message());
@@ -190,13 +187,24 @@ void OutputFile::commit(std::string_view content) {
     temp_.clear();
 }
 
+std::optional<std::string> unfollowed_link(const fs::path& path) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return std::nullopt;
+    if (st.st_uid != ::geteuid() && st.st_uid != 0) {
+        return fmt::format("it is a symbolic link of another user (uid {})", st.st_uid);
+    }
+    if (::stat(path.c_str(), &st) != 0) return "it is a symbolic link to nothing";
+    return std::nullopt;
+}
+
 StagingDir::StagingDir() {
     std::string pattern = "/tmp/cgbench.XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) {
         const int err = errno;
         throw EnvironmentError(
-            err == ENOSPC ? "/tmp is full: cannot create a directory there"
-                          : fmt::format("cannot create a directory under /tmp: {}", errno_text(err)),
+            err == ENOSPC
+                ? "/tmp is full: cannot create a directory there"
+                : fmt::format("cannot create a directory under /tmp: {}", errno_text(err)),
             "cgbench needs a writable /tmp");
     }
     path_ = pattern;
@@ -248,9 +256,9 @@ void ensure_writable_dir(const fs::path& dir, std::string_view what) {
                          "choose a writable directory");
     }
     if (st.st_uid != ::geteuid() && st.st_uid != 0) {
-        throw UsageError(fmt::format("{} {} belongs to another user (uid {})", what, dir.string(),
-                                     st.st_uid),
-                         "choose a directory of your own; cgbench creates it when missing");
+        throw UsageError(
+            fmt::format("{} {} belongs to another user (uid {})", what, dir.string(), st.st_uid),
+            "choose a directory of your own; cgbench creates it when missing");
     }
     if (::access(dir.c_str(), W_OK | X_OK) != 0) {
         throw UsageError(fmt::format("{} {} is not writable", what, dir.string()),

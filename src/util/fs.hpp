@@ -56,6 +56,12 @@ class OutputFile {
     int fd_ = -1;      // the temporary file
 };
 
+// Why cgbench does not follow `path` when it is a symbolic link ("it is a symbolic link of
+// another user (uid 1001)", "it is a symbolic link to nothing"), or nullopt: it is no link,
+// or one of the caller's or root's leading to something. A link another user planted in a
+// shared directory would otherwise choose what a cgbench run as root writes or reads.
+std::optional<std::string> unfollowed_link(const fs::path& path);
+
 // A private scratch directory "/tmp/cgbench.XXXXXX" (mkdtemp), removed recursively on
 // destruction. Measured programs are staged elsewhere (exec/staging.hpp).
 class StagingDir {

@@ -107,7 +107,7 @@ std::string printable(std::string_view text) {
     while (!text.empty()) {
         char32_t cp = 0;
         const std::size_t n = utf8_sequence(text, cp);
-        if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
+        if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || bidi_control(cp)) {
             for (const char c : text.substr(0, n == 0 ? 1 : n))
                 out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
             text.remove_prefix(n == 0 ? 1 : n);
@@ -117,6 +117,11 @@ std::string printable(std::string_view text) {
         }
     }
     return out;
+}
+
+bool bidi_control(char32_t cp) {
+    return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069);
 }
 
 std::size_t utf8_sequence(std::string_view text, char32_t& cp) {

@@ -40,9 +40,15 @@ std::string percent(double ratio);
 // would round away: "+13.56%", "+0.42%", "+0.0050%", "-0.00012%"; "0%" for 0.
 std::string precise_percent(double ratio);
 
-// Replaces control characters (C0, DEL and C1: a terminal may take U+009B for ESC [) and bytes
-// that are not UTF-8 with \xNN, each byte, so a name cannot corrupt a terminal line.
+// Replaces control characters (C0, DEL and C1: a terminal may take U+009B for ESC [), the
+// bidirectional formatting characters (bidi_control) and bytes that are not UTF-8 with \xNN,
+// each byte, so a name can neither corrupt a terminal line nor display as another.
 std::string printable(std::string_view text);
+
+// The characters that reorder how text around them displays (U+061C, U+200E, U+200F,
+// U+202A-U+202E, U+2066-U+2069): "a\u202Eexe.gnp" reads as "agnp.exe". Every output format
+// shows them as something visible.
+bool bidi_control(char32_t cp);
 
 // U+FFFD, what text formats write for bytes that are not UTF-8.
 inline constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";

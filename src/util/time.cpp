@@ -24,7 +24,57 @@ std::string iso8601(const struct tm& t) {
                        t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec);
 }
 
+// `width` digits at `text[at]`, or -1.
+int digits(std::string_view text, std::size_t at, std::size_t width) {
+    if (at + width > text.size()) return -1;
+    int v = 0;
+    for (std::size_t i = at; i < at + width; ++i) {
+        if (text[i] < '0' || text[i] > '9') return -1;
+        v = v * 10 + (text[i] - '0');
+    }
+    return v;
+}
+
+// Seconds since the epoch of a UTC calendar time whose fields were read from text; nullopt
+// when the fields name no such time (month 13, February 30, hour 24).
+std::optional<std::time_t> utc_time(int year, int month, int day, int hour, int minute,
+                                    int second) {
+    if (year < 1970 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 ||
+        minute > 59 || second < 0 || second > 59) {
+        return std::nullopt;
+    }
+    struct tm tm {};
+    tm.tm_year = year - 1900;
+    tm.tm_mon = month - 1;
+    tm.tm_mday = day;
+    tm.tm_hour = hour;
+    tm.tm_min = minute;
+    tm.tm_sec = second;
+    const time_t t = ::timegm(&tm);  // normalises: 2025-02-30 becomes March 2
+    const auto back = utc_at(t);
+    if (back.tm_year != year - 1900 || back.tm_mon != month - 1 || back.tm_mday != day) {
+        return std::nullopt;
+    }
+    return t;
+}
+
 }  // namespace
+
+std::optional<std::time_t> parse_date(std::string_view text) {
+    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+    return utc_time(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2), 0, 0, 0);
+}
+
+std::optional<std::time_t> parse_iso8601(std::string_view text) {
+    if (text.size() != 20 || text[10] != 'T' || text[13] != ':' || text[16] != ':' ||
+        text[19] != 'Z') {
+        return std::nullopt;
+    }
+    const auto day = parse_date(text.substr(0, 10));
+    if (!day) return std::nullopt;
+    return utc_time(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2), digits(text, 11, 2),
+                    digits(text, 14, 2), digits(text, 17, 2));
+}
 
 std::string now_iso8601() {
     return iso8601(utc_now());

@@ -2,7 +2,9 @@
 // Timestamps and identifiers.
 
 #include <ctime>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace cgbench::util {
 
@@ -14,5 +16,14 @@ std::string iso8601_at(std::time_t t);
 
 // A sortable unique run id: "20261122T031500Z-3f9a1c0b".
 std::string new_run_id();
+
+// The time "YYYY-MM-DDTHH:MM:SSZ" names (exactly as now_iso8601() writes it: UTC, a real
+// calendar date and time of day, year 1970 to 9999), as seconds since the epoch; nullopt for
+// anything else. Such strings sort as text in time order, which the history relies on.
+std::optional<std::time_t> parse_iso8601(std::string_view text);
+
+// The start of the UTC day "YYYY-MM-DD" names (a real calendar date, year 1970 to 9999), as
+// seconds since the epoch; nullopt otherwise ("2026-13-45", "2025-02-30", "2026-1-5").
+std::optional<std::time_t> parse_date(std::string_view text);
 
 }  // namespace cgbench::util

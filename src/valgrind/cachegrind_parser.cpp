@@ -12,7 +12,10 @@ namespace {
 class CachegrindParser {
   public:
     CachegrindParser(std::string_view data, const ParseOptions& options)
-        : scanner_(data), builder_("cachegrind", options), cmd_lines_(options.cmd_lines) {}
+        : scanner_(data),
+          builder_("cachegrind", options),
+          cmd_lines_(options.cmd_lines),
+          last_events_(last_events_line(data)) {}
 
     Profile run() {
         std::string_view line;
@@ -64,9 +67,25 @@ class CachegrindParser {
         }
     }
 
+    // Where the last line starting with "events:" begins (npos: none). No line after the
+    // real `events:` line starts so (counts, fl=, fn=, summary:), so when the number of the
+    // command's lines is unknown, every line before that one continues the command, even one
+    // an argument made look like "events: Ir".
+    static std::size_t last_events_line(std::string_view data) {
+        if (util::starts_with(data, "events:") &&
+            data.find("\nevents:") == std::string_view::npos) {
+            return 0;
+        }
+        const auto at = data.rfind("\nevents:");
+        return at == std::string_view::npos ? std::string_view::npos : at + 1;
+    }
+
     // Whether `line` is a continuation of the `cmd:` line (see ParseOptions::cmd_lines).
     bool continues_cmd(std::string_view line) {
-        if (cmd_lines_ == 0) return !util::starts_with(line, "events:");
+        if (cmd_lines_ == 0) {
+            return last_events_ == std::string_view::npos ? !util::starts_with(line, "events:")
+                                                          : scanner_.offset() < last_events_;
+        }
         if (cmd_rest_ == 0) return false;
         --cmd_rest_;
         return true;
@@ -105,6 +124,7 @@ class CachegrindParser {
     std::size_t cmd_lines_;
     bool in_cmd_ = false;
     std::size_t cmd_rest_ = 0;
+    std::size_t last_events_;
 };
 
 }  // namespace

@@ -21,16 +21,20 @@ class LineScanner {
         const std::size_t len =
             nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - start) : left;
         line = std::string_view(start, len);
+        line_start_ = pos_;
         pos_ += len + 1;
         ++number_;
         return true;
     }
     // 1-based number of the line last returned.
     std::size_t number() const { return number_; }
+    // Offset in the buffer of the line last returned.
+    std::size_t offset() const { return line_start_; }
 
   private:
     std::string_view data_;
     std::size_t pos_ = 0;
+    std::size_t line_start_ = 0;
     std::size_t number_ = 0;
 };
 

@@ -42,7 +42,8 @@ struct ParseOptions {
     // Cachegrind: how many lines its `cmd:` header spans. Valgrind 3.19 writes the command
     // line unescaped, so an argument holding newlines continues it on the next lines (which
     // may look like anything, even "events: ..."): 1 + the newlines in the program's argv.
-    // 0: unknown; the command then spans every line up to the first `events:` line.
+    // 0: unknown; the command then spans every line up to the last `events:` line (nothing
+    // after the real one starts so).
     std::size_t cmd_lines = 0;
 };
 

@@ -3,12 +3,13 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <grp.h>
+#include <gtest/gtest.h>
+#include <poll.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include <poll.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -18,6 +19,7 @@
 #include <sstream>
 
 #include "e2e/harness.hpp"
+#include "sqlite_store/sqlite_history.hpp"
 
 extern char** environ;
 
@@ -207,6 +209,19 @@ bool fill_filesystem(const fs::path& dir) {
 bool is_char_device(const fs::path& path) {
     struct stat st {};
     return ::lstat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+std::size_t history_runs(const fs::path& db) {
+    auto store = sqlite_store::SqliteHistory::open_existing(db);
+    return store ? store->run_count() : 0;
+}
+
+nlohmann::json measured_ir(const fs::path& dir) {
+    const auto out = dir / "measured.json";
+    const auto r = cgbench({"run", "-q", "--no-db", "--weights", "ir", "--name", "w1", "--out",
+                            out.string(), "--", program("workload"), "1000"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return read_json(out);
 }
 
 }  // namespace cgbench::e2e

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 struct Spawn {
     std::vector<std::string> env = {};  // KEY=VALUE added to (or replacing) this environment
     std::string cwd = {};
-    std::string stdout_path = {};   // stdout opened from this path (write-only) instead of captured
+    std::string stdout_path = {};  // stdout opened from this path (write-only) instead of captured
     bool stdout_reader_closed = false;  // stdout a pipe nobody reads (`| true`)
     std::optional<uid_t> uid = {};      // run as this user (and its group) when root
     bool remove_cwd = false;            // cwd deleted after cgbench's process entered it
@@ -63,12 +64,20 @@ bool fill_filesystem(const fs::path& dir);
 // True for a character device.
 bool is_char_device(const fs::path& path);
 
+// Runs stored in the SQLite history database `db` (0 when there is none).
+std::size_t history_runs(const fs::path& db);
+
+// A real result, measured for the calling test into DIR/measured.json: the workload program
+// (1000 steps), Ir only (so its cost is its Ir), named w1. The template of the runs a test
+// writes and imports.
+nlohmann::json measured_ir(const fs::path& dir);
+
 // GTEST_SKIP()s a test whose in_private_tmpfs result was a skip, else expects no failures.
-#define HARDENING_EXPECT_OK(result)                                    \
-    do {                                                               \
-        const std::string r_ = (result);                               \
+#define HARDENING_EXPECT_OK(result)                                   \
+    do {                                                              \
+        const std::string r_ = (result);                              \
         if (r_.rfind("SKIP: ", 0) == 0) GTEST_SKIP() << r_.substr(6); \
-        EXPECT_EQ(r_, "");                                             \
+        EXPECT_EQ(r_, "");                                            \
     } while (false)
 
 }  // namespace cgbench::e2e

@@ -156,7 +156,7 @@ TEST(CalibrateE2E, BadOptionsFailBeforeAnythingRuns) {
         {{"--clock", "sundial"}, "invalid --clock 'sundial'"},
         {{"--max-noise", "0%"}, "invalid --max-noise '0%'"},
         {{"--filter", "x"}, "--filter selects benchmarks of --suite"},
-        {{"--steps", "10"}, "invalid --steps 10"},
+        {{"--steps", "10"}, "invalid --steps '10'"},
         {{"--cpu", "eleven"}, "invalid --cpu 'eleven'"},
         {{"--format", "xml"}, "unknown format 'xml'"},
         {{"--out", (dir / "missing" / "w.toml").string()}, "missing"},

@@ -208,8 +208,11 @@ TEST(StepsE2E, PruneKeepsTheDefaultBranchsNewestAndGivesTheSpaceBack) {
               std::string::npos)
         << none.err;
     EXPECT_EQ(prune({"--older-than", "soon"}).exit_code, 2);
-    // Every run is older than 2999, but the default branch's newest (100) are never dropped.
-    const auto old = prune({"--older-than", "2999-01-01"});
+    // A date still to come would select every run: refused (see what it would select with
+    // --dry-run). 0d does it on purpose.
+    EXPECT_EQ(prune({"--older-than", "2999-01-01"}).exit_code, 2);
+    // Every run is older than now, but the default branch's newest (100) are never dropped.
+    const auto old = prune({"--older-than", "0d"});
     ASSERT_EQ(old.exit_code, 0) << old.err;
     EXPECT_NE(old.out.find("nothing to remove: 0 of 8 runs; 8 runs of the default branch main kept"),
               std::string::npos)
@@ -218,7 +221,7 @@ TEST(StepsE2E, PruneKeepsTheDefaultBranchsNewestAndGivesTheSpaceBack) {
     ASSERT_EQ(dry.exit_code, 0) << dry.err;
     EXPECT_NE(dry.out.find("would remove 5 of 8 runs"), std::string::npos) << dry.out;
     EXPECT_EQ(runs(), 8) << "a dry run changes nothing";
-    const auto pruned = prune({"--older-than", "2999-01-01", "--keep-last", "3"});
+    const auto pruned = prune({"--older-than", "0d", "--keep-last", "3"});
     ASSERT_EQ(pruned.exit_code, 0) << pruned.err;
     EXPECT_NE(pruned.out.find("removed 5 of 8 runs (5 results"), std::string::npos) << pruned.out;
     EXPECT_EQ(runs(), 3);
