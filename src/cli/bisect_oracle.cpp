@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "base/errors.hpp"
 #include "cli/command.hpp"
@@ -14,6 +15,8 @@
 #include "util/strings.hpp"
 
 namespace cgbench::cli {
+
+namespace fs = std::filesystem;
 
 namespace {
 
