@@ -91,26 +91,26 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
     if (!worktree_) {
         worktree_ = std::make_unique<runner::Worktree>(ctx_.cwd, ctx_.env, ctx_.runner);
     }
-    worktree_->checkout(commit);
-    const auto here = worktree_->map(ctx_.cwd);
-    const auto build = runner::run_build(setup_.build, here, ctx_.env, ctx_.runner, ctx_.verbose());
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
+    // A commit its own suite cannot measure is not built.
+    if (auto problem = suite_problem_at(commit, setup_.run, setup_.suite, ctx_)) {
+        probe.source = "cannot measure";
+        probe.detail = std::move(*problem);
+        probe.seconds = elapsed();
+        return std::nullopt;
+    }
+    worktree_->checkout(commit);
+    const auto here = worktree_->map(ctx_.cwd);
+    const auto build = runner::run_build(setup_.build, here, ctx_.env, ctx_.runner, ctx_.verbose());
     if (!build.ok) {
         probe.source = "build failed";
         probe.detail = build.what + ": " + last_line(build.log_tail);
         probe.seconds = elapsed();
         return std::nullopt;
     }
-    auto input = setup_.run;
-    if (input.suite) {
-        input.suite = worktree_->map(fs::absolute(ctx_.cwd / *input.suite)).string();
-    } else if (!input.command.empty() || input.gbench) {
-        input.cwd = worktree_->map(ctx_.cwd / input.cwd.value_or(".")).string();
-    } else {
-        input.suite = (here / "cgbench.toml").string();
-    }
+    auto input = input_in_worktree(setup_.run, *worktree_, setup_.suite, ctx_);
     input.db.disabled = true;
     RunResult run;
     try {
@@ -127,11 +127,8 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
         probe.seconds = elapsed();
         return std::nullopt;
     }
-    run.git.branch.reset();  // measured in a detached worktree: on no branch
-    for (auto& b : run.benchmarks) {  // files named as in the checkout, as stored results name them
-        for (auto& f : b.functions)
-            f.file = worktree_->unmap(f.file);
-    }
+    // A probe: on no branch, and on no line of the history.
+    as_measured_in_checkout(run, *worktree_, kRecordedByBisect, std::nullopt);
     if (history_ != nullptr) history::record_run(*history_, run);
     probe.source = "measured";
     probe.seconds = elapsed();

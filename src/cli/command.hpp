@@ -136,6 +136,9 @@ Subcommand register_prune(CLI::App& app, GlobalOptions& global);
 // Registers `cgbench bisect`.
 Subcommand register_bisect(CLI::App& app, GlobalOptions& global);
 
+// Registers `cgbench backfill`.
+Subcommand register_backfill(CLI::App& app, GlobalOptions& global);
+
 // Registers `cgbench calibrate`.
 Subcommand register_calibrate(CLI::App& app, GlobalOptions& global);
 

@@ -1,0 +1,392 @@
+// `cgbench backfill RANGE --build CMD [--suite F | -- PROG ...]`: measures past commits of a
+// branch in a worktree (as `bisect` does) and records each on the branch it belongs to, so
+// `steps` and `report` tell the history of code measured only now. Commits the history holds
+// under this machine's fingerprint are not measured again; a commit that does not build is
+// skipped and named at the end.
+
+// GCC 12 reports a null dereference inside CLI11's string splitting (vector<string>
+// relocation in CLI::detail::split) as inlined into this file; there is none.
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <memory>
+
+#include "access/history_url.hpp"
+#include "base/errors.hpp"
+#include "cli/command.hpp"
+#include "cli/worktree_run.hpp"
+#include "config/db_options.hpp"
+#include "exec/git.hpp"
+#include "history/stored_runs.hpp"
+#include "report/backfill_reporter.hpp"
+#include "report/history_text.hpp"
+#include "runner/git_info.hpp"
+#include "runner/run_pipeline.hpp"
+#include "util/probe_cache.hpp"
+#include "util/strings.hpp"
+
+namespace cgbench::cli {
+
+namespace {
+
+using report::BackfillCommit;
+using report::BackfillOutcome;
+
+struct BackfillInput {
+    std::string range;
+    std::string build;
+    config::RunInput run;
+    std::optional<std::size_t> every;
+    std::optional<std::size_t> last;
+    std::optional<std::string> branch;
+    bool suite_from_commit = false;
+    std::optional<std::string> format;
+};
+
+// Each end of RANGE ("A..B" or "B") as a commit; UsageError naming one git does not know.
+void check_range(const exec::Git& git, const std::string& range) {
+    if (range.find("...") != std::string::npos) {
+        throw UsageError(fmt::format("RANGE '{}': backfill takes A..B or B, not A...B",
+                                     util::printable(range)),
+                         "name the first-parent commits after A up to B as A..B");
+    }
+    const auto dots = range.find("..");
+    for (const auto& end : {range.substr(0, dots), dots == std::string::npos
+                                                       ? std::string()
+                                                       : range.substr(dots + 2)}) {
+        if (end.empty()) continue;
+        if (!git.run({"rev-parse", "--verify", "--quiet", "--end-of-options", end + "^{commit}"})) {
+            throw UsageError(
+                fmt::format("'{}' is not a commit of this repository", util::printable(end)),
+                "name a commit, branch or tag; a commit missing from the clone needs a fetch "
+                "(git fetch origin REF, or --unshallow in a shallow clone)");
+        }
+    }
+}
+
+// RANGE's first-parent commits, oldest first.
+std::vector<std::string> range_commits(const exec::Git& git, const std::string& range) {
+    check_range(git, range);
+    const auto text = git.run_or_throw(
+        {"rev-list", "--first-parent", "--reverse", "--end-of-options", range},
+        "list the commits of " + util::printable(range));
+    std::vector<std::string> out;
+    for (const auto c : util::split(text, '\n')) {
+        if (!util::trim(c).empty()) out.emplace_back(util::trim(c));
+    }
+    if (out.empty()) {
+        throw UsageError(fmt::format("RANGE '{}' holds no commits", util::printable(range)),
+                         "A..B names the commits after A up to B: A must be older than B");
+    }
+    return out;
+}
+
+// Every Nth commit counting back from the newest (so the newest is measured), then the
+// newest `last` of those.
+std::vector<std::string> chosen(const std::vector<std::string>& all, const BackfillInput& in) {
+    std::vector<std::string> out;
+    const std::size_t every = in.every.value_or(1);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if ((all.size() - 1 - i) % every == 0) out.push_back(all[i]);
+    }
+    if (in.last && out.size() > *in.last) {
+        out.erase(out.begin(), out.end() - static_cast<std::ptrdiff_t>(*in.last));
+    }
+    return out;
+}
+
+// The branch the commits belong to: --branch, the branch RANGE ends at, CGBENCH_BRANCH, or
+// the current branch when its first-parent line holds the newest commit.
+std::string branch_of_range(const exec::Git& git, const BackfillInput& in, const Context& ctx,
+                            const std::string& newest) {
+    if (in.branch) return *in.branch;
+    const auto dots = in.range.find("..");
+    const auto end = dots == std::string::npos ? in.range : in.range.substr(dots + 2);
+    if (const auto ref = git.run({"rev-parse", "--symbolic-full-name", "--end-of-options",
+                                  end.empty() ? "HEAD" : end})) {
+        for (const std::string_view prefix : {"refs/heads/", "refs/remotes/"}) {
+            if (!util::starts_with(*ref, prefix)) continue;
+            auto name = ref->substr(prefix.size());
+            if (prefix == "refs/remotes/") name = name.substr(name.find('/') + 1);  // origin/
+            if (!name.empty() && name != "HEAD") return name;
+        }
+    }
+    if (const auto it = ctx.env.find("CGBENCH_BRANCH"); it != ctx.env.end() && !it->second.empty()) {
+        return it->second;
+    }
+    const auto current = git.run({"rev-parse", "--abbrev-ref", "HEAD"});
+    if (current && *current != "HEAD" &&
+        git.run({"merge-base", "--is-ancestor", newest, "HEAD"})) {
+        return *current;
+    }
+    throw UsageError(fmt::format("cannot tell which branch the commits of '{}' belong to",
+                                 util::printable(in.range)),
+                     "name it: --branch main (or end RANGE with a branch name)");
+}
+
+// What this history holds of `commit` on `branch` under `key`: the run that covers every
+// benchmark of `specs` (results of several runs there together), or "".
+std::string stored_run(history::HistoryBackend& history, const std::string& commit,
+                       const std::string& branch, const std::string& key,
+                       const std::vector<runner::BenchmarkSpec>& specs) {
+    history::RunFilter f;
+    f.commit = commit;
+    f.branch = branch;
+    f.fingerprint_key = key;
+    f.clean_only = true;
+    const auto found = history.find_runs(f);
+    std::set<std::string> names;
+    for (const auto& run : found) {
+        if (const auto r = history.load_run(run.handle, {})) {
+            for (const auto& b : r->benchmarks)
+                names.insert(b.name);
+        }
+    }
+    for (const auto& s : specs) {
+        const bool regions = s.kind == runner::MeasureKind::Regions;
+        const auto it = names.lower_bound(regions ? s.name + "/" : s.name);
+        const bool have = it != names.end() && (regions ? util::starts_with(*it, s.name + "/")
+                                                        : *it == s.name);
+        if (!have) return "";
+    }
+    return found.empty() ? "" : found.front().id;
+}
+
+// One backfill: the worktree, the history, and what it knows of this machine.
+class Backfill {
+  public:
+    Backfill(const BackfillInput& in, const Context& ctx, history::HistoryBackend& history,
+             std::string branch)
+        : in_(in), ctx_(ctx), history_(history), branch_(std::move(branch)) {
+        auto input = in.run;
+        input.db.disabled = true;
+        plan_ = plan_sharded_run(input, ctx);  // the caller's suite and options, before any build
+        inst_ = valgrind::locate_valgrind(ctx.env, ctx.runner,
+                                          util::ProbeCache(plan_.request.probe_cache_dir));
+        key_ = runner::expected_key(plan_.request, *inst_, ctx.runner, ctx.env);
+        suite_.from_commit = in.suite_from_commit;
+    }
+
+    const std::string& key() const { return key_; }
+
+    // Measures and records `c.commit` unless the history holds it; fills `c`.
+    void commit(BackfillCommit& c) {
+        const auto started = std::chrono::steady_clock::now();
+        measure(c);
+        c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+                        .count();
+    }
+
+  private:
+    void measure(BackfillCommit& c) {
+        if (auto run = stored_run(history_, c.commit, branch_, key_, plan_.request.benchmarks);
+            !run.empty()) {
+            c.outcome = BackfillOutcome::Stored;
+            c.run = std::move(run);
+            return;
+        }
+        if (auto problem = suite_problem_at(c.commit, in_.run, suite_, ctx_)) {
+            c.outcome = BackfillOutcome::CannotMeasure;
+            c.detail = std::move(*problem);
+            return;
+        }
+        if (!worktree_) worktree_ = std::make_unique<runner::Worktree>(ctx_.cwd, ctx_.env, ctx_.runner);
+        worktree_->checkout(c.commit);
+        const auto build = runner::run_build(in_.build, worktree_->map(ctx_.cwd), ctx_.env,
+                                             ctx_.runner, ctx_.verbose());
+        if (!build.ok) {
+            c.outcome = BackfillOutcome::BuildFailed;
+            c.detail = build.what + ": " + util::printable(last_line(build.log_tail));
+            return;
+        }
+        auto input = input_in_worktree(in_.run, *worktree_, suite_, ctx_);
+        input.db.disabled = true;
+        RunResult run;
+        try {
+            auto plan = plan_sharded_run(input, ctx_);
+            plan.request.git_dir = worktree_->root();
+            run = runner::execute_run(plan.request, *inst_, ctx_.runner, ctx_.env, nullptr);
+        } catch (const UsageError& e) {  // a program of the suite does not exist there
+            c.outcome = BackfillOutcome::CannotMeasure;
+            c.detail = util::printable(e.what());
+            return;
+        }
+        as_measured_in_checkout(run, *worktree_, kRecordedByBackfill, branch_);
+        history::record_run(history_, run);
+        c.run = run.id;
+        c.outcome = BackfillOutcome::Measured;
+        std::vector<std::string> failed;
+        for (const auto& b : run.benchmarks) {
+            if (b.status != BenchStatus::Ok) failed.push_back(util::printable(b.name));
+        }
+        if (!failed.empty()) {
+            c.outcome = BackfillOutcome::BenchmarkFailed;
+            c.detail = "failed: " + util::join(failed, ", ");
+        }
+        if (run.git.dirty.value_or(false)) {
+            c.detail += std::string(c.detail.empty() ? "" : "; ") +
+                        "the build changed tracked files: recorded as uncommitted, off the line";
+        }
+        if (run.fingerprint.comparison_key() != key_) {
+            c.detail += std::string(c.detail.empty() ? "" : "; ") + "measured with fingerprint " +
+                        run.fingerprint.comparison_key();
+        }
+    }
+
+    static std::string last_line(std::string_view text) {
+        text = util::trim(text);
+        const auto nl = text.rfind('\n');
+        return std::string(nl == std::string_view::npos ? text : text.substr(nl + 1));
+    }
+
+    const BackfillInput& in_;
+    const Context& ctx_;
+    history::HistoryBackend& history_;
+    std::string branch_;
+    config::RunPlan plan_;
+    std::optional<valgrind::Installation> inst_;
+    std::string key_;
+    WorktreeSuite suite_;
+    std::unique_ptr<runner::Worktree> worktree_;  // added when the first commit is built
+};
+
+// "backfill [3/20] abc1234 measured 4.2s  subject" on stderr, unless -q.
+void progress(const Context& ctx, std::size_t i, std::size_t n, const BackfillCommit& c,
+              bool done) {
+    if (ctx.global.quiet) return;
+    const auto what = done ? fmt::format("{} {:.1f}s", report::to_string(c.outcome), c.seconds)
+                           : std::string("...");
+    print_out(fmt::format("backfill [{}/{}] {} {}  {}\n", i + 1, n, report::short_commit(c.commit),
+                          what, util::printable(c.subject)),
+              Stream::Stderr);
+}
+
+int execute(const BackfillInput& in, const Context& ctx) {
+    const auto reporter =
+        chosen_format(in.format, report::Model::Backfill, "backfill").backfill();
+    const auto started = std::chrono::steady_clock::now();
+    const exec::Git git(ctx.cwd, ctx.env, ctx.runner);
+    if (!git.available()) {
+        throw EnvironmentError("backfill needs git, which is not on PATH", "install git");
+    }
+    const auto db = config::resolve_db(in.run.db, ctx.env);
+    if (!db) throw UsageError("backfill records into the history, and --no-db was given");
+    const auto all = range_commits(git, in.range);
+    report::BackfillReport r;
+    r.range = in.range;
+    r.in_range = all.size();
+    r.branch = branch_of_range(git, in, ctx, all.back());
+    r.shallow = git.run({"rev-parse", "--is-shallow-repository"}).value_or("") == "true";
+    r.database = db->string();
+    const auto commits = chosen(all, in);
+    const auto info = runner::read_commits(ctx.cwd, commits, ctx.env, ctx.runner);
+    for (const auto& c : commits) {
+        const auto it = info.find(c);
+        r.commits.push_back({c, it == info.end() ? "" : it->second.subject,
+                             it == info.end() ? "" : it->second.date, BackfillOutcome::Measured,
+                             "", "", 0});
+    }
+    const auto history = access::open_history_for_run(*db);
+    Backfill backfill(in, ctx, *history, r.branch);
+    r.fingerprint = backfill.key();
+    const auto render = [&] {
+        r.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        print_out(reporter->render(r, {ctx.color, ctx.verbose()}));
+    };
+    std::size_t done = 0;
+    try {
+        for (; done < r.commits.size(); ++done) {
+            progress(ctx, done, r.commits.size(), r.commits[done], false);
+            backfill.commit(r.commits[done]);
+            progress(ctx, done, r.commits.size(), r.commits[done], true);
+        }
+    } catch (const Interrupted&) {
+        r.interrupted = true;
+        r.commits.resize(done);  // the commit under way recorded nothing
+        render();
+        throw;
+    }
+    render();
+    std::vector<std::string> skipped;
+    for (const auto& c : r.commits) {
+        if (c.outcome != BackfillOutcome::Measured && c.outcome != BackfillOutcome::Stored) {
+            skipped.push_back(fmt::format("{} {}", report::short_commit(c.commit),
+                                          report::to_string(c.outcome)));
+        }
+    }
+    if (!skipped.empty()) {
+        throw BenchmarkError(
+            fmt::format("{} of {} commits were not measured cleanly: {}", skipped.size(),
+                        r.commits.size(), util::join(skipped, ", ")),
+            "the detail column says why; the others are recorded, and backfilling again tries "
+            "only the commits not in the history");
+    }
+    return 0;
+}
+
+void add_options(CLI::App& cmd, BackfillInput& in) {
+    cmd.add_option("RANGE", in.range,
+                   "The commits to measure: A..B (the first-parent commits after A up to B) or "
+                   "B (B and its first-parent ancestors)")
+        ->required();
+    cmd.add_option("--build", in.build,
+                   "Build command run in the worktree of each commit, in the same directory "
+                   "relative to the repository (a shell command line, run by bash)")
+        ->required();
+    cmd.add_option("--every", in.every, "Only every Nth commit, counting back from the newest")
+        ->check(positive_count());
+    cmd.add_option("--last", in.last, "Only the newest N commits (of those --every keeps)")
+        ->check(positive_count());
+    cmd.add_option("--branch", in.branch,
+                   "The branch whose line the commits join [the branch RANGE ends at, "
+                   "CGBENCH_BRANCH, or the current branch when it holds them]");
+    cmd.add_option("--suite", in.run.suite,
+                   "Suite file, used at every commit (its relative paths from the same place "
+                   "in the commit's checkout) [./cgbench.toml]");
+    cmd.add_flag("--suite-from-commit", in.suite_from_commit,
+                 "Measure each commit with the suite file it holds at that place (commits "
+                 "without one are skipped unbuilt)");
+    cmd.add_option("--name", in.run.name, "Benchmark name of PROGRAM");
+    cmd.add_option("-j,--jobs", in.run.jobs, "Benchmarks measured at once [number of cores]");
+    cmd.add_option("--weights", in.run.weights, "As run --weights [pythonspeed]");
+    cmd.add_option("--geometry", in.run.geometry, "As run --geometry [ci-default]");
+    cmd.add_option("--cpu-baseline", in.run.cpu_baseline, "As run --cpu-baseline [portable]");
+    cmd.add_option("--timeout", in.run.timeout, "Kill a benchmark after SEC seconds");
+    add_db_options(cmd, in.run.db);
+    add_format_option(cmd, in.format, report::Model::Backfill);
+}
+
+}  // namespace
+
+Subcommand register_backfill(CLI::App& app, GlobalOptions& global) {
+    auto* cmd = app.add_subcommand(
+        "backfill",
+        "Measure past commits and record them on their branch:\n"
+        "  cgbench backfill RANGE --build CMD [--suite FILE] [--every N | --last N]\n"
+        "  cgbench backfill RANGE --build CMD [--name NAME] -- PROGRAM [ARGS...]");
+    add_global_flags(*cmd, global);
+    auto input = std::make_shared<BackfillInput>();
+    add_options(*cmd, *input);
+    cmd->footer(
+        "Commits are taken on the first-parent line of RANGE (as `git rev-list --first-parent\n"
+        "RANGE`), oldest first. Each is checked out in one worktree (under /tmp, removed at\n"
+        "the end: builds after the first are incremental), built with --build in the\n"
+        "directory matching the current one, measured with the current suite (checked before\n"
+        "any build; --suite-from-commit: each commit's own) and recorded, one transaction\n"
+        "each, on the branch the commits belong to, so `steps` and `report` place them in\n"
+        "commit order. A commit the history holds on that branch under this machine's\n"
+        "fingerprint is not measured again. A commit whose build fails, or that its suite\n"
+        "cannot measure, is skipped and records nothing; the list at the end names it, and the\n"
+        "exit code is 3. Ctrl-C keeps the commits recorded so far.\n\n" +
+        exit_code_help());
+    return {cmd, [input, cmd](const Context& ctx) {
+                input->run.command = program_arguments(*cmd, ctx.global);
+                return execute(*input, ctx);
+            }};
+}
+
+}  // namespace cgbench::cli
