@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <memory>
+#include <set>
 
 #include "access/history_url.hpp"
 #include "base/errors.hpp"
@@ -49,14 +50,13 @@ struct BackfillInput {
 // Each end of RANGE ("A..B" or "B") as a commit; UsageError naming one git does not know.
 void check_range(const exec::Git& git, const std::string& range) {
     if (range.find("...") != std::string::npos) {
-        throw UsageError(fmt::format("RANGE '{}': backfill takes A..B or B, not A...B",
-                                     util::printable(range)),
-                         "name the first-parent commits after A up to B as A..B");
+        throw UsageError(
+            fmt::format("RANGE '{}': backfill takes A..B or B, not A...B", util::printable(range)),
+            "name the first-parent commits after A up to B as A..B");
     }
     const auto dots = range.find("..");
-    for (const auto& end : {range.substr(0, dots), dots == std::string::npos
-                                                       ? std::string()
-                                                       : range.substr(dots + 2)}) {
+    for (const auto& end : {range.substr(0, dots),
+                            dots == std::string::npos ? std::string() : range.substr(dots + 2)}) {
         if (end.empty()) continue;
         if (!git.run({"rev-parse", "--verify", "--quiet", "--end-of-options", end + "^{commit}"})) {
             throw UsageError(
@@ -70,9 +70,9 @@ void check_range(const exec::Git& git, const std::string& range) {
 // RANGE's first-parent commits, oldest first.
 std::vector<std::string> range_commits(const exec::Git& git, const std::string& range) {
     check_range(git, range);
-    const auto text = git.run_or_throw(
-        {"rev-list", "--first-parent", "--reverse", "--end-of-options", range},
-        "list the commits of " + util::printable(range));
+    const auto text =
+        git.run_or_throw({"rev-list", "--first-parent", "--reverse", "--end-of-options", range},
+                         "list the commits of " + util::printable(range));
     std::vector<std::string> out;
     for (const auto c : util::split(text, '\n')) {
         if (!util::trim(c).empty()) out.emplace_back(util::trim(c));
@@ -114,12 +114,12 @@ std::string branch_of_range(const exec::Git& git, const BackfillInput& in, const
             if (!name.empty() && name != "HEAD") return name;
         }
     }
-    if (const auto it = ctx.env.find("CGBENCH_BRANCH"); it != ctx.env.end() && !it->second.empty()) {
+    if (const auto it = ctx.env.find("CGBENCH_BRANCH");
+        it != ctx.env.end() && !it->second.empty()) {
         return it->second;
     }
     const auto current = git.run({"rev-parse", "--abbrev-ref", "HEAD"});
-    if (current && *current != "HEAD" &&
-        git.run({"merge-base", "--is-ancestor", newest, "HEAD"})) {
+    if (current && *current != "HEAD" && git.run({"merge-base", "--is-ancestor", newest, "HEAD"})) {
         return *current;
     }
     throw UsageError(fmt::format("cannot tell which branch the commits of '{}' belong to",
@@ -148,8 +148,8 @@ std::string stored_run(history::HistoryBackend& history, const std::string& comm
     for (const auto& s : specs) {
         const bool regions = s.kind == runner::MeasureKind::Regions;
         const auto it = names.lower_bound(regions ? s.name + "/" : s.name);
-        const bool have = it != names.end() && (regions ? util::starts_with(*it, s.name + "/")
-                                                        : *it == s.name);
+        const bool have =
+            it != names.end() && (regions ? util::starts_with(*it, s.name + "/") : *it == s.name);
         if (!have) return "";
     }
     return found.empty() ? "" : found.front().id;
@@ -176,8 +176,8 @@ class Backfill {
     void commit(BackfillCommit& c) {
         const auto started = std::chrono::steady_clock::now();
         measure(c);
-        c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
-                        .count();
+        c.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     }
 
   private:
@@ -193,7 +193,8 @@ class Backfill {
             c.detail = std::move(*problem);
             return;
         }
-        if (!worktree_) worktree_ = std::make_unique<runner::Worktree>(ctx_.cwd, ctx_.env, ctx_.runner);
+        if (!worktree_)
+            worktree_ = std::make_unique<runner::Worktree>(ctx_.cwd, ctx_.env, ctx_.runner);
         worktree_->checkout(c.commit);
         const auto build = runner::run_build(in_.build, worktree_->map(ctx_.cwd), ctx_.env,
                                              ctx_.runner, ctx_.verbose());
@@ -258,15 +259,14 @@ void progress(const Context& ctx, std::size_t i, std::size_t n, const BackfillCo
               bool done) {
     if (ctx.global.quiet) return;
     const auto what = done ? fmt::format("{} {:.1f}s", report::to_string(c.outcome), c.seconds)
-                           : std::string("...");
+                           : std::string("building and measuring");
     print_out(fmt::format("backfill [{}/{}] {} {}  {}\n", i + 1, n, report::short_commit(c.commit),
                           what, util::printable(c.subject)),
               Stream::Stderr);
 }
 
 int execute(const BackfillInput& in, const Context& ctx) {
-    const auto reporter =
-        chosen_format(in.format, report::Model::Backfill, "backfill").backfill();
+    const auto reporter = chosen_format(in.format, report::Model::Backfill, "backfill").backfill();
     const auto started = std::chrono::steady_clock::now();
     const exec::Git git(ctx.cwd, ctx.env, ctx.runner);
     if (!git.available()) {
@@ -286,8 +286,8 @@ int execute(const BackfillInput& in, const Context& ctx) {
     for (const auto& c : commits) {
         const auto it = info.find(c);
         r.commits.push_back({c, it == info.end() ? "" : it->second.subject,
-                             it == info.end() ? "" : it->second.date, BackfillOutcome::Measured,
-                             "", "", 0});
+                             it == info.end() ? "" : it->second.date, BackfillOutcome::Measured, "",
+                             "", 0});
     }
     const auto history = access::open_history_for_run(*db);
     Backfill backfill(in, ctx, *history, r.branch);
@@ -314,8 +314,8 @@ int execute(const BackfillInput& in, const Context& ctx) {
     std::vector<std::string> skipped;
     for (const auto& c : r.commits) {
         if (c.outcome != BackfillOutcome::Measured && c.outcome != BackfillOutcome::Stored) {
-            skipped.push_back(fmt::format("{} {}", report::short_commit(c.commit),
-                                          report::to_string(c.outcome)));
+            skipped.push_back(
+                fmt::format("{} {}", report::short_commit(c.commit), report::to_string(c.outcome)));
         }
     }
     if (!skipped.empty()) {

@@ -100,14 +100,15 @@ std::string threshold_below(double change) {
 }
 
 // BAD's largest cost move against GOOD (both measured alike), for "nothing to bisect".
-std::optional<report::LargestMove> largest_move(BisectOracle& oracle, const report::BisectReport& r) {
+std::optional<report::LargestMove> largest_move(BisectOracle& oracle,
+                                                const report::BisectReport& r) {
     std::optional<report::LargestMove> out;
     try {
         for (const auto& b : oracle.change(r.good, r.bad).benchmarks) {
             const auto* cost = b.change(metrics::Metric::cost());
             if (cost == nullptr) continue;
-            const auto delta = static_cast<std::int64_t>(cost->head) -
-                               static_cast<std::int64_t>(cost->base);
+            const auto delta =
+                static_cast<std::int64_t>(cost->head) - static_cast<std::int64_t>(cost->base);
             if (out && std::abs(cost->relative()) <= std::abs(out->change)) continue;
             out = report::LargestMove{b.name, cost->relative(), delta, ""};
         }
@@ -159,14 +160,13 @@ int execute(BisectInput in, const Context& ctx) {
     const auto bad = oracle.judge(r.bad);
     if (bad == history::Verdict::Skip) {
         const auto& probe = oracle.probes().back();
-        throw BenchmarkError(fmt::format("BAD ({}) cannot be measured: {}", r.bad.substr(0, 12),
-                                         probe.detail),
-                             probe.source == "build failed"
-                                 ? "fix the build command or pick a BAD commit that builds"
-                             : in.suite_from_commit
-                                 ? "commit the suite there, or leave out --suite-from-commit to "
-                                   "measure every commit with the current suite"
-                                 : "pick a BAD commit where every benchmark of the suite runs");
+        throw BenchmarkError(
+            fmt::format("BAD ({}) cannot be measured: {}", r.bad.substr(0, 12), probe.detail),
+            probe.source == "build failed"
+                ? "fix the build command or pick a BAD commit that builds"
+            : in.suite_from_commit ? "commit the suite there, or leave out --suite-from-commit to "
+                                     "measure every commit with the current suite"
+                                   : "pick a BAD commit where every benchmark of the suite runs");
     }
     r.moved = bad == history::Verdict::Moved;
     if (!r.moved) r.largest = largest_move(oracle, r);
@@ -204,8 +204,8 @@ void add_options(CLI::App& cmd, BisectInput& in) {
         ->allow_extra_args(false)
         ->take_all();
     cmd.add_option("--suite", in.run.suite,
-                    "Suite file, used at every commit (its relative paths from the same place "
-                    "in the commit's checkout) [./cgbench.toml]");
+                   "Suite file, used at every commit (its relative paths from the same place "
+                   "in the commit's checkout) [./cgbench.toml]");
     cmd.add_flag("--suite-from-commit", in.suite_from_commit,
                  "Measure each commit with the suite file it holds at that place (commits "
                  "without one are skipped unbuilt)");
@@ -241,7 +241,8 @@ Subcommand register_bisect(CLI::App& app, GlobalOptions& global) {
         "skipped, as git bisect skip does. Each commit is compared with GOOD measured with\n"
         "the same fingerprint. The answer: the first commit beyond the threshold, its\n"
         "subject, the change against the commit before it and the functions that moved; when\n"
-        "BAD is within the threshold, its largest move and a --threshold that would bisect it.\n\n" +
+        "BAD is within the threshold, its largest move and a --threshold that would bisect "
+        "it.\n\n" +
         exit_code_help());
     return {cmd, [input, cmd](const Context& ctx) {
                 input->run.command = program_arguments(*cmd, ctx.global);

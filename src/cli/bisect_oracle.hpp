@@ -28,9 +28,9 @@ namespace cgbench::cli {
 
 // How to build and measure a commit.
 struct BisectSetup {
-    std::string build;         // the build command (a shell command line)
-    config::RunInput run;      // the benchmarks, as `cgbench run` in the working directory
-    WorktreeSuite suite;       // the caller's suite file, or each commit's
+    std::string build;            // the build command (a shell command line)
+    config::RunInput run;         // the benchmarks, as `cgbench run` in the working directory
+    WorktreeSuite suite;          // the caller's suite file, or each commit's
     std::set<std::string> names;  // the benchmarks judged
     compare::CompareOptions gate;
 };

@@ -19,7 +19,7 @@
 namespace CLI {
 class App;
 class Validator;
-}
+}  // namespace CLI
 
 namespace cgbench::config {
 struct DbInput;

@@ -65,7 +65,8 @@ history::Commits commit_subjects(const history::History& h, const std::vector<st
     for (const auto& c : out)
         unknown.erase(c.first);
     if (unknown.empty()) return out;
-    auto read = runner::read_commits(ctx.cwd, {unknown.begin(), unknown.end()}, ctx.env, ctx.runner);
+    auto read =
+        runner::read_commits(ctx.cwd, {unknown.begin(), unknown.end()}, ctx.env, ctx.runner);
     out.merge(read);
     return out;
 }

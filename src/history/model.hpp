@@ -31,7 +31,7 @@ struct Run {
     std::string id;
     std::string started;  // ISO-8601 UTC
     GitInfo git;
-    std::string recorded_by;  // RunResult::recorded_by
+    std::string recorded_by;      // RunResult::recorded_by
     std::size_t fingerprint = 0;  // index into History::fingerprints
     std::int64_t handle = 0;      // the backend's own reference to the run (SQLite: runs.seq)
 };

@@ -20,7 +20,7 @@ struct Key {
 // Each run's key: the recorded facts, and places derived from a measured parent's.
 std::vector<Key> keys_of(const History& h) {
     std::vector<Key> keys(h.runs.size());
-    std::unordered_map<std::string_view, std::uint64_t> depth_of;  // commit -> place
+    std::unordered_map<std::string_view, std::uint64_t> depth_of;            // commit -> place
     std::unordered_map<std::string_view, std::vector<std::size_t>> waiting;  // parent -> runs
     std::vector<std::size_t> known;
     for (std::size_t i = 0; i < h.runs.size(); ++i) {

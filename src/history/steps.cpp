@@ -129,14 +129,19 @@ LineSteps steps_of(const History& h, const Line& line, const std::vector<std::si
             const auto c = ok[k + 1];
             if (cls(c) == cls(a) && near(cost(c), cost(a), wobble.bound)) {
                 if (!within) out.blips.push_back({a, b, change, environment});
-                if (!environment && cls(c) == cls(b) && cost(c) != cost(b)) {
-                    ++out.moves;  // the move back, within the bound when it is as large
-                    out.within += near(cost(c), cost(b), wobble.bound) ? 1 : 0;
+                if (!environment) {
+                    ++out.noise;  // undone by the next result
+                    if (cls(c) == cls(b) && cost(c) != cost(b)) {
+                        ++out.moves;  // the move back
+                        ++out.noise;
+                        out.within += near(cost(c), cost(b), wobble.bound) ? 1 : 0;
+                    }
                 }
                 ++k;  // the move back belongs to the blip
                 continue;
             }
         }
+        out.noise += within ? 1 : 0;
         Step s{a, b, change, Label::Code, {}, k + 1 == ok.size()};
         if (environment) {
             s.label = Label::Environment;
@@ -239,7 +244,7 @@ struct StepFinder::State {
         c.add_runs(h, line);
         auto found = steps_of(h, line, ok_, keys.classes, wobble);
         c.branch.wobble_moves += found.within;
-        c.branch.wobble.push_back({series.name, wobble, found.moves, found.within});
+        c.branch.wobble.push_back({series.name, wobble, found.moves, found.noise});
         for (auto& s : found.steps) {
             if (s.label == Label::Wobble) {
                 ++c.branch.wobble_steps;

@@ -38,10 +38,10 @@ struct BackfillCommit {
 
 // The model `cgbench backfill` renders.
 struct BackfillReport {
-    std::string range;        // as given
-    std::string branch;       // the line the commits were recorded on
+    std::string range;   // as given
+    std::string branch;  // the line the commits were recorded on
     std::string database;
-    std::string fingerprint;  // the key of this machine's measurements
+    std::string fingerprint;              // the key of this machine's measurements
     std::size_t in_range = 0;             // first-parent commits in the range
     std::vector<BackfillCommit> commits;  // those chosen (--every, --last), oldest first
     bool shallow = false;                 // the clone is shallow: the range may be cut
@@ -56,7 +56,8 @@ std::size_t count(const BackfillReport& r, BackfillOutcome o);
 class BackfillReporter {
   public:
     virtual ~BackfillReporter() = default;
-    virtual std::string render(const BackfillReport& report, const RenderOptions& options) const = 0;
+    virtual std::string render(const BackfillReport& report,
+                               const RenderOptions& options) const = 0;
 };
 
 }  // namespace cgbench::report

@@ -42,7 +42,7 @@ struct BisectReport {
     std::size_t commits = 0;  // on the first-parent line from GOOD to BAD, both included
     std::string gate;         // the thresholds, described
     std::vector<BisectProbe> probes;
-    bool moved = false;  // BAD moved against GOOD: there was something to find
+    bool moved = false;                  // BAD moved against GOOD: there was something to find
     std::optional<LargestMove> largest;  // when not moved
     std::optional<std::string> first_moved;
     std::optional<std::string> last_unmoved;

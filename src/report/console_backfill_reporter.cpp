@@ -47,32 +47,34 @@ std::string date_cell(const std::string& committed) {
 }
 
 std::string outcome_cell(const BackfillCommit& c, bool color) {
-    const char* style = recorded(c.outcome) ? (c.outcome == BackfillOutcome::Stored ? "2" : "")
-                                            : "31";
+    const char* style =
+        recorded(c.outcome) ? (c.outcome == BackfillOutcome::Stored ? "2" : "") : "31";
     return ansi(color, style, std::string(to_string(c.outcome)));
 }
 
 std::string totals(const BackfillReport& r) {
     std::vector<std::string> parts;
-    for (const auto o : {BackfillOutcome::Measured, BackfillOutcome::BenchmarkFailed,
-                         BackfillOutcome::Stored, BackfillOutcome::BuildFailed,
-                         BackfillOutcome::CannotMeasure}) {
+    for (const auto o :
+         {BackfillOutcome::Measured, BackfillOutcome::BenchmarkFailed, BackfillOutcome::Stored,
+          BackfillOutcome::BuildFailed, BackfillOutcome::CannotMeasure}) {
         if (const auto n = count(r, o)) parts.push_back(fmt::format("{} {}", n, to_string(o)));
     }
-    std::string out = fmt::format("{} commit{}: {}", r.commits.size(),
-                                  r.commits.size() == 1 ? "" : "s",
-                                  parts.empty() ? "none" : util::join(parts, ", "));
+    std::string out =
+        fmt::format("{} commit{}: {}", r.commits.size(), r.commits.size() == 1 ? "" : "s",
+                    parts.empty() ? "none" : util::join(parts, ", "));
     out += fmt::format(" ({:.1f} s)\n", r.seconds);
     std::vector<std::string> skipped;
     for (const auto& c : r.commits) {
         if (!recorded(c.outcome)) skipped.push_back(short_commit(c.commit));
     }
     if (!skipped.empty()) {
-        out += fmt::format("skipped, nothing recorded: {} (see detail; a later backfill tries "
-                           "them again)\n",
-                           util::join(skipped, ", "));
+        out += fmt::format(
+            "skipped, nothing recorded: {} (see detail; a later backfill tries "
+            "them again)\n",
+            util::join(skipped, ", "));
     }
-    if (r.interrupted) out += "interrupted: the commits after the last one listed were not looked at\n";
+    if (r.interrupted)
+        out += "interrupted: the commits after the last one listed were not looked at\n";
     return out;
 }
 
@@ -84,8 +86,9 @@ class ConsoleBackfillReporter final : public BackfillReporter {
             r.commits.size(), r.in_range, r.in_range == 1 ? "" : "s", util::printable(r.range),
             util::printable(r.branch), util::printable(r.fingerprint));
         if (r.shallow) {
-            out += "  the clone is shallow: commits beyond its boundary are not listed (git fetch "
-                   "--unshallow)\n";
+            out +=
+                "  the clone is shallow: commits beyond its boundary are not listed (git fetch "
+                "--unshallow)\n";
         }
         TextTable t({{"commit", Align::Left},
                      {"committed", Align::Left},

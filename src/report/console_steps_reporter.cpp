@@ -112,8 +112,7 @@ class Renderer {
 
     std::string event(const StepEvent& e) const {
         const auto& run = h_.runs[e.run];
-        std::string out =
-            ansi(o_.color, "33", short_commit(run.git.commit)) + "  " + run_date(run);
+        std::string out = ansi(o_.color, "33", short_commit(run.git.commit)) + "  " + run_date(run);
         if (run.git.commit) {
             if (const auto it = r_.commits.find(*run.git.commit); it != r_.commits.end()) {
                 out += "  " + util::printable(it->second.subject);
@@ -174,10 +173,10 @@ class Renderer {
                 pending = pending || s.step.pending;
             }
         }
-        std::string out = fmt::format(
-            "{}: {} step{} at {} commit{} ({} code, {} environment", util::printable(b.branch),
-            steps, steps == 1 ? "" : "s", b.events.size(), b.events.size() == 1 ? "" : "s", code,
-            environment);
+        std::string out =
+            fmt::format("{}: {} step{} at {} commit{} ({} code, {} environment",
+                        util::printable(b.branch), steps, steps == 1 ? "" : "s", b.events.size(),
+                        b.events.size() == 1 ? "" : "s", code, environment);
         out += r_.verbose ? fmt::format(", {} wobble); {} moves within wobble", b.wobble_steps,
                                         b.wobble_moves)
                           : fmt::format("); {} within wobble", b.wobble_moves);
@@ -195,25 +194,27 @@ class Renderer {
         std::string out;
         for (const auto& w : b.wobble) {
             if (w.repeatable()) continue;
-            out += fmt::format("{}: {}, {} of {} moves within it: its moves are noise, not "
-                               "steps\n",
-                               util::printable(w.benchmark), noise_note(w), w.within, w.moves);
+            out += fmt::format(
+                "{}: {}: {} of its {} moves were within that or undone by the next "
+                "result, so its moves are noise, not steps\n",
+                util::printable(w.benchmark), noise_note(w), w.noise, w.moves);
         }
         if (!r_.verbose || b.wobble.empty()) return out;
         TextTable t({{"benchmark", Align::Left},
                      {"wobble", Align::Right},
                      {"samples", Align::Right},
                      {"moves", Align::Right},
-                     {"within", Align::Right},
+                     {"noise", Align::Right},
                      {"", Align::Left}});
         for (const auto& w : b.wobble) {
-            t.add_row({util::printable(w.benchmark),
-                       w.wobble.samples < history::kMinWobbleSamples
-                           ? "-"
-                           : "±" + util::precise_percent(w.wobble.bound).substr(
-                                       w.wobble.bound > 0 ? 1 : 0),
-                       std::to_string(w.wobble.samples), std::to_string(w.moves),
-                       std::to_string(w.within), noise_note(w)});
+            t.add_row(
+                {util::printable(w.benchmark),
+                 w.wobble.samples < history::kMinWobbleSamples
+                     ? "-"
+                     : "±" +
+                           util::precise_percent(w.wobble.bound).substr(w.wobble.bound > 0 ? 1 : 0),
+                 std::to_string(w.wobble.samples), std::to_string(w.moves), std::to_string(w.noise),
+                 noise_note(w)});
         }
         return out + "Wobble bounds (fewer than " + std::to_string(history::kMinWobbleSamples) +
                " samples: none, every lasting move is a step):\n" + t.render(2, o_.color);

@@ -26,8 +26,8 @@ class CalibrationReporter;
 enum class Model { Run, Compare, History, Steps, Bisect, Functions, Calibration, Backfill };
 
 // Every model, in the order of the enum (tests and the reference go through them all).
-inline constexpr std::array kModels = {Model::Run,       Model::Compare,     Model::History,
-                                       Model::Steps,     Model::Bisect,      Model::Functions,
+inline constexpr std::array kModels = {Model::Run,         Model::Compare, Model::History,
+                                       Model::Steps,       Model::Bisect,  Model::Functions,
                                        Model::Calibration, Model::Backfill};
 
 // "run", "compare", "history", "steps", "bisect", "functions", "calibration", "backfill".

@@ -39,11 +39,13 @@ std::string conflict_text(const history::LineConflict& c) {
     const auto before = short_commit(c.before);
     const auto after = short_commit(c.after);
     const auto what =
-        c.same_place ? fmt::format("{} and {} are both commit {} of it", before, after, c.depth)
-                     : fmt::format("{} (commit {} of it) does not follow {}", after, c.depth, before);
-    return fmt::format("{} is not one first-parent line: {} (rewritten, e.g. force-pushed, or the "
-                       "name reused): a change between them may be the rewrite, not the code",
-                       util::printable(c.branch), what);
+        c.same_place
+            ? fmt::format("{} and {} are both commit {} of it", before, after, c.depth)
+            : fmt::format("{} (commit {} of it) does not follow {}", after, c.depth, before);
+    return fmt::format(
+        "{} is not one first-parent line: {} (rewritten, e.g. force-pushed, or the "
+        "name reused): a change between them may be the rewrite, not the code",
+        util::printable(c.branch), what);
 }
 
 }  // namespace
@@ -79,17 +81,16 @@ nlohmann::ordered_json ordering_json(const history::Ordering& o) {
                              {"depth", c.depth},
                              {"same_place", c.same_place}});
     }
-    return nlohmann::ordered_json{{"by_ancestry", o.ancestry},
-                 {"by_commit_time", o.commit_time},
-                 {"by_measurement_time", o.measured},
-                 {"conflicts", std::move(conflicts)},
-                 {"conflict_count", o.conflict_count},
-                 {"notes", ordering_notes(o)}};
+    return nlohmann::ordered_json{
+        {"by_ancestry", o.ancestry},          {"by_commit_time", o.commit_time},
+        {"by_measurement_time", o.measured},  {"conflicts", std::move(conflicts)},
+        {"conflict_count", o.conflict_count}, {"notes", ordering_notes(o)}};
 }
 
 std::string noise_note(const history::BenchmarkWobble& w) {
     if (w.repeatable()) return "";
-    return fmt::format("not repeatable (wobble ±{})", util::precise_percent(w.wobble.bound).substr(1));
+    return fmt::format("not repeatable (wobble ±{})",
+                       util::precise_percent(w.wobble.bound).substr(1));
 }
 
 }  // namespace cgbench::report

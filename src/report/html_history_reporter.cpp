@@ -324,8 +324,8 @@ std::string summary_table(const Page& page) {
             l.latest && l.latest->ir ? util::with_commas(*l.latest->ir) : "-",
             l.epoch_start ? "<span class=\"moved\">new fingerprint</span>"
                           : html::change_html(l.vs_previous),
-            html::change_html(l.vs_epoch), steps_cell(page, b),
-            sparkline(b.chart, page.context), b.series->results.size());
+            html::change_html(l.vs_epoch), steps_cell(page, b), sparkline(b.chart, page.context),
+            b.series->results.size());
     }
     return out + "</table>\n";
 }
@@ -356,12 +356,14 @@ std::string stats_line(const Page& page, const Benchmark& b) {
                        b.series->results.size() == 1 ? "" : "s");
     if (failed > 0) out += fmt::format(", <span class=\"failed\">{} failed</span>", failed);
     if (!b.chart.steps.empty()) {
-        out += fmt::format(", {} step{}", b.chart.steps.size(), b.chart.steps.size() == 1 ? "" : "s");
+        out +=
+            fmt::format(", {} step{}", b.chart.steps.size(), b.chart.steps.size() == 1 ? "" : "s");
     }
     if (const auto* w = html::noisy(page, b.chart.name)) {
-        out += fmt::format(" · <b>{}</b>: {} of its {} moves were within it, so they are noise, "
-                           "not steps",
-                           e(noise_note(*w)), w->within, w->moves);
+        out += fmt::format(
+            " · <b>{}</b>: {} of its {} moves were within that or undone by the "
+            "next result, so they are noise, not steps",
+            e(noise_note(*w)), w->noise, w->moves);
     }
     return out + "</p>\n";
 }
@@ -371,7 +373,8 @@ std::string section(const Page& page, const Benchmark& b, std::string& data) {
     if (!data.empty()) data += ",";
     data += chart.data;
     std::string out = fmt::format(
-        "<section class=\"bench\" id=\"{0}\" data-name=\"{1}\">\n<h2><a href=\"#{0}\">{1}</a></h2>\n",
+        "<section class=\"bench\" id=\"{0}\" data-name=\"{1}\">\n<h2><a "
+        "href=\"#{0}\">{1}</a></h2>\n",
         b.anchor, e(b.chart.name));
     out += stats_line(page, b);
     // The chart's id lets the script find it; it is the only attribute added to the svg.
@@ -407,9 +410,9 @@ std::string data_block(const Page& page, const std::string& charts) {
     ojson commits = ojson::object();
     for (const auto r : used) {
         const auto& run = h.runs[r];
-        runs[std::to_string(r)] = ojson::array({run.id, run_date(run),
-                                                run.git.commit ? ojson(*run.git.commit) : ojson(),
-                                                run.git.dirty.value_or(false) ? 1 : 0});
+        runs[std::to_string(r)] =
+            ojson::array({run.id, run_date(run), run.git.commit ? ojson(*run.git.commit) : ojson(),
+                          run.git.dirty.value_or(false) ? 1 : 0});
         if (run.git.commit) {
             if (const auto it = page.in.commits.find(*run.git.commit); it != page.in.commits.end()) {
                 commits[*run.git.commit] = it->second.subject;

@@ -81,8 +81,8 @@ std::string steps_table(const Page& page) {
         out += fmt::format(
             "<tr class=\"event\"><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td>"
             "<td>{}</td></tr>\n",
-            commit_link(page, run.git.commit, short_commit(run.git.commit)),
-            e(run_date(run)), e(events[i].branch->branch), e(subject), items);
+            commit_link(page, run.git.commit, short_commit(run.git.commit)), e(run_date(run)),
+            e(events[i].branch->branch), e(subject), items);
     }
     out += "</table>\n";
     if (events.size() > kMaxEvents) {
@@ -137,7 +137,7 @@ std::string results_table(const Page& page, const Benchmark& b) {
         rows.size() == 1 ? std::string("The result")
         : all            ? fmt::format("All {} results, newest commit first", rows.size())
                          : fmt::format("{} of {} results, newest commit first: where something "
-                                       "changed, and the first and latest of each branch",
+                                                  "changed, and the first and latest of each branch",
                                        listed, rows.size()));
     for (const auto& r : rows) {
         if (!all && !r.shown) continue;

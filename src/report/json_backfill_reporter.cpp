@@ -31,9 +31,9 @@ class JsonBackfillReporter final : public BackfillReporter {
                                {"seconds", c.seconds}});
         }
         ojson totals = ojson::object();
-        for (const auto o : {BackfillOutcome::Measured, BackfillOutcome::BenchmarkFailed,
-                             BackfillOutcome::Stored, BackfillOutcome::BuildFailed,
-                             BackfillOutcome::CannotMeasure}) {
+        for (const auto o :
+             {BackfillOutcome::Measured, BackfillOutcome::BenchmarkFailed, BackfillOutcome::Stored,
+              BackfillOutcome::BuildFailed, BackfillOutcome::CannotMeasure}) {
             totals[std::string(to_string(o))] = count(r, o);
         }
         const ojson doc{{"schema", "cgbench-backfill/1"},

@@ -109,7 +109,7 @@ class Writer {
                            {"wobble_bound", w.wobble.bound},
                            {"wobble_samples", w.wobble.samples},
                            {"moves", w.moves},
-                           {"within_wobble", w.within},
+                           {"noise_moves", w.noise},
                            {"repeatable", w.repeatable()}});
         }
         return out;
@@ -153,8 +153,6 @@ class Writer {
     const StepsReport& r_;
     const history::History& h_;
 };
-
-namespace {
 
 class JsonStepsReporter final : public StepsReporter {
   public:

@@ -15,8 +15,8 @@ namespace {
 // and its place on its first-parent line unless the clone is shallow (where that line is
 // cut, so the count would depend on the clone's depth).
 void read_commit_facts(const exec::Git& git, GitInfo& info) {
-    const auto text = git.run({"log", "-1", "--format=%cI%x1f%aI%x1f%P%x1f%s", "--end-of-options",
-                               *info.commit});
+    const auto text =
+        git.run({"log", "-1", "--format=%cI%x1f%aI%x1f%P%x1f%s", "--end-of-options", *info.commit});
     if (!text) return;
     const auto f = util::split(*text, '\x1f');
     if (f.size() != 4) return;
@@ -29,8 +29,8 @@ void read_commit_facts(const exec::Git& git, GitInfo& info) {
     const auto shallow = git.run({"rev-parse", "--is-shallow-repository"});
     if (shallow) info.shallow = *shallow == "true";
     if (info.shallow.value_or(true)) return;
-    const auto count = git.run({"rev-list", "--first-parent", "--count", "--end-of-options",
-                                *info.commit});
+    const auto count =
+        git.run({"rev-list", "--first-parent", "--count", "--end-of-options", *info.commit});
     if (const auto n = count ? util::parse_u64(*count) : std::nullopt) {
         info.first_parent_depth = *n;
     }

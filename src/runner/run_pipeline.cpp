@@ -7,8 +7,8 @@
 
 #include "exec/staging.hpp"
 #include "runner/fingerprint.hpp"
-#include "runner/measurement.hpp"
 #include "runner/git_info.hpp"
+#include "runner/measurement.hpp"
 #include "runner/measurer.hpp"
 #include "runner/plausibility.hpp"
 #include "util/probe_cache.hpp"

@@ -17,7 +17,6 @@ namespace cgbench::sqlite_store {
 
 namespace {
 
-
 // Each result's run, status, cost and Ir come from the covering index results_by_name (its
 // rows also carry the table's key, run and position).
 constexpr std::string_view kAllResults =
@@ -66,8 +65,9 @@ class RunIndex {
 // Reads every run, parsing each distinct fingerprint document once.
 void read_runs(Database& db, history::History& h) {
     std::unordered_map<std::string, std::size_t> fingerprints;  // document -> index
-    auto s = db.prepare(fmt::format(
-        "SELECT seq, {}, fingerprint_key, fingerprint FROM runs ORDER BY started, seq", kRunColumns));
+    auto s = db.prepare(
+        fmt::format("SELECT seq, {}, fingerprint_key, fingerprint FROM runs ORDER BY started, seq",
+                    kRunColumns));
     constexpr int key_column = 1 + kRunColumnCount;
     while (s.step()) {
         history::Run run;

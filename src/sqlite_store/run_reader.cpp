@@ -8,10 +8,10 @@
 #include "base/errors.hpp"
 #include "core/result_json.hpp"
 #include "core/result_reader.hpp"
-#include "util/strings.hpp"
 #include "sqlite_store/function_store.hpp"
 #include "sqlite_store/run_columns.hpp"
 #include "sqlite_store/sqlite_history.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::sqlite_store {
 
@@ -91,10 +91,6 @@ RunColumns read_run_columns(const Statement& s, int first) {
     out.recorded_by = std::string(s.text(first + 11));
     return out;
 }
-
-namespace {
-
-}  // namespace
 
 std::optional<RunResult> SqliteHistory::load_run(std::int64_t handle,
                                                  const history::NameFilter& only) {

@@ -139,8 +139,8 @@ void migrate(Database& db) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-    static const std::vector<Migration> list = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3},
-                                                {4, kVersion4}};
+    static const std::vector<Migration> list = {
+        {1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
     return list;
 }
 
