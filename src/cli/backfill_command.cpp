@@ -18,6 +18,7 @@
 #include "access/history_url.hpp"
 #include "base/errors.hpp"
 #include "cli/command.hpp"
+#include "cli/commit_range.hpp"
 #include "cli/worktree_run.hpp"
 #include "config/db_options.hpp"
 #include "exec/git.hpp"
@@ -46,86 +47,6 @@ struct BackfillInput {
     bool suite_from_commit = false;
     std::optional<std::string> format;
 };
-
-// Each end of RANGE ("A..B" or "B") as a commit; UsageError naming one git does not know.
-void check_range(const exec::Git& git, const std::string& range) {
-    if (range.find("...") != std::string::npos) {
-        throw UsageError(
-            fmt::format("RANGE '{}': backfill takes A..B or B, not A...B", util::printable(range)),
-            "name the first-parent commits after A up to B as A..B");
-    }
-    const auto dots = range.find("..");
-    for (const auto& end : {range.substr(0, dots),
-                            dots == std::string::npos ? std::string() : range.substr(dots + 2)}) {
-        if (end.empty()) continue;
-        if (!git.run({"rev-parse", "--verify", "--quiet", "--end-of-options", end + "^{commit}"})) {
-            throw UsageError(
-                fmt::format("'{}' is not a commit of this repository", util::printable(end)),
-                "name a commit, branch or tag; a commit missing from the clone needs a fetch "
-                "(git fetch origin REF, or --unshallow in a shallow clone)");
-        }
-    }
-}
-
-// RANGE's first-parent commits, oldest first.
-std::vector<std::string> range_commits(const exec::Git& git, const std::string& range) {
-    check_range(git, range);
-    const auto text =
-        git.run_or_throw({"rev-list", "--first-parent", "--reverse", "--end-of-options", range},
-                         "list the commits of " + util::printable(range));
-    std::vector<std::string> out;
-    for (const auto c : util::split(text, '\n')) {
-        if (!util::trim(c).empty()) out.emplace_back(util::trim(c));
-    }
-    if (out.empty()) {
-        throw UsageError(fmt::format("RANGE '{}' holds no commits", util::printable(range)),
-                         "A..B names the commits after A up to B: A must be older than B");
-    }
-    return out;
-}
-
-// Every Nth commit counting back from the newest (so the newest is measured), then the
-// newest `last` of those.
-std::vector<std::string> chosen(const std::vector<std::string>& all, const BackfillInput& in) {
-    std::vector<std::string> out;
-    const std::size_t every = in.every.value_or(1);
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        if ((all.size() - 1 - i) % every == 0) out.push_back(all[i]);
-    }
-    if (in.last && out.size() > *in.last) {
-        out.erase(out.begin(), out.end() - static_cast<std::ptrdiff_t>(*in.last));
-    }
-    return out;
-}
-
-// The branch the commits belong to: --branch, the branch RANGE ends at, CGBENCH_BRANCH, or
-// the current branch when its first-parent line holds the newest commit.
-std::string branch_of_range(const exec::Git& git, const BackfillInput& in, const Context& ctx,
-                            const std::string& newest) {
-    if (in.branch) return *in.branch;
-    const auto dots = in.range.find("..");
-    const auto end = dots == std::string::npos ? in.range : in.range.substr(dots + 2);
-    if (const auto ref = git.run({"rev-parse", "--symbolic-full-name", "--end-of-options",
-                                  end.empty() ? "HEAD" : end})) {
-        for (const std::string_view prefix : {"refs/heads/", "refs/remotes/"}) {
-            if (!util::starts_with(*ref, prefix)) continue;
-            auto name = ref->substr(prefix.size());
-            if (prefix == "refs/remotes/") name = name.substr(name.find('/') + 1);  // origin/
-            if (!name.empty() && name != "HEAD") return name;
-        }
-    }
-    if (const auto it = ctx.env.find("CGBENCH_BRANCH");
-        it != ctx.env.end() && !it->second.empty()) {
-        return it->second;
-    }
-    const auto current = git.run({"rev-parse", "--abbrev-ref", "HEAD"});
-    if (current && *current != "HEAD" && git.run({"merge-base", "--is-ancestor", newest, "HEAD"})) {
-        return *current;
-    }
-    throw UsageError(fmt::format("cannot tell which branch the commits of '{}' belong to",
-                                 util::printable(in.range)),
-                     "name it: --branch main (or end RANGE with a branch name)");
-}
 
 // What this history holds of `commit` on `branch` under `key`: the run that covers every
 // benchmark of `specs` (results of several runs there together), or "".
@@ -274,14 +195,14 @@ int execute(const BackfillInput& in, const Context& ctx) {
     }
     const auto db = config::resolve_db(in.run.db, ctx.env);
     if (!db) throw UsageError("backfill records into the history, and --no-db was given");
-    const auto all = range_commits(git, in.range);
+    const auto all = first_parent_commits(git, in.range);
     report::BackfillReport r;
     r.range = in.range;
     r.in_range = all.size();
-    r.branch = branch_of_range(git, in, ctx, all.back());
+    r.branch = in.branch ? *in.branch : branch_of_range(git, in.range, ctx.env, all.back());
     r.shallow = git.run({"rev-parse", "--is-shallow-repository"}).value_or("") == "true";
     r.database = db->string();
-    const auto commits = chosen(all, in);
+    const auto commits = every_and_last(all, in.every.value_or(1), in.last);
     const auto info = runner::read_commits(ctx.cwd, commits, ctx.env, ctx.runner);
     for (const auto& c : commits) {
         const auto it = info.find(c);

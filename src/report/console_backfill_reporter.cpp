@@ -104,7 +104,7 @@ class ConsoleBackfillReporter final : public BackfillReporter {
         out += t.render(2, o.color) + "\n" + totals(r);
         if (count(r, BackfillOutcome::Measured) + count(r, BackfillOutcome::BenchmarkFailed) > 0) {
             out += fmt::format("their history: cgbench steps --branch {}  (or report --html)\n",
-                               util::printable(r.branch));
+                               util::printable(util::shell_quote(r.branch)));
         }
         return out;
     }

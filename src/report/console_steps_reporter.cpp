@@ -77,7 +77,7 @@ class Renderer {
             const auto& first = h_.runs[b.runs.front()];
             const auto& last = h_.runs[b.runs.back()];
             const bool committed = !commit_date(first).empty() && !commit_date(last).empty();
-            out += fmt::format(", {} {} .. {}", committed ? "committed" : "measured",
+            out += fmt::format(", {}{} .. {}", committed ? "committed " : "",
                                committed ? commit_date(first) : short_time(first.started),
                                committed ? commit_date(last) : short_time(last.started));
         }

@@ -54,8 +54,8 @@ std::vector<std::string> ordering_notes(const history::Ordering& o) {
     std::vector<std::string> out;
     if (o.measured > 0) {
         out.push_back(fmt::format(
-            "{} recorded without git's facts about their commit (by an older cgbench, or "
-            "imported) placed by when they were measured",
+            "{} recorded without git's facts about the commit (by an older cgbench, or "
+            "imported) placed by when measured",
             runs_text(o.measured)));
     }
     if (o.commit_time > 0) {
