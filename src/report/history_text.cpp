@@ -53,10 +53,10 @@ std::string conflict_text(const history::LineConflict& c) {
 std::vector<std::string> ordering_notes(const history::Ordering& o) {
     std::vector<std::string> out;
     if (o.measured > 0) {
-        out.push_back(fmt::format(
-            "{} recorded without git's facts about the commit (by an older cgbench, or "
-            "imported) placed by when measured",
-            runs_text(o.measured)));
+        out.push_back(
+            fmt::format("{} recorded without git's facts about the commit (by an older cgbench, or "
+                        "imported) placed by when measured",
+                        runs_text(o.measured)));
     }
     if (o.commit_time > 0) {
         out.push_back(fmt::format(

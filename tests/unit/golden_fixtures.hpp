@@ -142,8 +142,9 @@ inline history::History hostile_history(const std::string& name) {
         git.first_parent_depth = i + 1;
     }
     h.runs[3].recorded_by = "bisect";
-    h.ordering = {true, 6, 0, 1, {{names[2], h.runs[4].git.commit.value_or(""),
-                                   h.runs[5].git.commit.value_or(""), 5, true}}, 2};
+    const history::LineConflict rewrite{names[2], h.runs[4].git.commit.value_or(""),
+                                        h.runs[5].git.commit.value_or(""), 5, true};
+    h.ordering = {true, 6, 0, 1, {rewrite}, 2};
     return h;
 }
 
