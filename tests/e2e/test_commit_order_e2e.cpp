@@ -13,6 +13,7 @@
 
 #include "e2e/harness.hpp"
 #include "e2e/measured_repo.hpp"
+#include "util/fs.hpp"
 
 namespace cgbench::e2e {
 
@@ -74,7 +75,7 @@ TEST(CommitOrderE2E, OutOfOrderRecordingFindsTheStepInOrderRecordingFinds) {
                    {{"CGBENCH_BRANCH", "main"}});
     }
     // The same results recorded in commit order (their start times rewritten to that order).
-    const auto in_order = scratch("order-db") / "in-order.db";
+    const auto in_order = scratch("order-db-in-order") / "in-order.db";
     const std::vector<std::string> line = {c0, c1, c2, merge, c3};
     const auto ordered = scratch("order-ordered");
     for (std::size_t i = 0; i < measured.size(); ++i) {
@@ -253,10 +254,12 @@ TEST(CommitOrderE2E, SuiteFormBisectMeasuresOldCommitsWithAnUntrackedSuite) {
     EXPECT_EQ(doc["found"], true);
     EXPECT_EQ(doc["first_moved"]["commit"], c[2]);
     EXPECT_TRUE(doc["skipped"].empty());
-    // Each commit's own suite: there is none, so BAD is refused before anything is built.
+    // Each commit's own suite: there is none, so BAD is refused before anything is built (a
+    // history without the commits: the probes above would answer from it).
     const auto marker = scratch("untracked-marker") / "built";
     const auto own = cgbench({"bisect", c0, "main", "--suite-from-commit", "--build",
-                              "touch " + marker.string() + " && ./build.sh", "--db", db},
+                              "touch " + marker.string() + " && ./build.sh", "--db",
+                              (scratch("untracked-own-db") / "history.db").string()},
                              {.cwd = cwd});
     EXPECT_EQ(own.exit_code, 3);
     EXPECT_NE(own.err.find("the suite file cgbench.toml is not in this commit"), std::string::npos)
@@ -304,8 +307,7 @@ TEST(CommitOrderE2E, ANoisyProgramShowsAsNotRepeatable) {
     EXPECT_NE(verbose.out.find("Wobble bounds"), std::string::npos) << verbose.out;
     const auto page = scratch("noisy-report") / "r.html";
     ASSERT_EQ(cgbench({"report", "--db", db.string(), "--html", page.string()}).exit_code, 0);
-    std::ifstream in(page);
-    const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto html = util::read_file(page);
     EXPECT_NE(html.find("not repeatable (wobble ±"), std::string::npos);
 }
 
