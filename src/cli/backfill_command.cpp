@@ -265,19 +265,7 @@ void add_options(CLI::App& cmd, BackfillInput& in) {
     cmd.add_option("--branch", in.branch,
                    "The branch whose line the commits join [the branch RANGE ends at, "
                    "CGBENCH_BRANCH, or the current branch when it holds them]");
-    cmd.add_option("--suite", in.run.suite,
-                   "Suite file, used at every commit (its relative paths from the same place "
-                   "in the commit's checkout) [./cgbench.toml]");
-    cmd.add_flag("--suite-from-commit", in.suite_from_commit,
-                 "Measure each commit with the suite file it holds at that place (commits "
-                 "without one are skipped unbuilt)");
-    cmd.add_option("--name", in.run.name, "Benchmark name of PROGRAM");
-    cmd.add_option("-j,--jobs", in.run.jobs, "Benchmarks measured at once [number of cores]");
-    cmd.add_option("--weights", in.run.weights, "As run --weights [pythonspeed]");
-    cmd.add_option("--geometry", in.run.geometry, "As run --geometry [ci-default]");
-    cmd.add_option("--cpu-baseline", in.run.cpu_baseline, "As run --cpu-baseline [portable]");
-    cmd.add_option("--timeout", in.run.timeout, "Kill a benchmark after SEC seconds");
-    add_db_options(cmd, in.run.db);
+    add_worktree_run_options(cmd, in.run, in.suite_from_commit);
     add_format_option(cmd, in.format, report::Model::Backfill);
 }
 

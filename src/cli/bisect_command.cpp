@@ -41,11 +41,12 @@ struct BisectInput {
 
 // `ref` as a full commit id; UsageError when git does not know it.
 std::string resolve(const exec::Git& git, const std::string& ref) {
-    const auto commit = git.run({"rev-parse", "--verify", "--quiet", "--end-of-options",
-                                 ref + "^{commit}"});
+    const auto commit =
+        git.run({"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"});
     if (!commit) {
-        throw UsageError(fmt::format("'{}' is not a commit of this repository", util::printable(ref)),
-                         "name GOOD and BAD by a commit, branch or tag (git rev-parse takes it)");
+        throw UsageError(
+            fmt::format("'{}' is not a commit of this repository", util::printable(ref)),
+            "name GOOD and BAD by a commit, branch or tag (git rev-parse takes it)");
     }
     return *commit;
 }
@@ -59,8 +60,9 @@ std::vector<std::string> commit_line(const exec::Git& git, const std::string& go
                                      bad.substr(0, 12)),
                          "GOOD must come before BAD in the history");
     }
-    const auto text = git.run_or_throw(
-        {"rev-list", "--first-parent", "--reverse", good + ".." + bad}, "list the commits to bisect");
+    const auto text =
+        git.run_or_throw({"rev-list", "--first-parent", "--reverse", good + ".." + bad},
+                         "list the commits to bisect");
     std::vector<std::string> line = {good};
     for (const auto c : util::split(text, '\n')) {
         if (!util::trim(c).empty()) line.emplace_back(util::trim(c));
@@ -171,9 +173,8 @@ int execute(BisectInput in, const Context& ctx) {
     r.moved = bad == history::Verdict::Moved;
     if (!r.moved) r.largest = largest_move(oracle, r);
     if (r.moved) {
-        const auto outcome = history::bisect(line.size(), [&](std::size_t i) {
-            return oracle.judge(line[i]);
-        });
+        const auto outcome =
+            history::bisect(line.size(), [&](std::size_t i) { return oracle.judge(line[i]); });
         r.first_moved = line[outcome.first_moved];
         r.last_unmoved = line[outcome.last_unmoved];
         for (const auto s : outcome.skipped)
@@ -193,29 +194,17 @@ void add_options(CLI::App& cmd, BisectInput& in) {
     cmd.add_option("BAD", in.bad, "A commit where the cost has moved (newer)")->required();
     cmd.add_option("NAME", in.name, "The benchmark to follow [every benchmark of the suite]");
     cmd.add_option("--build", in.build,
-                    "Build command run in the worktree of each commit measured, in the same "
-                    "directory relative to the repository (a shell command line, run by bash, "
-                    "as cgbench-pr --build)")
+                   "Build command run in the worktree of each commit measured, in the same "
+                   "directory relative to the repository (a shell command line, run by bash, "
+                   "as cgbench-pr --build)")
         ->required();
     cmd.add_option("--threshold", in.thresholds,
-                    "A commit moved when a benchmark changes beyond this against GOOD, as "
-                    "compare --threshold (repeatable) [cost=1%|1000]")
+                   "A commit moved when a benchmark changes beyond this against GOOD, as "
+                   "compare --threshold (repeatable) [cost=1%|1000]")
         ->expected(1)
         ->allow_extra_args(false)
         ->take_all();
-    cmd.add_option("--suite", in.run.suite,
-                   "Suite file, used at every commit (its relative paths from the same place "
-                   "in the commit's checkout) [./cgbench.toml]");
-    cmd.add_flag("--suite-from-commit", in.suite_from_commit,
-                 "Measure each commit with the suite file it holds at that place (commits "
-                 "without one are skipped unbuilt)");
-    cmd.add_option("--name", in.run.name, "Benchmark name of PROGRAM");
-    cmd.add_option("-j,--jobs", in.run.jobs, "Benchmarks measured at once [number of cores]");
-    cmd.add_option("--weights", in.run.weights, "As run --weights [pythonspeed]");
-    cmd.add_option("--geometry", in.run.geometry, "As run --geometry [ci-default]");
-    cmd.add_option("--cpu-baseline", in.run.cpu_baseline, "As run --cpu-baseline [portable]");
-    cmd.add_option("--timeout", in.run.timeout, "Kill a benchmark after SEC seconds");
-    add_db_options(cmd, in.run.db);
+    add_worktree_run_options(cmd, in.run, in.suite_from_commit);
     add_format_option(cmd, in.format, report::Model::Bisect);
 }
 

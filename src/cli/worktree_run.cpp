@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
+
 #include "base/errors.hpp"
+#include "cli/command.hpp"
 #include "config/suite.hpp"
 #include "exec/git.hpp"
 #include "util/strings.hpp"
@@ -23,6 +26,22 @@ std::optional<fs::path> in_repository(const fs::path& path, const Context& ctx) 
 }
 
 }  // namespace
+
+void add_worktree_run_options(CLI::App& cmd, config::RunInput& run, bool& from_commit) {
+    cmd.add_option("--suite", run.suite,
+                   "Suite file, used at every commit (its relative paths from the same place "
+                   "in the commit's checkout) [./cgbench.toml]");
+    cmd.add_flag("--suite-from-commit", from_commit,
+                 "Measure each commit with the suite file it holds at that place (commits "
+                 "without one are skipped unbuilt)");
+    cmd.add_option("--name", run.name, "Benchmark name of PROGRAM");
+    cmd.add_option("-j,--jobs", run.jobs, "Benchmarks measured at once [number of cores]");
+    cmd.add_option("--weights", run.weights, "As run --weights [pythonspeed]");
+    cmd.add_option("--geometry", run.geometry, "As run --geometry [ci-default]");
+    cmd.add_option("--cpu-baseline", run.cpu_baseline, "As run --cpu-baseline [portable]");
+    cmd.add_option("--timeout", run.timeout, "Kill a benchmark after SEC seconds");
+    add_db_options(cmd, run.db);
+}
 
 std::optional<fs::path> caller_suite(const config::RunInput& input, const Context& ctx) {
     if (input.suite) return (ctx.cwd / *input.suite).lexically_normal();

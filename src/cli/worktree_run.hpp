@@ -14,7 +14,16 @@
 #include "core/result.hpp"
 #include "runner/worktree.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace cgbench::cli {
+
+// Adds what `bisect` and `backfill` measure each commit with to `cmd`: --suite,
+// --suite-from-commit (into `from_commit`), --name, -j, --weights, --geometry,
+// --cpu-baseline, --timeout, --db and --no-db.
+void add_worktree_run_options(CLI::App& cmd, config::RunInput& run, bool& from_commit);
 
 // Which suite measures a commit in a worktree.
 struct WorktreeSuite {
