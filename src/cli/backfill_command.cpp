@@ -93,7 +93,17 @@ class Backfill {
 
     const std::string& key() const { return key_; }
 
-    // Measures and records `c.commit` unless the history holds it; fills `c`.
+    // True (and `c` filled) when the history holds `c.commit` on the branch under this
+    // machine's fingerprint with every benchmark of the suite: nothing to build.
+    bool stored(BackfillCommit& c) {
+        auto run = stored_run(history_, c.commit, branch_, key_, plan_.request.benchmarks);
+        if (run.empty()) return false;
+        c.outcome = BackfillOutcome::Stored;
+        c.run = std::move(run);
+        return true;
+    }
+
+    // Builds, measures and records `c.commit`; fills `c`.
     void commit(BackfillCommit& c) {
         const auto started = std::chrono::steady_clock::now();
         measure(c);
@@ -103,12 +113,6 @@ class Backfill {
 
   private:
     void measure(BackfillCommit& c) {
-        if (auto run = stored_run(history_, c.commit, branch_, key_, plan_.request.benchmarks);
-            !run.empty()) {
-            c.outcome = BackfillOutcome::Stored;
-            c.run = std::move(run);
-            return;
-        }
         if (auto problem = suite_problem_at(c.commit, in_.run, suite_, ctx_)) {
             c.outcome = BackfillOutcome::CannotMeasure;
             c.detail = std::move(*problem);
@@ -121,7 +125,8 @@ class Backfill {
                                              ctx_.runner, ctx_.verbose());
         if (!build.ok) {
             c.outcome = BackfillOutcome::BuildFailed;
-            c.detail = build.what + ": " + util::printable(last_line(build.log_tail));
+            const auto last = last_line(build.log_tail);
+            c.detail = build.what + (last.empty() ? "" : ": " + util::printable(last));
             return;
         }
         auto input = input_in_worktree(in_.run, *worktree_, suite_, ctx_);
@@ -179,8 +184,8 @@ class Backfill {
 void progress(const Context& ctx, std::size_t i, std::size_t n, const BackfillCommit& c,
               bool done) {
     if (ctx.global.quiet) return;
-    const auto what = done ? fmt::format("{} {:.1f}s", report::to_string(c.outcome), c.seconds)
-                           : std::string("building and measuring");
+    std::string what = done ? std::string(report::to_string(c.outcome)) : "building and measuring";
+    if (done && c.outcome != BackfillOutcome::Stored) what += fmt::format(" {:.1f}s", c.seconds);
     print_out(fmt::format("backfill [{}/{}] {} {}  {}\n", i + 1, n, report::short_commit(c.commit),
                           what, util::printable(c.subject)),
               Stream::Stderr);
@@ -221,8 +226,10 @@ int execute(const BackfillInput& in, const Context& ctx) {
     std::size_t done = 0;
     try {
         for (; done < r.commits.size(); ++done) {
-            progress(ctx, done, r.commits.size(), r.commits[done], false);
-            backfill.commit(r.commits[done]);
+            if (!backfill.stored(r.commits[done])) {
+                progress(ctx, done, r.commits.size(), r.commits[done], false);
+                backfill.commit(r.commits[done]);
+            }
             progress(ctx, done, r.commits.size(), r.commits[done], true);
         }
     } catch (const Interrupted&) {

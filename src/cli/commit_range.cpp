@@ -25,8 +25,8 @@ void check_range(const exec::Git& git, const std::string& range) {
         if (!git.run({"rev-parse", "--verify", "--quiet", "--end-of-options", end + "^{commit}"})) {
             throw UsageError(
                 fmt::format("'{}' is not a commit of this repository", util::printable(end)),
-                "name a commit, branch or tag; a commit missing from the clone needs a fetch "
-                "(git fetch origin REF, or --unshallow in a shallow clone)");
+                "name a commit, branch or tag; a commit missing from the clone needs `git fetch "
+                "origin REF`, or `git fetch --unshallow` in a shallow clone");
         }
     }
 }

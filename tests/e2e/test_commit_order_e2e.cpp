@@ -160,8 +160,14 @@ TEST(CommitOrderE2E, BackfillThenBisectLeavesTheLinesAsTheyWere) {
     EXPECT_EQ(main["events"][0]["steps"][0]["before"]["commit"], c[9]);
 
     // Again: every commit is in the history under this fingerprint; only c7 is tried again.
-    const auto again = nlohmann::json::parse(backfill().out);
+    const auto second = backfill();
+    const auto again = nlohmann::json::parse(second.out);
     EXPECT_EQ(again["totals"]["in the history"], 9) << again.dump();
+    std::size_t builds = 0;
+    for (auto at = second.err.find("building"); at != std::string::npos;
+         at = second.err.find("building", at + 1))
+        ++builds;
+    EXPECT_EQ(builds, 1u) << "only c7 is built again:\n" << second.err;
     EXPECT_EQ(again["totals"]["measured"], 0);
 
     // Bisect between two backfilled commits measures c10 as a probe.
