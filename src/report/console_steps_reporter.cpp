@@ -33,11 +33,11 @@ std::string functions_cell(const BenchmarkStep& s, std::size_t top) {
     std::vector<std::string> parts;
     for (const auto& f : functions) {
         if (parts.size() == top) break;
-        const bool twin = std::count_if(functions.begin(), functions.end(), [&f](const auto& g) {
-                              return g.name == f.name;
-                          }) > 1;
+        const bool twin = std::count_if(functions.begin(), functions.end(),
+                                        [&f](const auto& g) { return g.name == f.name; }) > 1;
         std::string part = util::printable(f.name);
-        if (twin) part += " in " + util::printable(std::filesystem::path(f.file).filename().string());
+        if (twin)
+            part += " in " + util::printable(std::filesystem::path(f.file).filename().string());
         part += " " + signed_count(f.delta);
         if (f.share) part += fmt::format(" ({:.1f}%)", 100.0 * *f.share);
         parts.push_back(std::move(part));
@@ -156,8 +156,7 @@ class Renderer {
                        util::precise_percent(bl.blip.change) +
                            (bl.blip.environment ? " (other environment)" : "")});
         }
-        return "One-commit blips (undone by the next result; not steps):\n" +
-               t.render(2, o_.color);
+        return "One-commit blips (undone by the next result; not steps):\n" + t.render(2, o_.color);
     }
 
     std::string totals(const BranchSteps& b) const {
@@ -179,7 +178,7 @@ class Renderer {
                         b.events.size() == 1 ? "" : "s", code, environment);
         out += r_.verbose ? fmt::format(", {} wobble); {} moves within wobble", b.wobble_steps,
                                         b.wobble_moves)
-                          : fmt::format("); {} within wobble", b.wobble_moves);
+                          : fmt::format("); {} moves within wobble", b.wobble_moves);
         out += fmt::format("; {} one-commit blip{}", b.blip_count, b.blip_count == 1 ? "" : "s");
         if (!r_.verbose && (b.wobble_steps > 0 || b.blip_count > 0)) out += " (-v lists them)";
         out += "\n";
