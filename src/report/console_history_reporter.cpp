@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "history/environment.hpp"
+#include "history/lines.hpp"
 #include "report/history_reporter.hpp"
 #include "report/history_text.hpp"
 #include "report/text_table.hpp"
@@ -19,9 +20,11 @@ std::string commit_cell(const GitInfo& git) {
     return util::printable(git.commit->substr(0, 10)) + (git.dirty.value_or(false) ? "+" : "");
 }
 
-// The branch, or what recorded a run that is on no branch's line.
+// The branch, or what recorded a run that is on no branch's line; a commit measured on no
+// branch is named as `steps` names its line.
 std::string branch_cell(const GitInfo& git, const std::string& recorded_by) {
     if (recorded_by == kRecordedByBisect) return "(bisect probe)";
+    if (!git.branch && git.commit) return std::string(history::kNoBranch);
     return util::printable(git.branch.value_or("-"));
 }
 
@@ -41,10 +44,10 @@ std::string epoch_line(const SeriesView& v, std::size_t e) {
     const auto& h = *v.history;
     const auto& before = h.fingerprint_of(v.points[v.epochs[e - 1].last]);
     const auto& after = h.fingerprints[v.epochs[e].fingerprint];
-    return fmt::format("-- epoch {}: fingerprint {} ({}); not compared with the results above",
-                       e + 1, util::printable(h.keys[v.epochs[e].fingerprint]),
-                       util::printable(util::join(history::environment_changes(before, after),
-                                                  "; ")));
+    return fmt::format(
+        "-- epoch {}: fingerprint {} ({}); not compared with the results above", e + 1,
+        util::printable(h.keys[v.epochs[e].fingerprint]),
+        util::printable(util::join(history::environment_changes(before, after), "; ")));
 }
 
 // `table` (a header line, then one line per point) with the epoch lines inserted.
