@@ -62,15 +62,21 @@ TEST(Schema, AnOlderDatabaseIsMigratedKeepingItsRuns) {
 
 namespace {
 
+// A new database at `version` of the schema, as cgbench left it then, with no runs.
+Database database_at(const fs::path& path, int version) {
+    Database db(path, Database::Mode::Create);
+    for (const auto& m : migrations()) {
+        if (m.version <= version) db.exec(m.sql);
+    }
+    db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
+    db.exec(fmt::format("PRAGMA user_version = {}", version));
+    return db;
+}
+
 // A database as version 2 of the schema left it: `run` recorded the way cgbench did then,
 // the functions (folded) inside each result's document.
 void write_version_2(const fs::path& path, const RunResult& run) {
-    Database db(path, Database::Mode::Create);
-    for (const auto& m : migrations()) {
-        if (m.version <= 2) db.exec(m.sql);
-    }
-    db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
-    db.exec("PRAGMA user_version = 2");
+    auto db = database_at(path, 2);
     auto r = db.prepare(
         "INSERT INTO runs (seq, id, started, recorded, git_commit, git_branch, git_dirty, "
         "fingerprint_key, fingerprint, warnings) VALUES (7, ?1, ?2, ?2, ?3, ?4, 0, ?5, ?6, '[]')");
@@ -154,12 +160,7 @@ TEST(Schema, Version3RunsReadWithoutGitFactsAndNewRunsKeepThem) {
     const auto old = run("v3-run", {bench("parse", 5000)});
     {
         // Version 3 as cgbench left it, with a run recorded then.
-        Database db(path, Database::Mode::Create);
-        for (const auto& m : migrations()) {
-            if (m.version <= 3) db.exec(m.sql);
-        }
-        db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
-        db.exec("PRAGMA user_version = 3");
+        auto db = database_at(path, 3);
         auto r = db.prepare(
             "INSERT INTO runs (id, started, recorded, git_commit, git_branch, git_dirty, "
             "fingerprint_key, fingerprint, warnings) VALUES (?1, ?2, ?2, ?3, ?4, 0, ?5, ?6, "
