@@ -19,12 +19,17 @@
 #      history NAME --format json
 #      steps NAME               one benchmark's steps (console)
 #      steps                    every benchmark's steps (console, and --format json)
+#    Each run records its commit's facts as cgbench does (commit time, parent, subject, place
+#    on the first-parent line), so `history` and `steps` order the runs by ancestry; with
+#    OUT_OF_ORDER=1 the runs were measured out of commit order (each block of 10 commits
+#    newest first), so that order differs from the order of measurement.
 #    Goal: each <= 50 ms, `steps` of every benchmark <= 1 s. Also prints the database size,
 #    the CPU time of each command (user + system: what a loaded machine inflates least) and
 #    how many steps `steps` found.
 #
 # Usage: bench/history_scale.sh
 # Env:   BENCHES=N COMMITS=N (default 1000 each), RUNS=N (default 11), SKIP_BUILD=1,
+#        OUT_OF_ORDER=1 (see 2.),
 #        KEEP=DIR  generate into DIR and keep it; an existing DIR is reused as it is
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -35,6 +40,10 @@ bench_build
 BENCHES="${BENCHES:-1000}"
 COMMITS="${COMMITS:-1000}"
 GOAL_MS=50
+# When each commit's run started: in commit order, or (OUT_OF_ORDER=1) each block of ten
+# commits measured newest first.
+SHUFFLE_EXPR="c.n"
+if [ "${OUT_OF_ORDER:-0}" = 1 ]; then SHUFFLE_EXPR="((c.n / 10) * 10 + 9 - c.n % 10)"; fi
 STEPS_GOAL_MS=1000
 command -v sqlite3 >/dev/null || { echo "bench: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 1; }
 
@@ -67,12 +76,16 @@ DELETE FROM results;
 DELETE FROM runs;
 BEGIN;
 INSERT INTO runs (seq, id, started, recorded, git_commit, git_branch, git_dirty,
-                  fingerprint_key, fingerprint, warnings)
+                  fingerprint_key, fingerprint, warnings, commit_time, author_time, parents,
+                  subject, first_parent_depth, shallow)
 SELECT c.n, strftime('%Y%m%dT%H%M%SZ', 1767225600 + c.n * 60, 'unixepoch') || printf('-%08x', c.n),
+       strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + $SHUFFLE_EXPR * 60, 'unixepoch'),
        strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + c.n * 60, 'unixepoch'),
-       strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + c.n * 60, 'unixepoch'),
-       c.hash, 'main', 0, t.key, t.fp, '[]'
-FROM commits c, tpl t;
+       c.hash, 'main', 0, t.key, t.fp, '[]',
+       strftime('%Y-%m-%dT%H:%M:%S+00:00', 1767225600 + c.n * 60, 'unixepoch'),
+       strftime('%Y-%m-%dT%H:%M:%S+00:00', 1767225600 + c.n * 60, 'unixepoch'),
+       coalesce(p.hash, ''), printf('c%02d', c.n % 100), c.n, 0
+FROM commits c CROSS JOIN tpl t LEFT JOIN commits p ON p.n = c.n - 1;
 WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $BENCHES - 1),
 v AS (SELECT c.n AS run, b.j AS pos, printf('bench/%04d', b.j) AS name,
              b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500
@@ -131,6 +144,7 @@ bench_machine
 echo "history:  $results results ($BENCHES benchmarks x $COMMITS commits), generated in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 echo "functions: $functions rows ($(awk -v f="$functions" -v n="$results" 'BEGIN { printf "%.0f", f / n }') per result), $symbols symbols"
 echo "database: $bytes bytes ($(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }'), $(awk -v b="$bytes" -v n="$results" 'BEGIN { printf "%.0f", b / n }') bytes per result)"
+echo "order:    $([ "${OUT_OF_ORDER:-0}" = 1 ] && echo "measured out of commit order (blocks of 10 newest first)" || echo "measured in commit order"); every run with its commit's facts"
 echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (load average at the end; CPU ms is user + system)"
 echo
 printf '%-34s %10s %8s  %s\n' "command" "median ms" "CPU ms" "goal"

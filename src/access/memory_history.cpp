@@ -179,7 +179,8 @@ std::vector<history::FoundRun> MemoryHistory::find_runs(const history::RunFilter
     for (const auto* s : newest_first()) {
         if (out.size() == filter.limit) break;
         if (matches(*s, filter))
-            out.push_back({s->run.id, s->run.started, s->run.git, s->key, s->handle});
+            out.push_back(
+                {s->run.id, s->run.started, s->run.git, s->run.recorded_by, s->key, s->handle});
     }
     return out;
 }
@@ -210,7 +211,8 @@ history::History MemoryHistory::load_runs() {
             h.fingerprints.push_back(s->run.fingerprint);
             h.keys.push_back(s->key);
         }
-        h.runs.push_back({s->run.id, s->run.started, s->run.git, it->second, s->handle});
+        h.runs.push_back(
+            {s->run.id, s->run.started, s->run.git, s->run.recorded_by, it->second, s->handle});
     }
     return h;
 }
@@ -265,7 +267,7 @@ std::vector<history::RunRow> MemoryHistory::runs(std::size_t limit) {
         const auto failed = std::count_if(b.begin(), b.end(), [](const BenchmarkResult& r) {
             return r.status != BenchStatus::Ok;
         });
-        out.push_back({s->run.id, s->run.started, s->run.git, b.size(),
+        out.push_back({s->run.id, s->run.started, s->run.git, s->run.recorded_by, b.size(),
                        static_cast<std::size_t>(failed), s->key});
     }
     return out;

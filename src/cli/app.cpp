@@ -213,8 +213,9 @@ int main(int argc, char** argv) {
           register_export(app, global), register_merge(app, global), register_config(app, global),
           register_annotate(app, global), register_report(app, global),
           register_steps(app, global), register_prune(app, global),
-          register_bisect(app, global), register_calibrate(app, global),
-          register_import(app, global), register_pr(app, global), register_ci(app, global)}) {
+          register_bisect(app, global), register_backfill(app, global),
+          register_calibrate(app, global), register_import(app, global), register_pr(app, global),
+          register_ci(app, global)}) {
         actions[sub.app] = sub.action;
     }
     // A closed pipe is a write error to report (and to survive: results are saved before

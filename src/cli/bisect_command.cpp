@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <memory>
 
 #include "access/history_url.hpp"
@@ -36,6 +37,7 @@ struct BisectInput {
     config::RunInput run;
     std::vector<std::string> thresholds;
     std::optional<std::string> format;
+    bool suite_from_commit = false;
 };
 
 // `ref` as a full commit id; UsageError when git does not know it.
@@ -99,6 +101,37 @@ std::set<std::string> judged_names(const BisectInput& in, const Context& ctx) {
     return names;
 }
 
+// A relative threshold below `change` (its first significant digit, rounded down: 0.39% ->
+// 0.3%), so the move counts as one; "" for no move.
+std::string threshold_below(double change) {
+    const double percent = std::abs(change) * 100;
+    if (percent <= 0) return "";
+    const double unit = std::pow(10.0, std::floor(std::log10(percent)));
+    double below = std::floor(percent / unit) * unit;
+    if (below >= percent) below -= unit / 2;
+    return fmt::format("{:g}%", below);
+}
+
+// BAD's largest cost move against GOOD (both measured alike), for "nothing to bisect".
+std::optional<report::LargestMove> largest_move(BisectOracle& oracle,
+                                                const report::BisectReport& r) {
+    std::optional<report::LargestMove> out;
+    try {
+        for (const auto& b : oracle.change(r.good, r.bad).benchmarks) {
+            const auto* cost = b.change(metrics::Metric::cost());
+            if (cost == nullptr) continue;
+            const auto delta =
+                static_cast<std::int64_t>(cost->head) - static_cast<std::int64_t>(cost->base);
+            if (out && std::abs(cost->relative()) <= std::abs(out->change)) continue;
+            out = report::LargestMove{b.name, cost->relative(), delta, ""};
+        }
+    } catch (const BenchmarkError&) {
+        return std::nullopt;  // the two could not be measured alike: nothing to say
+    }
+    if (out) out->threshold = threshold_below(out->change);
+    return out;
+}
+
 int execute(BisectInput in, const Context& ctx) {
     const auto reporter = chosen_format(in.format, report::Model::Bisect, "bisect").bisect();
     const auto& env = ctx.env;
@@ -119,8 +152,9 @@ int execute(BisectInput in, const Context& ctx) {
     if (in.name && in.run.command.empty() && !in.run.gbench) {
         in.run.filter = runner::exact_filter(*in.name);
     }
-    setup.names = judged_names(in, ctx);
+    setup.names = judged_names(in, ctx);  // the caller's suite, checked before any build
     setup.run = in.run;
+    setup.suite.from_commit = in.suite_from_commit;
     if (const auto it = env.find("CGBENCH_THRESHOLD"); it != env.end() && !it->second.empty()) {
         setup.gate.thresholds.add(it->second);
     }
@@ -139,11 +173,17 @@ int execute(BisectInput in, const Context& ctx) {
     oracle.set_good(r.good);
     const auto bad = oracle.judge(r.bad);
     if (bad == history::Verdict::Skip) {
-        throw BenchmarkError(fmt::format("BAD ({}) cannot be measured: {}", r.bad.substr(0, 12),
-                                         oracle.probes().back().detail),
-                             "fix the build command or pick a BAD commit that builds");
+        const auto& probe = oracle.probes().back();
+        throw BenchmarkError(
+            fmt::format("BAD ({}) cannot be measured: {}", r.bad.substr(0, 12), probe.detail),
+            probe.source == "build failed"
+                ? "fix the build command or pick a BAD commit that builds"
+            : in.suite_from_commit ? "commit the suite there, or leave out --suite-from-commit to "
+                                     "measure every commit with the current suite"
+                                   : "pick a BAD commit where every benchmark of the suite runs");
     }
     r.moved = bad == history::Verdict::Moved;
+    if (!r.moved) r.largest = largest_move(oracle, r);
     if (r.moved) {
         const auto outcome =
             history::bisect(line.size(), [&](std::size_t i) { return oracle.judge(line[i]); });
@@ -179,14 +219,7 @@ void add_options(CLI::App& cmd, BisectInput& in) {
         ->expected(1)
         ->allow_extra_args(false)
         ->take_all();
-    cmd.add_option("--suite", in.run.suite, "Suite file [./cgbench.toml]");
-    cmd.add_option("--name", in.run.name, "Benchmark name of PROGRAM");
-    cmd.add_option("-j,--jobs", in.run.jobs, "Benchmarks measured at once [number of cores]");
-    cmd.add_option("--weights", in.run.weights, "As run --weights [pythonspeed]");
-    cmd.add_option("--geometry", in.run.geometry, "As run --geometry [ci-default]");
-    cmd.add_option("--cpu-baseline", in.run.cpu_baseline, "As run --cpu-baseline [portable]");
-    cmd.add_option("--timeout", in.run.timeout, "Kill a benchmark after SEC seconds");
-    add_db_options(cmd, in.run.db);
+    add_worktree_run_options(cmd, in.run, in.suite_from_commit);
     add_format_option(cmd, in.format, report::Model::Bisect);
 }
 
@@ -206,11 +239,14 @@ Subcommand register_bisect(CLI::App& app, GlobalOptions& global) {
         "--first-parent GOOD..BAD`). A commit's results come from the history when a clean\n"
         "run there recorded them; otherwise it is checked out in one worktree (under /tmp,\n"
         "removed at the end: builds after the first are incremental), built with --build in\n"
-        "the directory matching the current one, measured, and recorded in the history on no\n"
-        "branch. A commit whose build fails is skipped, as git bisect skip does. Each commit\n"
-        "is compared with GOOD measured with the same fingerprint. The answer: the first\n"
-        "commit beyond the threshold, its subject, the change against the commit before it\n"
-        "and the functions that moved.\n\n" +
+        "the directory matching the current one, measured with the current suite (checked\n"
+        "before any build; --suite-from-commit: each commit's own), and recorded in the\n"
+        "history as a bisect probe, on no branch's line. A commit whose build fails is\n"
+        "skipped, as git bisect skip does. Each commit is compared with GOOD measured with\n"
+        "the same fingerprint. The answer: the first commit beyond the threshold, its\n"
+        "subject, the change against the commit before it and the functions that moved; when\n"
+        "BAD is within the threshold, its largest move and a --threshold that would bisect "
+        "it.\n\n" +
         exit_code_help());
     return {cmd, [input, cmd](const Context& ctx) {
                 input->run.command = program_arguments(*cmd, ctx.global);

@@ -94,13 +94,20 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
     if (!worktree_) {
         worktree_ = std::make_unique<runner::Worktree>(ctx_.cwd, ctx_.env, ctx_.runner);
     }
+    const auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    // A commit its own suite cannot measure is not built.
+    if (auto problem = suite_problem_at(commit, setup_.run, setup_.suite, ctx_)) {
+        probe.source = "cannot measure";
+        probe.detail = std::move(*problem);
+        probe.seconds = elapsed();
+        return std::nullopt;
+    }
     worktree_->checkout(commit);
     const auto here = worktree_->map(ctx_.cwd);
     const auto build = runner::run_build(setup_.build, here, ctx_.env, ctx_.runner, ctx_.verbose(),
                                          setup_.build_timeout);
-    const auto elapsed = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    };
     if (!build.ok) {
         probe.source = "build failed";
         const auto tail = last_line(build.log_tail);
@@ -125,7 +132,7 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
         probe.seconds = elapsed();
         return std::nullopt;
     }
-    auto input = input_in_worktree(setup_.run, *worktree_, ctx_.cwd);
+    auto input = input_in_worktree(setup_.run, *worktree_, setup_.suite, ctx_);
     input.db.disabled = true;
     RunResult run;
     try {
@@ -142,8 +149,8 @@ std::optional<RunResult> BisectOracle::measure(const std::string& commit,
         probe.seconds = elapsed();
         return std::nullopt;
     }
-    run.git.branch.reset();  // measured in a detached worktree: on no branch
-    unmap_files(run, *worktree_);  // files named as in the checkout, as stored results name them
+    // A probe: on no branch, and on no line of the history.
+    as_measured_in_checkout(run, *worktree_, kRecordedByBisect, std::nullopt);
     if (history_ != nullptr) history::record_run(*history_, run);
     probe.source = "measured";
     probe.seconds = elapsed();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/context.hpp"
+#include "cli/worktree_run.hpp"
 #include "compare/comparison.hpp"
 #include "config/run_options.hpp"
 #include "history/backend.hpp"
@@ -27,9 +28,10 @@ namespace cgbench::cli {
 
 // How to build and measure a commit.
 struct BisectSetup {
-    std::string build;  // the build command (a shell command line)
+    std::string build;            // the build command (a shell command line)
     double build_timeout = runner::kDefaultBuildTimeout;  // seconds
     config::RunInput run;         // the benchmarks, as `cgbench run` in the working directory
+    WorktreeSuite suite;          // the caller's suite file, or each commit's
     std::set<std::string> names;  // the benchmarks judged
     compare::CompareOptions gate;
 };

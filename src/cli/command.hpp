@@ -19,7 +19,7 @@
 namespace CLI {
 class App;
 class Validator;
-}
+}  // namespace CLI
 
 namespace cgbench::config {
 struct DbInput;
@@ -149,6 +149,9 @@ Subcommand register_prune(CLI::App& app, GlobalOptions& global);
 
 // Registers `cgbench bisect`.
 Subcommand register_bisect(CLI::App& app, GlobalOptions& global);
+
+// Registers `cgbench backfill`.
+Subcommand register_backfill(CLI::App& app, GlobalOptions& global);
 
 // Registers `cgbench calibrate`.
 Subcommand register_calibrate(CLI::App& app, GlobalOptions& global);

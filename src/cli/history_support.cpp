@@ -51,12 +51,24 @@ std::vector<std::size_t> runs_of(const std::vector<history::BranchSteps>& branch
 
 history::Commits commit_subjects(const history::History& h, const std::vector<std::size_t>& runs,
                                  const Context& ctx) {
-    std::set<std::string> commits;
+    history::Commits out;
+    std::set<std::string> unknown;  // commits recorded without their subject
     for (const auto r : runs) {
-        if (h.runs[r].git.commit) commits.insert(*h.runs[r].git.commit);
+        const auto& git = h.runs[r].git;
+        if (!git.commit) continue;
+        if (git.subject) {
+            out[*git.commit] = {*git.subject, "", git.commit_time.value_or("")};
+        } else {
+            unknown.insert(*git.commit);
+        }
     }
-    if (commits.empty()) return {};
-    return runner::read_commits(ctx.cwd, {commits.begin(), commits.end()}, ctx.env, ctx.runner);
+    for (const auto& c : out)
+        unknown.erase(c.first);
+    if (unknown.empty()) return out;
+    auto read =
+        runner::read_commits(ctx.cwd, {unknown.begin(), unknown.end()}, ctx.env, ctx.runner);
+    out.merge(read);
+    return out;
 }
 
 void unknown_benchmark(history::HistoryBackend& store, const std::string& name) {

@@ -23,8 +23,8 @@ std::vector<history::BranchSteps> explained_steps(history::HistoryBackend& store
 void explain_steps(history::HistoryBackend& store, const history::History& h,
                    std::vector<history::BranchSteps>& branches);
 
-// Subjects of the commits of `runs` (indices into h.runs) from git in `ctx`'s working
-// directory; empty outside a repository that has them.
+// Subjects of the commits of `runs` (indices into h.runs): as recorded with the run, else
+// from git in `ctx`'s working directory (none outside a repository that has them).
 history::Commits commit_subjects(const history::History& h, const std::vector<std::size_t>& runs,
                                  const Context& ctx);
 

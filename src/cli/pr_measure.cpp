@@ -216,7 +216,8 @@ BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& bas
         return {std::nullopt, why};
     }
     auto run =
-        measure(plan, input_in_worktree(plan.run, wt, ctx.cwd), wt.root(), "base", tools, ctx);
+        measure(plan, input_in_worktree(plan.run, wt, WorktreeSuite{true}, ctx), wt.root(), "base",
+                tools, ctx);
     if (!run) return {};
     // The base stands for its branch, not for the one CI names for HEAD, and its functions
     // are named as in the checkout, so they pair with HEAD's.

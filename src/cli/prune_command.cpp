@@ -88,6 +88,9 @@ int execute(const PruneInput& in, const Context& ctx) {
     history::PruneRules rules;
     if (in.older_than) rules.before = cutoff(*in.older_than, ctx.now(), in.dry_run);
     rules.branches = in.branches;
+    for (auto& b : rules.branches) {  // the name runs without a branch had before
+        if (b == history::kNoBranchBefore) b = std::string(history::kNoBranch);
+    }
     rules.keep_last = in.keep_last;
     rules.dirty_only = in.dirty;
     if (!history::has_rules(rules)) {
@@ -143,7 +146,7 @@ Subcommand register_prune(CLI::App& app, GlobalOptions& global) {
                     "Runs started before AGE ago (90d, 12w) or before a date (2026-01-31, up "
                     "to today)");
     cmd->add_option("--branch", input->branches,
-                    "Runs of this branch (repeatable; '(no branch)' for runs recorded without "
+                    "Runs of this branch (repeatable; '(detached)' for runs recorded without "
                     "one)")
         ->expected(1)
         ->allow_extra_args(false)

@@ -13,6 +13,7 @@
 #include "config/db_options.hpp"
 #include "exec/environment.hpp"
 #include "history/lines.hpp"
+#include "history/order.hpp"
 #include "report/steps_reporter.hpp"
 
 namespace cgbench::cli {
@@ -33,7 +34,8 @@ int execute(const StepsInput& in, const Context& ctx) {
     const auto store = open_history(*path);
     // Each benchmark's series is read, searched and dropped in turn: the history is never
     // held whole (a million results would be ~100 MB to allocate and fault in).
-    const auto h = store->load_runs();
+    auto h = store->load_runs();
+    history::order_runs(h);
     const bool verbose = ctx.verbose();
     history::StepFinder finder(h, {history::default_branch(h, std::nullopt), in.branch, verbose,
                                    verbose});

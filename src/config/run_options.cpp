@@ -95,7 +95,9 @@ std::optional<Suite> find_suite(const RunInput& in) {
             throw UsageError("give either a program or --suite, not both",
                              "put the program into the suite as a [[bench]] entry");
         }
-        return load_suite(*in.suite);
+        auto suite = load_suite(*in.suite);
+        if (in.suite_dir) suite.dir = *in.suite_dir;
+        return suite;
     }
     if (!in.command.empty() || in.gbench) return std::nullopt;
     const auto found = discover_suite();

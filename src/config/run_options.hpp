@@ -20,6 +20,9 @@ namespace cgbench::config {
 struct RunInput {
     std::vector<std::string> command;
     std::optional<std::string> suite;
+    // The directory the suite's relative paths start from instead of the file's own: the
+    // caller's suite measuring another commit checked out elsewhere (bisect, backfill).
+    std::optional<std::string> suite_dir;
     std::optional<std::string> filter;
     std::optional<std::string> shard;
     std::optional<std::string> jobs;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "metrics/events.hpp"
@@ -130,6 +131,16 @@ struct GitInfo {
     std::optional<std::string> commit;
     std::optional<std::string> branch;
     std::optional<bool> dirty;
+    // What git said about the commit when the run was recorded, so history orders and labels
+    // it without git (absent in runs recorded before cgbench read them, or without a commit).
+    std::optional<std::string> commit_time;  // committer date, ISO-8601 with offset (%cI)
+    std::optional<std::string> author_time;  // author date (%aI)
+    std::vector<std::string> parents;        // full ids, the first parent first
+    std::optional<std::string> subject;
+    // Commits on the commit's first-parent line, itself included (`git rev-list --first-parent
+    // --count`): its place on that line. Absent in a shallow clone, where the line is cut.
+    std::optional<std::uint64_t> first_parent_depth;
+    std::optional<bool> shallow;  // read in a shallow clone: ancestry beyond it unknown
 };
 
 // What git says about a commit, for people reading history (never stored).
@@ -193,6 +204,14 @@ struct RunResult {
     // of different suites (or filters) are never merged as one run. Empty: not known (a
     // shard written by an older cgbench, or read back from the history).
     std::string shard_suite;
+    // The command that measured another commit in a worktree and recorded it: "bisect" (a
+    // probe, on no line of the history) or "backfill" (on its branch's line); empty for `run`.
+    std::string recorded_by;
 };
+
+// RunResult::recorded_by of the runs `cgbench bisect` records.
+inline constexpr std::string_view kRecordedByBisect = "bisect";
+// RunResult::recorded_by of the runs `cgbench backfill` records.
+inline constexpr std::string_view kRecordedByBackfill = "backfill";
 
 }  // namespace cgbench

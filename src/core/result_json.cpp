@@ -402,20 +402,51 @@ ojson to_json(const FunctionResult& f) {
         {"file", f.file}, {"name", f.name}, {"events", events_json(f.events)}, {"cost", f.cost}};
 }
 
+ojson to_json(const GitInfo& git) {
+    ojson j{{"commit", optional_json(git.commit)},
+            {"branch", optional_json(git.branch)},
+            {"dirty", git.dirty ? ojson(*git.dirty) : ojson(nullptr)}};
+    // The commit's own facts, only when read (older files lack them).
+    if (git.commit_time) j["commit_time"] = *git.commit_time;
+    if (git.author_time) j["author_time"] = *git.author_time;
+    if (git.commit_time || !git.parents.empty()) j["parents"] = git.parents;
+    if (git.subject) j["subject"] = *git.subject;
+    if (git.first_parent_depth) j["first_parent_depth"] = *git.first_parent_depth;
+    if (git.shallow) j["shallow"] = *git.shallow;
+    return j;
+}
+
+GitInfo git_from_json(const json& j) {
+    GitInfo git;
+    git.commit = opt_str(j, "commit");
+    git.branch = opt_str(j, "branch");
+    if (const auto d = j.find("dirty"); d != j.end() && d->is_boolean()) git.dirty = d->get<bool>();
+    git.commit_time = opt_str(j, "commit_time");
+    git.author_time = opt_str(j, "author_time");
+    git.parents = read_strings(j, "parents");
+    git.subject = opt_str(j, "subject");
+    if (const auto d = j.find("first_parent_depth"); d != j.end() && d->is_number_unsigned()) {
+        git.first_parent_depth = d->get<std::uint64_t>();
+    }
+    if (const auto s = j.find("shallow"); s != j.end() && s->is_boolean()) {
+        git.shallow = s->get<bool>();
+    }
+    return git;
+}
+
 ojson to_json(const RunResult& run) {
     ojson j;
     j["schema"] = std::string(kResultSchema);
     ojson r;
     r["id"] = run.id;
     r["started"] = run.started;
-    r["git"] = ojson{{"commit", optional_json(run.git.commit)},
-                     {"branch", optional_json(run.git.branch)},
-                     {"dirty", run.git.dirty ? ojson(*run.git.dirty) : ojson(nullptr)}};
+    r["git"] = to_json(run.git);
     r["fingerprint"] = to_json(run.fingerprint);
     if (!run.warnings.empty()) r["warnings"] = run.warnings;
     if (!run.shard.empty()) r["shard"] = run.shard;
     if (!run.shard_balance.empty()) r["shard_balance"] = run.shard_balance;
     if (!run.shard_suite.empty()) r["shard_suite"] = run.shard_suite;
+    if (!run.recorded_by.empty()) r["recorded_by"] = run.recorded_by;
     j["run"] = std::move(r);
     ojson benches = ojson::array();
     for (const auto& b : run.benchmarks)
@@ -438,17 +469,14 @@ RunResult read_run(const json& doc, const std::string& source) {
     if (out.id.empty()) r.fail("run.id is empty");
     out.started = r.str(run, "started", "run");
     if (const auto it = run.find("git"); it != run.end() && it->is_object()) {
-        out.git.commit = opt_str(*it, "commit");
-        out.git.branch = opt_str(*it, "branch");
-        if (const auto d = it->find("dirty"); d != it->end() && d->is_boolean()) {
-            out.git.dirty = d->get<bool>();
-        }
+        out.git = git_from_json(*it);
     }
     out.fingerprint = read_fingerprint(r, r.at(run, "fingerprint", "run"));
     out.warnings = read_strings(run, "warnings");
     out.shard = run.value("shard", "");
     out.shard_balance = run.value("shard_balance", "");
     out.shard_suite = run.value("shard_suite", "");
+    out.recorded_by = run.value("recorded_by", "");
     const json& benches = r.at(doc, "benchmarks", "the document");
     if (!benches.is_array()) r.fail("benchmarks is not an array");
     for (std::size_t i = 0; i < benches.size(); ++i) {

@@ -30,6 +30,10 @@ nlohmann::ordered_json to_json(const Fingerprint& fp);
 nlohmann::ordered_json to_json(const FunctionResult& function);
 // One process of a benchmark (its "processes" entry).
 nlohmann::ordered_json to_json(const ProcessResult& process);
+// The run's "git" object: commit, branch, dirty, then the commit's facts when known.
+nlohmann::ordered_json to_json(const GitInfo& git);
+// Reads a "git" object as to_json writes it; keys missing or of another type stay unset.
+GitInfo git_from_json(const nlohmann::json& j);
 
 // Reads a result document. Throws UsageError naming the problem (wrong schema, missing
 // key, wrong type); `source` names the file in messages. What the values must be beyond that

@@ -8,6 +8,8 @@
 #include "base/errors.hpp"
 #include "util/strings.hpp"
 
+#include "history/order.hpp"
+
 namespace cgbench::history {
 
 std::vector<FunctionResult> kept_functions(const std::vector<FunctionResult>& functions) {
@@ -54,12 +56,14 @@ std::optional<StoredRunInfo> RunBatch::add(const RunResult& run) {
 
 History HistoryBackend::load_history(const NameFilter& keep, std::size_t limit) {
     auto h = load_runs();
+    order_runs(h);
     scan_series(h, keep, limit, [&h](const Series& s) { h.series.push_back(s); });
     return h;
 }
 
 History HistoryBackend::load_history(std::string_view name, std::size_t limit) {
     auto h = load_runs();
+    order_runs(h);
     scan_series(h, name, limit, [&h](const Series& s) { h.series.push_back(s); });
     return h;
 }

@@ -77,6 +77,7 @@ struct FoundRun {
     std::string id;
     std::string started;
     GitInfo git;
+    std::string recorded_by;  // RunResult::recorded_by
     std::string fingerprint_key;
     std::int64_t handle = 0;  // for load_run
 };
@@ -169,9 +170,10 @@ class HistoryBackend {
     // the same history gets the same numbers. nullopt when none of `names` was measured.
     virtual std::optional<StoredCosts> latest_costs(const std::vector<std::string>& names) = 0;
 
-    // load_runs() with the series of every benchmark `keep` accepts (scan_series).
+    // load_runs() put in commit order (order_runs), with the series of every benchmark `keep`
+    // accepts (scan_series): each its last `limit` results in commit order.
     History load_history(const NameFilter& keep, std::size_t limit = SIZE_MAX);
-    // load_runs() with the series of the one benchmark `name` (none when it has no results).
+    // The same with the series of the one benchmark `name` (none when it has no results).
     History load_history(std::string_view name, std::size_t limit = SIZE_MAX);
     // result_reader()->read(run, position), for one result.
     std::optional<BenchmarkResult> stored_result(const Run& run, std::int64_t position);

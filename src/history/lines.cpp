@@ -67,6 +67,14 @@ std::string branch_of(const Run& run) {
     return run.git.branch && !run.git.branch->empty() ? *run.git.branch : std::string(kNoBranch);
 }
 
+bool is_probe(const Run& run) {
+    return run.recorded_by == kRecordedByBisect;
+}
+
+bool on_lines(const Run& run) {
+    return clean(run) && !is_probe(run);
+}
+
 std::vector<std::size_t> environment_classes(const History& h) {
     std::vector<std::size_t> out(h.fingerprints.size());
     for (std::size_t i = 0; i < h.fingerprints.size(); ++i) {
@@ -112,7 +120,7 @@ RunKeys run_keys(const History& h) {
 std::vector<Result> dirty_results(const History& h, const Series& series) {
     std::vector<Result> out;
     for (const auto& r : series.results) {
-        if (!clean(h.run_of(r))) out.push_back(r);
+        if (!clean(h.run_of(r)) && !is_probe(h.run_of(r))) out.push_back(r);
     }
     return out;
 }
@@ -122,7 +130,7 @@ std::vector<Line> lines_of(const History& h, const Series& series, const RunKeys
     std::vector<LineBuilder> builders;
     std::vector<std::size_t> index(keys.branches.size(), SIZE_MAX);  // branch -> builder
     for (const auto& r : series.results) {
-        if (!clean(h.runs[r.run])) continue;
+        if (!on_lines(h.runs[r.run])) continue;
         auto& b = index[keys.branch[r.run]];
         if (b == SIZE_MAX) {
             b = builders.size();
@@ -144,7 +152,7 @@ std::string default_branch(const History& h, const std::optional<std::string>& p
     if (preferred && !preferred->empty()) return *preferred;
     std::map<std::string, std::size_t> runs;
     for (const auto& r : h.runs) {
-        if (r.git.branch && !r.git.branch->empty() && clean(r)) ++runs[*r.git.branch];
+        if (r.git.branch && !r.git.branch->empty() && on_lines(r)) ++runs[*r.git.branch];
     }
     for (const char* usual : {"main", "master"}) {
         if (runs.count(usual) != 0) return usual;

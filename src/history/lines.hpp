@@ -15,11 +15,20 @@
 
 namespace cgbench::history {
 
-// How history names the branch of runs recorded without one (a detached checkout, bisect).
-inline constexpr std::string_view kNoBranch = "(no branch)";
+// How history names the branch of runs recorded without one: a detached checkout without
+// CGBENCH_BRANCH (a line of its own), a bisect probe (on no line).
+inline constexpr std::string_view kNoBranch = "(detached)";
+// What kNoBranch was called before; `prune --branch` still takes it.
+inline constexpr std::string_view kNoBranchBefore = "(no branch)";
 
 // The branch a run belongs to in lines: its git branch, or kNoBranch.
 std::string branch_of(const Run& run);
+
+// Whether `run` belongs on its branch's line: measured on a clean work tree, and not a
+// probe of `cgbench bisect` (recorded to answer one question, never part of a line).
+bool on_lines(const Run& run);
+// Whether `run` is a probe of `cgbench bisect`.
+bool is_probe(const Run& run);
 
 // One benchmark's results on one branch, oldest first: clean work trees only, one point per
 // commit and environment (the latest result measured there; a commit measured again later
@@ -56,7 +65,8 @@ RunKeys run_keys(const History& h);
 std::vector<Line> lines_of(const History& h, const Series& series, const RunKeys& keys,
                            std::string_view default_branch);
 
-// The results of `series` measured with uncommitted changes: on no line, shown apart.
+// The results of `series` measured with uncommitted changes (probes left out): on no line,
+// shown apart.
 std::vector<Result> dirty_results(const History& h, const Series& series);
 
 // The default branch: `preferred` when given, else "main" or "master" when recorded, else the

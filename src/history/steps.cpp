@@ -121,14 +121,27 @@ LineSteps steps_of(const History& h, const Line& line, const std::vector<std::si
                               static_cast<double>(cost(a));
         const bool environment = cls(a) != cls(b);
         const bool within = !environment && std::abs(change) <= wobble.bound;
+        if (!environment) {
+            ++out.moves;
+            out.within += within ? 1 : 0;
+        }
         if (k + 1 < ok.size()) {
             const auto c = ok[k + 1];
             if (cls(c) == cls(a) && near(cost(c), cost(a), wobble.bound)) {
                 if (!within) out.blips.push_back({a, b, change, environment});
+                if (!environment) {
+                    ++out.noise;  // undone by the next result
+                    if (cls(c) == cls(b) && cost(c) != cost(b)) {
+                        ++out.moves;  // the move back
+                        ++out.noise;
+                        out.within += near(cost(c), cost(b), wobble.bound) ? 1 : 0;
+                    }
+                }
                 ++k;  // the move back belongs to the blip
                 continue;
             }
         }
+        out.noise += within ? 1 : 0;
         Step s{a, b, change, Label::Code, {}, k + 1 == ok.size()};
         if (environment) {
             s.label = Label::Environment;
@@ -230,6 +243,8 @@ struct StepFinder::State {
         auto& c = collector(line.branch);
         c.add_runs(h, line);
         auto found = steps_of(h, line, ok_, keys.classes, wobble);
+        c.branch.wobble_moves += found.within;
+        c.branch.wobble.push_back({series.name, wobble, found.moves, found.noise});
         for (auto& s : found.steps) {
             if (s.label == Label::Wobble) {
                 ++c.branch.wobble_steps;

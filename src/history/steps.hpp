@@ -61,7 +61,30 @@ struct Blip {
 
 struct LineSteps {
     std::vector<Step> steps;  // wobble steps too
-    std::vector<Blip> blips;
+    std::vector<Blip> blips;  // beyond the wobble bound
+    // Every move between consecutive ok results in one environment; how many of them were
+    // within the wobble bound (wobble steps, blips within it and the moves back); how many did
+    // not last: within the bound, or a blip and its move back whatever their size.
+    std::size_t moves = 0;
+    std::size_t within = 0;
+    std::size_t noise = 0;
+};
+
+// A wobble bound at least this wide (relative) hides changes compare reports (0.1%): when
+// most of a benchmark's moves did not last, the benchmark is not repeatable.
+inline constexpr double kWideWobble = 0.001;
+
+// One benchmark's wobble on one branch: its bound and how its moves there fared against it.
+struct BenchmarkWobble {
+    std::string benchmark;
+    WobbleBound wobble;
+    std::size_t moves = 0;  // LineSteps::moves
+    std::size_t noise = 0;  // LineSteps::noise
+    // False when the bound is wide (kWideWobble) and most moves did not last: the
+    // benchmark's moves are noise, and its steps say little.
+    bool repeatable() const {
+        return !(wobble.bound >= kWideWobble && moves > 0 && 2 * noise > moves);
+    }
 };
 
 // The steps and blips of one line, given the benchmark's wobble bound.
@@ -103,7 +126,9 @@ struct BranchSteps {
     std::vector<StepEvent> events;  // oldest first
     std::vector<BenchmarkBlip> blips;  // when StepsOptions::list_blips
     std::size_t blip_count = 0;        // how many blips were found (listed or not)
-    std::size_t wobble_steps = 0;  // how many steps were wobble (in `events` only when asked)
+    std::size_t wobble_steps = 0;      // how many steps were wobble (in `events` only when asked)
+    std::size_t wobble_moves = 0;      // moves within the wobble bound, steps or not
+    std::vector<BenchmarkWobble> wobble;  // each benchmark on the branch, in the order added
 };
 
 struct StepsOptions {

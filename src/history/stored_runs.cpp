@@ -73,7 +73,19 @@ std::optional<RunResult> latest_run_on_branch(HistoryBackend& history, std::stri
     filter.fingerprint_key = std::string(fingerprint_key);
     filter.clean_only = true;
     filter.limit = exclude.size() + 1;  // enough for one run outside `exclude`
-    return first_not_excluded(history, history.find_runs(filter), exclude);
+    auto found = history.find_runs(filter);
+    // `backfill` measures past commits after the fact: the previous run is the newest the
+    // branch recorded itself, a backfilled one only when it has none.
+    const auto backfilled = [](const FoundRun& r) { return r.recorded_by == kRecordedByBackfill; };
+    const auto first = std::find_if(found.begin(), found.end(),
+                                    [&](const FoundRun& r) { return !listed(exclude, r.id); });
+    if (first != found.end() && backfilled(*first)) {
+        filter.limit = SIZE_MAX;
+        found = history.find_runs(filter);
+        std::stable_partition(found.begin(), found.end(),
+                              [&](const FoundRun& r) { return !backfilled(r); });
+    }
+    return first_not_excluded(history, found, exclude);
 }
 
 RunResult complete_from_commit(HistoryBackend& history, RunResult anchor,

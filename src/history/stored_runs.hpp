@@ -27,7 +27,8 @@ std::optional<RunResult> latest_run(HistoryBackend& history, std::string_view ex
 std::optional<RunResult> latest_run_at_commit(HistoryBackend& history, std::string_view commit,
                                               const std::vector<std::string>& exclude = {});
 // The most recently started run of a clean work tree on `branch` whose fingerprint key is
-// `fingerprint_key`, not in `exclude`: the previous run of a branch CI watches.
+// `fingerprint_key`, not in `exclude`: the previous run of a branch CI watches. Runs that
+// `backfill` recorded (past commits, measured later) only when the branch has no other.
 std::optional<RunResult> latest_run_on_branch(HistoryBackend& history, std::string_view branch,
                                               std::string_view fingerprint_key,
                                               const std::vector<std::string>& exclude = {});

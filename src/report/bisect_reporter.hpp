@@ -5,6 +5,7 @@
 // moved.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,13 +27,23 @@ struct BisectProbe {
     double seconds = 0;  // building and measuring it
 };
 
+// When BAD did not move beyond the threshold: its largest cost move against GOOD, and a
+// --threshold that would call that move one.
+struct LargestMove {
+    std::string benchmark;
+    double change = 0;       // relative
+    std::int64_t delta = 0;  // cost units
+    std::string threshold;   // e.g. "0.3%"; empty when nothing moved at all
+};
+
 struct BisectReport {
     std::string good;  // full commits
     std::string bad;
     std::size_t commits = 0;  // on the first-parent line from GOOD to BAD, both included
     std::string gate;         // the thresholds, described
     std::vector<BisectProbe> probes;
-    bool moved = false;  // BAD moved against GOOD: there was something to find
+    bool moved = false;                  // BAD moved against GOOD: there was something to find
+    std::optional<LargestMove> largest;  // when not moved
     std::optional<std::string> first_moved;
     std::optional<std::string> last_unmoved;
     std::vector<std::string> skipped;  // untestable commits between them

@@ -34,7 +34,15 @@ std::string probes(const BisectReport& r, bool color) {
 
 std::string answer(const BisectReport& r, bool color) {
     if (!r.moved) {
-        return "BAD does not differ from GOOD beyond the threshold: nothing to bisect\n";
+        std::string out = "BAD does not differ from GOOD beyond the threshold: nothing to bisect\n";
+        if (!r.largest) return out;
+        const auto& l = *r.largest;
+        if (l.threshold.empty()) return out + "every benchmark measures exactly as at GOOD\n";
+        const auto magnitude = static_cast<std::uint64_t>(l.delta < 0 ? -l.delta : l.delta);
+        return out + fmt::format("the largest move: {} {} ({}{}); --threshold {} would bisect it\n",
+                                 util::printable(l.benchmark), util::precise_percent(l.change),
+                                 l.delta < 0 ? "-" : "+", util::with_commas(magnitude),
+                                 l.threshold);
     }
     const auto& commit = *r.first_moved;
     std::string out;

@@ -33,11 +33,11 @@ std::string functions_cell(const BenchmarkStep& s, std::size_t top) {
     std::vector<std::string> parts;
     for (const auto& f : functions) {
         if (parts.size() == top) break;
-        const bool twin = std::count_if(functions.begin(), functions.end(), [&f](const auto& g) {
-                              return g.name == f.name;
-                          }) > 1;
+        const bool twin = std::count_if(functions.begin(), functions.end(),
+                                        [&f](const auto& g) { return g.name == f.name; }) > 1;
         std::string part = util::printable(f.name);
-        if (twin) part += " in " + util::printable(std::filesystem::path(f.file).filename().string());
+        if (twin)
+            part += " in " + util::printable(std::filesystem::path(f.file).filename().string());
         part += " " + signed_count(f.delta);
         if (f.share) part += fmt::format(" ({:.1f}%)", 100.0 * *f.share);
         parts.push_back(std::move(part));
@@ -66,7 +66,7 @@ class Renderer {
         for (const auto& e : b.events)
             out += "\n" + event(e);
         if (r_.verbose && !b.blips.empty()) out += "\n" + blips(b);
-        return out + "\n" + totals(b);
+        return out + "\n" + totals(b) + noise(b);
     }
 
   private:
@@ -74,10 +74,16 @@ class Renderer {
         std::string out = util::printable(b.branch) + (b.is_default ? " (default branch)" : "");
         out += fmt::format(": {} commit{} measured", b.commits, b.commits == 1 ? "" : "s");
         if (!b.runs.empty()) {
-            out += fmt::format(", {} .. {}", short_time(h_.runs[b.runs.front()].started),
-                               short_time(h_.runs[b.runs.back()].started));
+            const auto& first = h_.runs[b.runs.front()];
+            const auto& last = h_.runs[b.runs.back()];
+            const bool committed = !commit_date(first).empty() && !commit_date(last).empty();
+            out += fmt::format(", {}{} .. {}", committed ? "committed " : "",
+                               committed ? commit_date(first) : short_time(first.started),
+                               committed ? commit_date(last) : short_time(last.started));
         }
-        return out + fmt::format(", {} benchmark{}\n", b.benchmarks, b.benchmarks == 1 ? "" : "s");
+        out += fmt::format(", {} benchmark{}\n", b.benchmarks, b.benchmarks == 1 ? "" : "s");
+        if (b.branch == history::kNoBranch) out += "  " + std::string(kDetachedNote) + "\n";
+        return out;
     }
 
     std::string epochs(const BranchSteps& b) const {
@@ -97,7 +103,7 @@ class Renderer {
                                   "; ");
             }
             t.add_row({std::to_string(i + 1),
-                       short_commit(first.git.commit) + " " + short_time(first.started),
+                       short_commit(first.git.commit) + " " + run_date(first),
                        std::to_string(e.last - e.first + 1),
                        util::printable(h_.keys[e.fingerprint]), util::printable(with)});
         }
@@ -106,15 +112,16 @@ class Renderer {
 
     std::string event(const StepEvent& e) const {
         const auto& run = h_.runs[e.run];
-        std::string out =
-            ansi(o_.color, "33", short_commit(run.git.commit)) + "  " + short_time(run.started);
+        std::string out = ansi(o_.color, "33", short_commit(run.git.commit)) + "  " + run_date(run);
         if (run.git.commit) {
             if (const auto it = r_.commits.find(*run.git.commit); it != r_.commits.end()) {
                 out += "  " + util::printable(it->second.subject);
             }
         }
         const auto& before = h_.runs[e.steps.front().before.run];
-        out += fmt::format("  (previous: {})\n", short_commit(before.git.commit));
+        out += fmt::format("  (previous: {}", short_commit(before.git.commit));
+        if (!commit_date(run).empty()) out += "; measured " + short_time(run.started);
+        out += ")\n";
         if (const auto& env = e.steps.front().step.environment; !env.empty()) {
             out += "  environment changed: " + util::printable(util::join(env, "; ")) + "\n";
         }
@@ -144,13 +151,12 @@ class Renderer {
         for (const auto& bl : b.blips) {
             const auto& at = h_.runs[bl.at.run];
             t.add_row({util::printable(bl.benchmark),
-                       short_commit(at.git.commit) + " " + short_time(at.started),
+                       short_commit(at.git.commit) + " " + run_date(at),
                        util::with_commas(*bl.before.cost), util::with_commas(*bl.at.cost),
                        util::precise_percent(bl.blip.change) +
                            (bl.blip.environment ? " (other environment)" : "")});
         }
-        return "One-commit blips (undone by the next result; not steps):\n" +
-               t.render(2, o_.color);
+        return "One-commit blips (undone by the next result; not steps):\n" + t.render(2, o_.color);
     }
 
     std::string totals(const BranchSteps& b) const {
@@ -166,12 +172,13 @@ class Renderer {
                 pending = pending || s.step.pending;
             }
         }
-        std::string out = fmt::format(
-            "{}: {} step{} at {} commit{} ({} code, {} environment", util::printable(b.branch),
-            steps, steps == 1 ? "" : "s", b.events.size(), b.events.size() == 1 ? "" : "s", code,
-            environment);
-        out += r_.verbose ? fmt::format(", {} wobble)", b.wobble_steps)
-                          : fmt::format("); {} within wobble", b.wobble_steps);
+        std::string out =
+            fmt::format("{}: {} step{} at {} commit{} ({} code, {} environment",
+                        util::printable(b.branch), steps, steps == 1 ? "" : "s", b.events.size(),
+                        b.events.size() == 1 ? "" : "s", code, environment);
+        out += r_.verbose ? fmt::format(", {} wobble); {} moves within wobble", b.wobble_steps,
+                                        b.wobble_moves)
+                          : fmt::format("); {} moves within wobble", b.wobble_moves);
         out += fmt::format("; {} one-commit blip{}", b.blip_count, b.blip_count == 1 ? "" : "s");
         if (!r_.verbose && (b.wobble_steps > 0 || b.blip_count > 0)) out += " (-v lists them)";
         out += "\n";
@@ -179,6 +186,37 @@ class Renderer {
             out += "* at the newest measured commit: whether it lasts shows at the next one\n";
         }
         return out;
+    }
+
+    // The benchmarks whose moves are mostly wobble; with -v every benchmark's bound.
+    std::string noise(const BranchSteps& b) const {
+        std::string out;
+        for (const auto& w : b.wobble) {
+            if (w.repeatable()) continue;
+            out += fmt::format(
+                "{}: {}: {} of its {} moves were within that or undone by the next "
+                "result, so its moves are noise, not steps\n",
+                util::printable(w.benchmark), noise_note(w), w.noise, w.moves);
+        }
+        if (!r_.verbose || b.wobble.empty()) return out;
+        TextTable t({{"benchmark", Align::Left},
+                     {"wobble", Align::Right},
+                     {"samples", Align::Right},
+                     {"moves", Align::Right},
+                     {"noise", Align::Right},
+                     {"", Align::Left}});
+        for (const auto& w : b.wobble) {
+            t.add_row(
+                {util::printable(w.benchmark),
+                 w.wobble.samples < history::kMinWobbleSamples
+                     ? "-"
+                     : "±" +
+                           util::precise_percent(w.wobble.bound).substr(w.wobble.bound > 0 ? 1 : 0),
+                 std::to_string(w.wobble.samples), std::to_string(w.moves), std::to_string(w.noise),
+                 noise_note(w)});
+        }
+        return out + "Wobble bounds (fewer than " + std::to_string(history::kMinWobbleSamples) +
+               " samples: none, every lasting move is a step):\n" + t.render(2, o_.color);
     }
 
     const StepsReport& r_;
@@ -196,6 +234,10 @@ class ConsoleStepsReporter final : public StepsReporter {
             if (i > 0) out += "\n";
             out += renderer.branch(r.branches[i]);
         }
+        const auto notes = ordering_notes(r.history->ordering);
+        if (!notes.empty()) out += "\n";
+        for (const auto& n : notes)
+            out += "note: " + n + "\n";
         return out;
     }
 };

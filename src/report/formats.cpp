@@ -29,6 +29,8 @@ std::unique_ptr<FunctionsReporter> make_json_functions_reporter();
 std::unique_ptr<FunctionsReporter> make_markdown_functions_reporter();
 std::unique_ptr<CalibrationReporter> make_console_calibration_reporter();
 std::unique_ptr<CalibrationReporter> make_json_calibration_reporter();
+std::unique_ptr<BackfillReporter> make_console_backfill_reporter();
+std::unique_ptr<BackfillReporter> make_json_backfill_reporter();
 
 namespace {
 
@@ -44,7 +46,8 @@ constexpr OutputFormat kFormats[] = {
      .steps = make_console_steps_reporter,
      .bisect = make_console_bisect_reporter,
      .functions = make_console_functions_reporter,
-     .calibration = make_console_calibration_reporter},
+     .calibration = make_console_calibration_reporter,
+     .backfill = make_console_backfill_reporter},
     {.name = "json",
      .description = "one JSON document for programs (the reference names each schema)",
      .run = make_json_run_reporter,
@@ -53,7 +56,8 @@ constexpr OutputFormat kFormats[] = {
      .steps = make_json_steps_reporter,
      .bisect = make_json_bisect_reporter,
      .functions = make_json_functions_reporter,
-     .calibration = make_json_calibration_reporter},
+     .calibration = make_json_calibration_reporter,
+     .backfill = make_json_backfill_reporter},
     {.name = "markdown",
      .description = "GitHub-flavoured Markdown for pull-request comments and job summaries",
      .run = make_markdown_run_reporter,
@@ -99,6 +103,8 @@ std::string_view to_string(Model model) {
             return "functions";
         case Model::Calibration:
             return "calibration";
+        case Model::Backfill:
+            return "backfill";
     }
     return "run";
 }
@@ -123,6 +129,8 @@ bool supports(const OutputFormat& format, Model model) {
             return format.functions != nullptr;
         case Model::Calibration:
             return format.calibration != nullptr;
+        case Model::Backfill:
+            return format.backfill != nullptr;
     }
     return false;
 }

@@ -17,19 +17,20 @@ class CompareReporter;
 class HistoryReporter;
 class StepsReporter;
 class BisectReporter;
+class BackfillReporter;
 class FunctionsReporter;
 class CalibrationReporter;
 
 // What a command renders: Run for `run` and `merge`, Functions for `annotate`, Calibration for
 // `calibrate`, the others for the command of their name.
-enum class Model { Run, Compare, History, Steps, Bisect, Functions, Calibration };
+enum class Model { Run, Compare, History, Steps, Bisect, Functions, Calibration, Backfill };
 
 // Every model, in the order of the enum (tests and the reference go through them all).
-inline constexpr std::array kModels = {Model::Run,        Model::Compare, Model::History,
-                                       Model::Steps,      Model::Bisect,  Model::Functions,
-                                       Model::Calibration};
+inline constexpr std::array kModels = {Model::Run,         Model::Compare, Model::History,
+                                       Model::Steps,       Model::Bisect,  Model::Functions,
+                                       Model::Calibration, Model::Backfill};
 
-// "run", "compare", "history", "steps", "bisect", "functions", "calibration".
+// "run", "compare", "history", "steps", "bisect", "functions", "calibration", "backfill".
 std::string_view to_string(Model model);
 
 // A reporter's constructor; null where a format does not render that model.
@@ -50,6 +51,7 @@ struct OutputFormat {
     Factory<BisectReporter> bisect = nullptr;
     Factory<FunctionsReporter> functions = nullptr;
     Factory<CalibrationReporter> calibration = nullptr;
+    Factory<BackfillReporter> backfill = nullptr;
 };
 
 // Every format, in the order --help and the reference list them; the first is the default

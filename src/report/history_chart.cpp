@@ -312,8 +312,8 @@ class ChartBuilder {
         }
     }
 
-    // Commit and time under the x axis: first where steps are, then the newest, the oldest
-    // and evenly between, as many as fit without overlapping.
+    // Commit and its date under the x axis (commit order): first where steps are, then the
+    // newest, the oldest and evenly between, as many as fit without overlapping.
     void draw_x_labels() {
         if (runs_.empty()) return;
         std::vector<std::size_t> wanted;
@@ -337,7 +337,7 @@ class ChartBuilder {
             const auto& run = h_.runs[runs_[p]];
             Result r;
             r.run = runs_[p];
-            const auto stamp = short_time(run.started);
+            const auto stamp = run_date(run);
             canvas_.line({x(p), kBottom}, {x(p), kBottom + 4}, "axis");
             const auto url = url_of(r);
             const auto commit = short_commit(run.git.commit);
@@ -464,7 +464,10 @@ std::string sparkline(const ChartInput& input, const ChartContext& context) {
 std::string point_details(const Result& r, const std::optional<double>& change,
                           const ChartContext& cx) {
     const auto& run = cx.history->run_of(r);
-    std::string out = fmt::format("{} · run {}", short_time(run.started), run.id);
+    std::string out = commit_date(run).empty()
+                          ? fmt::format("measured {} · run {}", short_time(run.started), run.id)
+                          : fmt::format("committed {} · measured {} · run {}", commit_date(run),
+                                        short_time(run.started), run.id);
     if (run.git.commit) {
         out += fmt::format("\ncommit {}{}", run.git.commit->substr(0, 12),
                            run.git.dirty.value_or(false) ? " with uncommitted changes" : "");

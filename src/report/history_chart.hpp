@@ -1,12 +1,12 @@
 #pragma once
 // One benchmark's history as inline SVG for the HTML report: a line per branch (the colour of
 // its branch), broken where the fingerprint's key changes (a dashed rule labelled with the
-// epoch), the steps marked where they happened with their change and label, commits under
-// the x axis (links when a commit URL is known), failed results as crosses, results measured
-// with uncommitted changes as hollow points off the line, the latest value of each line in
-// the right margin. The value axis is relative to the first result of each epoch (at least
-// ±1%) or zero-based (Axis). Every point has its details as a tooltip (SVG <title>) when the
-// line has few enough to draw; the page's script shows them for all.
+// epoch), the steps marked where they happened with their change and label, the results in
+// commit order with commits and their dates under the x axis (links when a commit URL is known),
+// failed results as crosses, results measured with uncommitted changes as hollow points off the
+// line, the latest value of each line in the right margin. The value axis is relative to the first
+// result of each epoch (at least ±1%) or zero-based (Axis). Every point has its details as a
+// tooltip (SVG <title>) when the line has few enough to draw; the page's script shows them for all.
 
 #include <cstddef>
 #include <map>

@@ -111,6 +111,7 @@ std::map<std::string, std::size_t> branch_colours(const HtmlHistory& in) {
     std::map<std::string, std::size_t> seen;
     for (const auto& s : in.history->series) {
         for (const auto& r : s.results) {
+            if (history::is_probe(in.history->run_of(r))) continue;  // on no line
             const auto b = history::branch_of(in.history->run_of(r));
             auto [it, added] = seen.emplace(b, r.run);
             if (!added) it->second = std::min(it->second, r.run);
@@ -206,14 +207,23 @@ std::string header(const Page& page) {
         "Valgrind's Cachegrind simulated: deterministic, lower is better. {} One line per "
         "branch; results measured with uncommitted changes are hollow points off the lines. "
         "Changes compare results of one fingerprint only: where it changes, a dashed rule "
-        "starts a new epoch and the line breaks. Hover a chart for the commit and values (or a "
-        "point, without script), or open the table under it.</p>\n",
+        "starts a new epoch and the line breaks. Results are in commit order (first-parent "
+        "ancestry, as recorded with each run) and dated by their commit. Hover a chart for the "
+        "commit and values (or a point, without script), or open the table under it.</p>\n",
         in.axis == Axis::Relative
             ? "The charts show each result in % against the first result of its fingerprint, "
               "on an axis at least ±1% wide, so a small change looks small (<code>--axis "
               "zero</code> draws the cost from zero)."
             : "The charts draw the cost from zero, so every change appears at its true size "
               "against the whole (<code>--axis relative</code> shows small changes in %).");
+    return out;
+}
+
+// What to say about the order of the results, once.
+std::string ordering(const Page& page) {
+    std::string out;
+    for (const auto& n : ordering_notes(page.in.history->ordering))
+        out += "<p class=\"note\">Note: " + e(n) + "</p>\n";
     return out;
 }
 
@@ -267,7 +277,7 @@ std::string fingerprints(const Page& page, std::map<std::string, std::size_t>& n
         }
         out += fmt::format(
             "<tr><td>{}</td><td class=\"key\">{}</td><td>{} <code>{}</code></td><td>{}</td></tr>\n",
-            i + 1, e(h.keys[fingerprint[i]]), e(short_time(run.started)),
+            i + 1, e(h.keys[fingerprint[i]]), e(run_date(run)),
             html::commit_link(page, run.git.commit, short_commit(run.git.commit)), e(with));
     }
     return out + "</table>\n";
@@ -309,6 +319,15 @@ Latest latest_of(const Page& page, const Benchmark& b) {
     return out;
 }
 
+// The benchmark's number of steps, and a note when its moves are mostly wobble.
+std::string steps_cell(const Page& page, const Benchmark& b) {
+    std::string out = std::to_string(b.chart.steps.size());
+    if (const auto* w = html::noisy(page, b.chart.name)) {
+        out += fmt::format("<br><span class=\"moved\">{}</span>", e(noise_note(*w)));
+    }
+    return out;
+}
+
 std::string summary_table(const Page& page) {
     std::string out =
         "<h2 id=\"benchmarks\">Benchmarks</h2>\n<table class=\"summary\">\n<tr><th>benchmark</th>"
@@ -327,7 +346,7 @@ std::string summary_table(const Page& page) {
             l.latest && l.latest->ir ? util::with_commas(*l.latest->ir) : "-",
             l.epoch_start ? "<span class=\"moved\">new fingerprint</span>"
                           : html::change_html(l.vs_previous),
-            html::change_html(l.vs_epoch), b.chart.steps.size(), sparkline(b.chart, page.context),
+            html::change_html(l.vs_epoch), steps_cell(page, b), sparkline(b.chart, page.context),
             b.series->results.size());
     }
     return out + "</table>\n";
@@ -340,7 +359,7 @@ std::string stats_line(const Page& page, const Benchmark& b) {
         const auto& run = page.in.history->run_of(*l.latest);
         out += fmt::format("latest on {} <b>{}</b>", e(l.branch), html::cost_html(*l.latest));
         if (l.latest->ir) out += fmt::format(" (Ir {})", util::with_commas(*l.latest->ir));
-        out += fmt::format(" · {}, commit <code>{}</code>", e(short_time(run.started)),
+        out += fmt::format(" · {}, commit <code>{}</code>", e(run_date(run)),
                            html::commit_link(page, run.git.commit, short_commit(run.git.commit)));
         if (l.epoch_start) {
             out += " · the first result of a new fingerprint: nothing before it compares";
@@ -361,6 +380,12 @@ std::string stats_line(const Page& page, const Benchmark& b) {
     if (!b.chart.steps.empty()) {
         out +=
             fmt::format(", {} step{}", b.chart.steps.size(), b.chart.steps.size() == 1 ? "" : "s");
+    }
+    if (const auto* w = html::noisy(page, b.chart.name)) {
+        out += fmt::format(
+            " · <b>{}</b>: {} of its {} moves were within that or undone by the "
+            "next result, so they are noise, not steps",
+            e(noise_note(*w)), w->noise, w->moves);
     }
     return out + "</p>\n";
 }
@@ -408,9 +433,9 @@ std::string data_block(const Page& page, const std::string& charts) {
     ojson commits = ojson::object();
     for (const auto r : used) {
         const auto& run = h.runs[r];
-        runs[std::to_string(r)] = ojson::array({run.id, short_time(run.started),
-                                                run.git.commit ? ojson(*run.git.commit) : ojson(),
-                                                run.git.dirty.value_or(false) ? 1 : 0});
+        runs[std::to_string(r)] =
+            ojson::array({run.id, run_date(run), run.git.commit ? ojson(*run.git.commit) : ojson(),
+                          run.git.dirty.value_or(false) ? 1 : 0});
         if (run.git.commit) {
             if (const auto it = page.in.commits.find(*run.git.commit);
                 it != page.in.commits.end()) {
@@ -437,7 +462,7 @@ std::string render_html_history(const HtmlHistory& in) {
     page.context.fingerprint_numbers = numbers;
     std::string out = head() + std::string(kStyle) + palette_css(page.context.branches.size()) +
                       "</style>\n</head>\n<body>\n";
-    out += header(page) + controls(page) + prints;
+    out += header(page) + controls(page) + ordering(page) + prints;
     out += html::steps_table(page);
     out += page.benchmarks.empty() ? "<p>No results.</p>\n" : summary_table(page);
     std::string charts;

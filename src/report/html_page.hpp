@@ -40,6 +40,10 @@ std::string commit_link(const Page& page, const std::optional<std::string>& comm
 // A change as a coloured percentage: up (more expensive) red, down green, "-" for none.
 std::string change_html(const std::optional<double>& change);
 
+// The wobble of benchmark `name` when its moves are mostly wobble on some branch (the
+// default branch's first); nullptr when it is repeatable.
+const history::BenchmarkWobble* noisy(const Page& page, std::string_view name);
+
 // A cost, or its status in red when it failed.
 std::string cost_html(const history::Result& r);
 

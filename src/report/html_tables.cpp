@@ -81,8 +81,8 @@ std::string steps_table(const Page& page) {
         out += fmt::format(
             "<tr class=\"event\"><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td>"
             "<td>{}</td></tr>\n",
-            commit_link(page, run.git.commit, short_commit(run.git.commit)),
-            e(short_time(run.started)), e(events[i].branch->branch), e(subject), items);
+            commit_link(page, run.git.commit, short_commit(run.git.commit)), e(run_date(run)),
+            e(events[i].branch->branch), e(subject), items);
     }
     out += "</table>\n";
     if (events.size() > kMaxEvents) {
@@ -130,13 +130,14 @@ std::string results_table(const Page& page, const Benchmark& b) {
                             : static_cast<std::size_t>(std::count_if(
                                   rows.begin(), rows.end(), [](const Row& r) { return r.shown; }));
     std::string out = fmt::format(
-        "<details><summary>{}</summary>\n<table>\n<tr><th>run</th><th>date</th><th>commit</th>"
-        "<th>branch</th><th>status</th><th class=\"num\">cost</th><th class=\"num\">Ir</th>"
-        "<th class=\"num\">change</th><th>fingerprint</th></tr>\n",
+        "<details><summary>{}</summary>\n<table>\n<tr><th>run</th><th>committed</th>"
+        "<th>commit</th><th>branch</th><th>status</th><th class=\"num\">cost</th>"
+        "<th class=\"num\">Ir</th><th class=\"num\">change</th><th>fingerprint</th>"
+        "<th>measured</th></tr>\n",
         rows.size() == 1 ? std::string("The result")
-        : all            ? fmt::format("All {} results, newest first", rows.size())
-                         : fmt::format("{} of {} results, newest first: where something changed, "
-                                       "and the first and latest of each branch",
+        : all            ? fmt::format("All {} results, newest commit first", rows.size())
+                         : fmt::format("{} of {} results, newest commit first: where something "
+                                                  "changed, and the first and latest of each branch",
                                        listed, rows.size()));
     for (const auto& r : rows) {
         if (!all && !r.shown) continue;
@@ -144,14 +145,23 @@ std::string results_table(const Page& page, const Benchmark& b) {
         out += fmt::format(
             "<tr><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td>{}</td>"
             "<td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-            "<td class=\"num\">{}</td><td class=\"key\">{}</td></tr>\n",
-            e(run.id), e(short_time(run.started)),
+            "<td class=\"num\">{}</td><td class=\"key\">{}</td><td>{}</td></tr>\n",
+            e(run.id), e(commit_date(run).empty() ? "-" : commit_date(run)),
             commit_link(page, run.git.commit, run.git.commit.value_or("-").substr(0, 12)),
             e(r.branch), to_string(r.result->status), cost_html(*r.result),
             r.result->ir ? util::with_commas(*r.result->ir) : "-", change_html(r.change),
-            e(h.key_of(r.result->run)));
+            e(h.key_of(r.result->run)), e(short_time(run.started)));
     }
     return out + "</table>\n</details>\n";
+}
+
+const history::BenchmarkWobble* noisy(const Page& page, std::string_view name) {
+    for (const auto& b : page.in.steps) {
+        for (const auto& w : b.wobble) {
+            if (w.benchmark == name && !w.repeatable()) return &w;
+        }
+    }
+    return nullptr;
 }
 
 std::string e(std::string_view text) {

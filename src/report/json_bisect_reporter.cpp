@@ -44,6 +44,16 @@ ojson change_json(const BisectReport& r) {
     return out;
 }
 
+// BAD's largest move when it did not move beyond the threshold; null otherwise.
+ojson largest_json(const BisectReport& r) {
+    if (!r.largest) return nullptr;
+    const auto& l = *r.largest;
+    return ojson{{"benchmark", l.benchmark},
+                 {"change", l.change},
+                 {"delta", l.delta},
+                 {"threshold", l.threshold.empty() ? ojson() : ojson(l.threshold)}};
+}
+
 class JsonBisectReporter final : public BisectReporter {
   public:
     std::string render(const BisectReport& r, const RenderOptions&) const override {
@@ -68,7 +78,8 @@ class JsonBisectReporter final : public BisectReporter {
                         {"first_moved", commit_json(r, r.first_moved)},
                         {"previous", commit_json(r, r.last_unmoved)},
                         {"skipped", r.skipped},
-                        {"benchmarks", change_json(r)}};
+                        {"benchmarks", change_json(r)},
+                        {"largest_move", largest_json(r)}};
         return dump_json(doc) + "\n";
     }
 };

@@ -1,6 +1,7 @@
-// JSON rendering of `cgbench history`: an array, oldest first for a series, newest first
-// for runs. Keys: run, started, commit, branch, dirty, then the numbers; a series' results
-// also carry their fingerprint key and epoch (1-based), its change null at an epoch's start.
+// JSON rendering of `cgbench history`: an array, in commit order for a series, newest first
+// for runs. Keys: run, started, commit, branch, dirty, commit_time, author_time, subject,
+// recorded_by, then the numbers; a series' results also carry their fingerprint key and
+// epoch (1-based), its change null at an epoch's start.
 
 #include <nlohmann/json.hpp>
 
@@ -20,12 +21,17 @@ ojson opt(const std::optional<std::uint64_t>& v) {
     return v ? ojson(*v) : ojson();
 }
 
-ojson run_fields(const std::string& id, const std::string& started, const GitInfo& git) {
+ojson run_fields(const std::string& id, const std::string& started, const GitInfo& git,
+                 const std::string& recorded_by) {
     return ojson{{"run", id},
                  {"started", started},
                  {"commit", opt(git.commit)},
                  {"branch", opt(git.branch)},
-                 {"dirty", git.dirty ? ojson(*git.dirty) : ojson()}};
+                 {"dirty", git.dirty ? ojson(*git.dirty) : ojson()},
+                 {"commit_time", opt(git.commit_time)},
+                 {"author_time", opt(git.author_time)},
+                 {"subject", opt(git.subject)},
+                 {"recorded_by", recorded_by.empty() ? ojson() : ojson(recorded_by)}};
 }
 
 std::string dump(const ojson& j) {
@@ -42,7 +48,7 @@ class JsonHistoryReporter final : public HistoryReporter {
                 ++epoch;
             const auto& p = v.points[i];
             const auto& run = v.history->run_of(p);
-            ojson j = run_fields(run.id, run.started, run.git);
+            ojson j = run_fields(run.id, run.started, run.git, run.recorded_by);
             j["status"] = std::string(to_string(p.status));
             j["cost"] = opt(p.cost);
             j["Ir"] = opt(p.ir);
@@ -57,7 +63,7 @@ class JsonHistoryReporter final : public HistoryReporter {
     std::string runs(const std::vector<history::RunRow>& rows, const RenderOptions&) const override {
         ojson out = ojson::array();
         for (const auto& r : rows) {
-            ojson j = run_fields(r.id, r.started, r.git);
+            ojson j = run_fields(r.id, r.started, r.git, r.recorded_by);
             j["benchmarks"] = r.benchmarks;
             j["failed"] = r.failed;
             j["fingerprint"] = r.fingerprint_key;

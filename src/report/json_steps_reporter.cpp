@@ -6,6 +6,7 @@
 #include "core/result_json.hpp"
 #include "history/environment.hpp"
 #include "report/function_report.hpp"
+#include "report/history_text.hpp"
 #include "report/steps_reporter.hpp"
 
 namespace cgbench::report {
@@ -30,13 +31,17 @@ class Writer {
         return ojson{{"schema", "cgbench-steps/1"},
                      {"database", r_.database},
                      {"benchmark", opt(r_.benchmark)},
-                     {"branches", std::move(branches)}};
+                     {"branches", std::move(branches)},
+                     {"ordering", ordering_json(h_.ordering)}};
     }
 
   private:
     ojson run(std::size_t index) const {
         const auto& run = h_.runs[index];
-        ojson j{{"run", run.id}, {"started", run.started}, {"commit", opt(run.git.commit)}};
+        ojson j{{"run", run.id},
+                {"started", run.started},
+                {"commit", opt(run.git.commit)},
+                {"commit_time", opt(run.git.commit_time)}};
         if (run.git.commit) {
             if (const auto it = r_.commits.find(*run.git.commit); it != r_.commits.end()) {
                 j["subject"] = it->second.subject;
@@ -96,6 +101,20 @@ class Writer {
         return j;
     }
 
+    // Every benchmark's wobble bound on the branch, and whether its moves are mostly wobble.
+    static ojson wobble(const BranchSteps& b) {
+        ojson out = ojson::array();
+        for (const auto& w : b.wobble) {
+            out.push_back({{"benchmark", w.benchmark},
+                           {"wobble_bound", w.wobble.bound},
+                           {"wobble_samples", w.wobble.samples},
+                           {"moves", w.moves},
+                           {"noise_moves", w.noise},
+                           {"repeatable", w.repeatable()}});
+        }
+        return out;
+    }
+
     ojson branch(const BranchSteps& b) const {
         ojson events = ojson::array();
         for (const auto& e : b.events) {
@@ -124,6 +143,8 @@ class Writer {
                      {"epochs", epochs(b)},
                      {"events", std::move(events)},
                      {"wobble_steps", b.wobble_steps},
+                     {"wobble_moves", b.wobble_moves},
+                     {"wobble", wobble(b)},
                      {"blip_count", b.blip_count},
                      {"listed", r_.verbose},  // wobble steps and blips are listed only with -v
                      {"blips", std::move(blips)}};

@@ -10,6 +10,35 @@
 
 namespace cgbench::runner {
 
+namespace {
+
+// The facts of info.commit that history orders and labels it by: dates, parents, subject,
+// and its place on its first-parent line unless the clone is shallow (where that line is
+// cut, so the count would depend on the clone's depth).
+void read_commit_facts(const exec::Git& git, GitInfo& info) {
+    const auto text =
+        git.run({"log", "-1", "--format=%cI%x1f%aI%x1f%P%x1f%s", "--end-of-options", *info.commit});
+    if (!text) return;
+    const auto f = util::split(*text, '\x1f');
+    if (f.size() != 4) return;
+    info.commit_time = std::string(f[0]);
+    info.author_time = std::string(f[1]);
+    for (const auto p : util::split(f[2], ' ')) {
+        if (!p.empty()) info.parents.emplace_back(p);
+    }
+    info.subject = std::string(f[3]);
+    const auto shallow = git.run({"rev-parse", "--is-shallow-repository"});
+    if (shallow) info.shallow = *shallow == "true";
+    if (info.shallow.value_or(true)) return;
+    const auto count =
+        git.run({"rev-list", "--first-parent", "--count", "--end-of-options", *info.commit});
+    if (const auto n = count ? util::parse_u64(*count) : std::nullopt) {
+        info.first_parent_depth = *n;
+    }
+}
+
+}  // namespace
+
 GitInfo read_git_info(const std::filesystem::path& dir, const exec::EnvMap& caller,
                       exec::ProcessRunner& runner) {
     GitInfo info;
@@ -29,6 +58,7 @@ GitInfo read_git_info(const std::filesystem::path& dir, const exec::EnvMap& call
     if (const auto status = git.run({"status", "--porcelain", "--untracked-files=no"})) {
         info.dirty = !status->empty();
     }
+    read_commit_facts(git, info);
     return info;
 }
 

@@ -7,8 +7,8 @@
 
 #include "exec/staging.hpp"
 #include "runner/fingerprint.hpp"
-#include "runner/measurement.hpp"
 #include "runner/git_info.hpp"
+#include "runner/measurement.hpp"
 #include "runner/measurer.hpp"
 #include "runner/plausibility.hpp"
 #include "util/probe_cache.hpp"
@@ -59,7 +59,36 @@ std::vector<BenchmarkResult> measure_verified(Measurer& m, const BenchmarkSpec& 
     return results;
 }
 
+// The fingerprint of a run of `request` by `measurer`, with glibc's selection probed as the
+// first benchmark's environment sees it (cached).
+Fingerprint fingerprint_of(const Measurer& measurer, const RunRequest& request,
+                           const valgrind::Installation& inst, exec::ProcessRunner& runner) {
+    const auto selection = request.benchmarks.empty()
+                               ? valgrind::GlibcSelection{}
+                               : valgrind::probe_glibc_selection(
+                                     inst, measurer.probe_environment(request.benchmarks.front()),
+                                     util::ProbeCache(request.probe_cache_dir), runner);
+    return build_fingerprint(measurer, selection,
+                             tool_options_of(request.benchmarks, request.settings, inst));
+}
+
 }  // namespace
+
+std::string expected_key(const RunRequest& request, const valgrind::Installation& inst,
+                         exec::ProcessRunner& runner, const exec::EnvMap& caller) {
+    const Measurer measurer(inst, request.settings, runner, caller);
+    auto f = fingerprint_of(measurer, request, inst, runner);
+    // What measuring would add to the key: the loader variables the benchmarks set.
+    for (const auto& spec : request.benchmarks) {
+        for (auto& v : exec::loader_variables(spec.env, caller)) {
+            auto& all = f.loader_env;
+            if (std::find(all.begin(), all.end(), v) == all.end()) {
+                all.insert(std::upper_bound(all.begin(), all.end(), v), std::move(v));
+            }
+        }
+    }
+    return f.comparison_key();
+}
 
 std::vector<EventSpread> event_spread(const std::vector<BenchmarkResult>& runs) {
     std::vector<EventSpread> out;
@@ -101,13 +130,7 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
         [&](const BenchmarkSpec& spec) { return measure_verified(measurer, spec, request.verify); },
         progress);
     flag_implausible(run.benchmarks);
-    const auto selection = request.benchmarks.empty()
-                               ? valgrind::GlibcSelection{}
-                               : valgrind::probe_glibc_selection(
-                                     inst, measurer.probe_environment(request.benchmarks.front()),
-                                     util::ProbeCache(request.probe_cache_dir), runner);
-    run.fingerprint = build_fingerprint(
-        measurer, selection, tool_options_of(request.benchmarks, request.settings, inst));
+    run.fingerprint = fingerprint_of(measurer, request, inst, runner);
     run.fingerprint.compilers = compilers_of(programs);
     run.git = git.get();
     if (!run.git.commit) {
@@ -139,7 +162,7 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
             "fingerprint records them, so only runs with the same values compare",
             util::join(measurer.facts().loader_env, " ")));
     }
-    if (!selection.available) {
+    if (!run.fingerprint.selection.available) {
         run.warnings.push_back(
             "could not read glibc's CPU feature selection (ld.so "
             "--list-diagnostics needs glibc 2.33+); the fingerprint lacks it");

@@ -3,6 +3,7 @@
 // the fingerprint, and return the model for reporters and the result file.
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "core/result.hpp"
@@ -33,6 +34,12 @@ struct RunRequest {
 RunResult execute_run(const RunRequest& request, const valgrind::Installation& inst,
                       exec::ProcessRunner& runner, const exec::EnvMap& caller,
                       ProgressSink* progress = nullptr);
+
+// The fingerprint key execute_run(request, ...) records, known without measuring: each field
+// of the key comes from the request, the installation and glibc's selection (probed as
+// execute_run probes it, and cached).
+std::string expected_key(const RunRequest& request, const valgrind::Installation& inst,
+                         exec::ProcessRunner& runner, const exec::EnvMap& caller);
 
 // Per-event min/max over repeated results; only events that differ are listed.
 std::vector<EventSpread> event_spread(const std::vector<BenchmarkResult>& runs);

@@ -10,15 +10,12 @@
 #include "base/errors.hpp"
 #include "core/result_json.hpp"
 #include "sqlite_store/function_store.hpp"
+#include "sqlite_store/run_columns.hpp"
 #include "sqlite_store/sqlite_history.hpp"
 
 namespace cgbench::sqlite_store {
 
 namespace {
-
-constexpr std::string_view kAllRuns =
-    "SELECT seq, id, started, git_commit, git_branch, git_dirty, fingerprint_key, fingerprint "
-    "FROM runs ORDER BY started, seq";
 
 // Each result's run, status, cost and Ir come from the covering index results_by_name (its
 // rows also carry the table's key, run and position).
@@ -68,16 +65,19 @@ class RunIndex {
 // Reads every run, parsing each distinct fingerprint document once.
 void read_runs(Database& db, history::History& h) {
     std::unordered_map<std::string, std::size_t> fingerprints;  // document -> index
-    auto s = db.prepare(kAllRuns);
+    auto s = db.prepare(
+        fmt::format("SELECT seq, {}, fingerprint_key, fingerprint FROM runs ORDER BY started, seq",
+                    kRunColumns));
+    constexpr int key_column = 1 + kRunColumnCount;
     while (s.step()) {
         history::Run run;
         run.handle = s.int64(0);
-        run.id = std::string(s.text(1));
-        run.started = std::string(s.text(2));
-        run.git.commit = s.optional_text(3);
-        run.git.branch = s.optional_text(4);
-        if (const auto d = s.optional_int64(5)) run.git.dirty = *d != 0;
-        std::string document(s.text(7));
+        auto columns = read_run_columns(s, 1);
+        run.id = std::move(columns.id);
+        run.started = std::move(columns.started);
+        run.git = std::move(columns.git);
+        run.recorded_by = std::move(columns.recorded_by);
+        std::string document(s.text(key_column + 1));
         auto [it, added] = fingerprints.emplace(std::move(document), h.fingerprints.size());
         if (added) {
             try {
@@ -91,7 +91,7 @@ void read_runs(Database& db, history::History& h) {
                                 db.path().string(), run.id, e.what()),
                     "the file is damaged; move it aside or pass --db with another path");
             }
-            h.keys.emplace_back(s.text(6));
+            h.keys.emplace_back(s.text(key_column));
         }
         run.fingerprint = it->second;
         h.runs.push_back(std::move(run));

@@ -6,6 +6,7 @@
 #include "core/result_json.hpp"
 #include "metrics/events.hpp"
 #include "sqlite_store/schema.hpp"
+#include "util/strings.hpp"
 #include "util/time.hpp"
 
 namespace cgbench::sqlite_store {
@@ -14,8 +15,9 @@ namespace {
 
 constexpr std::string_view kInsertRun = R"sql(
 INSERT INTO runs (id, started, recorded, git_commit, git_branch, git_dirty, fingerprint_key,
-                  fingerprint, warnings, shard, shard_balance)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11))sql";
+                  fingerprint, warnings, shard, shard_balance, commit_time, author_time, parents,
+                  subject, first_parent_depth, shallow, recorded_by)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18))sql";
 
 // The event columns follow metrics::kEvents (schema.cpp checks the count).
 constexpr std::string_view kInsertResult = R"sql(
@@ -62,6 +64,24 @@ void bind_result(Statement& s, std::int64_t run, std::size_t position, const Ben
     s.bind(kFirstDerivedParam + 3, compact(to_json(stored)));
 }
 
+// The commit's facts into the six columns from `first` (commit_time, author_time, parents,
+// subject, first_parent_depth, shallow); parents space-separated ("" for a root commit).
+void bind_commit_facts(Statement& s, int first, const GitInfo& git) {
+    s.bind(first, git.commit_time).bind(first + 1, git.author_time);
+    if (git.commit_time || !git.parents.empty()) {
+        s.bind(first + 2, util::join(git.parents, " "));
+    } else {
+        s.bind_null(first + 2);
+    }
+    s.bind(first + 3, git.subject);
+    bind_count(s, first + 4, git.first_parent_depth);
+    if (git.shallow) {
+        s.bind(first + 5, std::int64_t{*git.shallow ? 1 : 0});
+    } else {
+        s.bind_null(first + 5);
+    }
+}
+
 void bind_run(Statement& s, const RunResult& run) {
     s.bind(1, run.id).bind(2, run.started).bind(3, util::now_iso8601());
     s.bind(4, run.git.commit).bind(5, run.git.branch);
@@ -77,6 +97,8 @@ void bind_run(Statement& s, const RunResult& run) {
         return v.empty() ? std::nullopt : std::optional<std::string>(v);
     };
     s.bind(10, optional(run.shard)).bind(11, optional(run.shard_balance));
+    bind_commit_facts(s, 12, run.git);
+    s.bind(18, optional(run.recorded_by));
 }
 
 }  // namespace

@@ -9,31 +9,15 @@
 #include "core/result_json.hpp"
 #include "core/result_reader.hpp"
 #include "sqlite_store/function_store.hpp"
+#include "sqlite_store/run_columns.hpp"
 #include "sqlite_store/sqlite_history.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::sqlite_store {
 
 using json = nlohmann::json;
 
 namespace {
-
-constexpr std::string_view kRunColumns = "id, started, git_commit, git_branch, git_dirty";
-
-// Reads the columns of kRunColumns starting at `first`.
-void read_run_columns(const Statement& s, int first, std::string& id, std::string& started,
-                      GitInfo& git) {
-    id = std::string(s.text(first));
-    started = std::string(s.text(first + 1));
-    git.commit = s.optional_text(first + 2);
-    git.branch = s.optional_text(first + 3);
-    if (const auto d = s.optional_int64(first + 4)) git.dirty = *d != 0;
-}
-
-json git_json(const GitInfo& g) {
-    return json{{"commit", g.commit ? json(*g.commit) : json(nullptr)},
-                {"branch", g.branch ? json(*g.branch) : json(nullptr)},
-                {"dirty", g.dirty ? json(*g.dirty) : json(nullptr)}};
-}
 
 json parse_stored(const Database& db, std::string_view text, std::string_view what) {
     try {
@@ -69,21 +53,44 @@ BenchmarkResult read_stored_benchmark(const Database& db, std::string_view text,
 // The run document of the row of `run` (from kRunColumns, fingerprint, warnings, shard,
 // shard_balance), without benchmarks.
 json run_document(const Database& db, const Statement& run) {
-    RunResult head;
-    read_run_columns(run, 0, head.id, head.started, head.git);
+    const auto head = read_run_columns(run, 0);
+    constexpr int n = kRunColumnCount;
     json doc{{"schema", kResultSchema}};
     doc["run"] = json{{"id", head.id},
                       {"started", head.started},
-                      {"git", git_json(head.git)},
-                      {"fingerprint", parse_stored(db, run.text(5), "a fingerprint")},
-                      {"warnings", parse_stored(db, run.text(6), "a warning list")}};
-    if (const auto shard = run.optional_text(7)) doc["run"]["shard"] = *shard;
-    if (const auto balance = run.optional_text(8)) doc["run"]["shard_balance"] = *balance;
+                      {"git", json::parse(to_json(head.git).dump())},
+                      {"fingerprint", parse_stored(db, run.text(n), "a fingerprint")},
+                      {"warnings", parse_stored(db, run.text(n + 1), "a warning list")}};
+    if (const auto shard = run.optional_text(n + 2)) doc["run"]["shard"] = *shard;
+    if (const auto balance = run.optional_text(n + 3)) doc["run"]["shard_balance"] = *balance;
+    if (!head.recorded_by.empty()) doc["run"]["recorded_by"] = head.recorded_by;
     doc["benchmarks"] = json::array();
     return doc;
 }
 
 }  // namespace
+
+RunColumns read_run_columns(const Statement& s, int first) {
+    RunColumns out;
+    out.id = std::string(s.text(first));
+    out.started = std::string(s.text(first + 1));
+    auto& git = out.git;
+    git.commit = s.optional_text(first + 2);
+    git.branch = s.optional_text(first + 3);
+    if (const auto d = s.optional_int64(first + 4)) git.dirty = *d != 0;
+    git.commit_time = s.optional_text(first + 5);
+    git.author_time = s.optional_text(first + 6);
+    for (const auto p : util::split(s.text(first + 7), ' ')) {
+        if (!p.empty()) git.parents.emplace_back(p);
+    }
+    git.subject = s.optional_text(first + 8);
+    if (const auto d = s.optional_int64(first + 9); d && *d >= 0) {
+        git.first_parent_depth = static_cast<std::uint64_t>(*d);
+    }
+    if (const auto sh = s.optional_int64(first + 10)) git.shallow = *sh != 0;
+    out.recorded_by = std::string(s.text(first + 11));
+    return out;
+}
 
 std::optional<RunResult> SqliteHistory::load_run(std::int64_t handle,
                                                  const history::NameFilter& only) {
@@ -131,8 +138,12 @@ std::vector<history::FoundRun> SqliteHistory::find_runs(const history::RunFilter
     while (s.step()) {
         history::FoundRun run;
         run.handle = s.int64(0);
-        read_run_columns(s, 1, run.id, run.started, run.git);
-        run.fingerprint_key = std::string(s.text(6));
+        auto columns = read_run_columns(s, 1);
+        run.id = std::move(columns.id);
+        run.started = std::move(columns.started);
+        run.git = std::move(columns.git);
+        run.recorded_by = std::move(columns.recorded_by);
+        run.fingerprint_key = std::string(s.text(1 + kRunColumnCount));
         out.push_back(std::move(run));
     }
     return out;
@@ -148,10 +159,15 @@ std::vector<history::RunRow> SqliteHistory::runs(std::size_t limit) {
     std::vector<history::RunRow> rows;
     while (s.step()) {
         history::RunRow row;
-        read_run_columns(s, 0, row.id, row.started, row.git);
-        row.benchmarks = static_cast<std::size_t>(s.int64(5));
-        row.failed = static_cast<std::size_t>(s.int64(6));
-        row.fingerprint_key = std::string(s.text(7));
+        auto columns = read_run_columns(s, 0);
+        row.id = std::move(columns.id);
+        row.started = std::move(columns.started);
+        row.git = std::move(columns.git);
+        row.recorded_by = std::move(columns.recorded_by);
+        constexpr int n = kRunColumnCount;
+        row.benchmarks = static_cast<std::size_t>(s.int64(n));
+        row.failed = static_cast<std::size_t>(s.int64(n + 1));
+        row.fingerprint_key = std::string(s.text(n + 2));
         rows.push_back(std::move(row));
     }
     return rows;

@@ -99,6 +99,21 @@ UPDATE results SET data = json_remove(data, '$.functions')
 DROP TABLE v3_functions;
 )sql";
 
+// Version 4: what git said about each run's commit when it was recorded (dates, parents,
+// subject, its place on its first-parent line, whether the clone was shallow), so history
+// orders a branch's line by the code's history rather than by when results arrived, and
+// names commits without git; and which command recorded a run measured in a worktree
+// (`bisect` probes stay off every line). Runs recorded before stay without them.
+constexpr std::string_view kVersion4 = R"sql(
+ALTER TABLE runs ADD COLUMN commit_time TEXT;
+ALTER TABLE runs ADD COLUMN author_time TEXT;
+ALTER TABLE runs ADD COLUMN parents TEXT;
+ALTER TABLE runs ADD COLUMN subject TEXT;
+ALTER TABLE runs ADD COLUMN first_parent_depth INTEGER;
+ALTER TABLE runs ADD COLUMN shallow INTEGER;
+ALTER TABLE runs ADD COLUMN recorded_by TEXT;
+)sql";
+
 // The event columns above follow metrics::kEvents; a new event needs a new migration.
 static_assert(metrics::kEventCount == 13, "add a migration with a column for the new event");
 
@@ -124,7 +139,8 @@ void migrate(Database& db) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-    static const std::vector<Migration> list = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
+    static const std::vector<Migration> list = {
+        {1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
     return list;
 }
 

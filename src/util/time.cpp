@@ -84,6 +84,57 @@ std::string iso8601_at(std::time_t t) {
     return iso8601(utc_at(t));
 }
 
+namespace {
+
+// The decimal number of `text[at, at + n)`, or -1 when those are not all digits.
+int digits(std::string_view text, std::size_t at, std::size_t n) {
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i) {
+        if (text[i] < '0' || text[i] > '9') return -1;
+        v = v * 10 + (text[i] - '0');
+    }
+    return v;
+}
+
+// Days from 1970-01-01 to year-month-day of the proleptic Gregorian calendar (H. Hinnant's
+// days_from_civil).
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
+    y -= m <= 2 ? 1 : 0;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const auto yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_iso8601(std::string_view t) {
+    // YYYY-MM-DDTHH:MM:SS then Z or +HH:MM / -HH:MM
+    if (t.size() < 20 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' ||
+        t[16] != ':') {
+        return std::nullopt;
+    }
+    const int y = digits(t, 0, 4), mo = digits(t, 5, 2), d = digits(t, 8, 2);
+    const int h = digits(t, 11, 2), mi = digits(t, 14, 2), s = digits(t, 17, 2);
+    if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
+        s < 0 || s > 60) {
+        return std::nullopt;
+    }
+    std::int64_t offset = 0;
+    const auto zone = t.substr(19);
+    if (zone != "Z") {
+        if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':') {
+            return std::nullopt;
+        }
+        const int oh = digits(zone, 1, 2), om = digits(zone, 4, 2);
+        if (oh < 0 || om < 0 || oh > 23 || om > 59) return std::nullopt;
+        offset = (zone[0] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+    }
+    return days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 +
+           h * 3600 + mi * 60 + s - offset;
+}
+
 std::string new_run_id() {
     std::random_device rd;
     const auto t = utc_now();

@@ -1,6 +1,7 @@
 #pragma once
 // Timestamps and identifiers.
 
+#include <cstdint>
 #include <ctime>
 #include <optional>
 #include <string>
@@ -13,6 +14,10 @@ std::string now_iso8601();
 
 // The UTC time `t` (seconds since the epoch), as now_iso8601() writes it.
 std::string iso8601_at(std::time_t t);
+
+// Seconds since the epoch of an ISO-8601 time with seconds and a zone, "Z" or "+HH:MM"
+// ("2020-05-01T12:00:00+02:00", as git's %cI writes it); nullopt for any other text.
+std::optional<std::int64_t> parse_iso8601(std::string_view text);
 
 // A sortable unique run id: "20261122T031500Z-3f9a1c0b".
 std::string new_run_id();

@@ -25,6 +25,7 @@ const std::map<std::string, std::pair<Model, std::vector<std::string>>> kCommand
     {"history", {Model::History, {"--db", "DB"}}},
     {"steps", {Model::Steps, {"--db", "DB"}}},
     {"bisect", {Model::Bisect, {"--db", "DB", "HEAD~1", "HEAD", "--build", "true"}}},
+    {"backfill", {Model::Backfill, {"--db", "DB", "HEAD~1..HEAD", "--build", "true"}}},
     {"annotate", {Model::Functions, {"--db", "DB", "HEAD", "name"}}},
     {"calibrate", {Model::Calibration, {"--steps", "1000000", "--rounds", "1"}}},
 };

@@ -136,7 +136,8 @@ TEST(ReportE2E, FilterAndLast) {
     EXPECT_EQ(r.out, "") << "-q";
     const std::string html = util::read_file(out);
     EXPECT_NE(html.find("1 benchmark · 2 runs · the last 2 results of each"), std::string::npos);
-    EXPECT_NE(html.find("<summary>All 2 results, newest first</summary>"), std::string::npos);
+    EXPECT_NE(html.find("<summary>All 2 results, newest commit first</summary>"),
+              std::string::npos);
     EXPECT_EQ(html.find("sometimes-fails"), std::string::npos);
 }
 
@@ -182,7 +183,10 @@ TEST(ReportE2E, DamagedOrNewerDatabase) {
 
     const auto newer = dir / "newer.db";
     fs::copy_file(one_stored_run(dir), newer);
-    { sqlite_store::Database(newer, sqlite_store::Database::Mode::Existing).exec("PRAGMA user_version = 42"); }
+    {
+        sqlite_store::Database(newer, sqlite_store::Database::Mode::Existing)
+            .exec("PRAGMA user_version = 42");
+    }
     expect_one_line_error(report({"--db", newer.string(), "--html", out.string()}), 4,
                           "newer than this cgbench understands");
     expect_no_page(dir);

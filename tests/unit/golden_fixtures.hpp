@@ -12,6 +12,7 @@
 #include "compare/comparison.hpp"
 #include "history/steps.hpp"
 #include "history_fixtures.hpp"
+#include "report/backfill_reporter.hpp"
 #include "report/bisect_reporter.hpp"
 #include "report/history_reporter.hpp"
 #include "report/steps_reporter.hpp"
@@ -130,6 +131,20 @@ inline history::History hostile_history(const std::string& name) {
     b.series(name, runs, {1000, 1000, 1200, 1200, std::nullopt, 1210, 1500});
     auto h = b.take();
     h.runs[2].id = "run-\"2\"<&>";
+    // What git said of the commits when they were measured (the first run has nothing: an
+    // older cgbench's), one run a bisect probe, and what ordering them found.
+    for (std::size_t i = 1; i < h.runs.size(); ++i) {
+        auto& git = h.runs[i].git;
+        git.commit_time = fmt::format("2020-05-0{}T12:00:00+02:00", i);
+        git.author_time = "2020-04-30T09:00:00-07:00";
+        git.subject = "subject " + names[i % names.size()];
+        git.parents = {HistoryBuilder::commit_of(i - 1)};
+        git.first_parent_depth = i + 1;
+    }
+    h.runs[3].recorded_by = "bisect";
+    const history::LineConflict rewrite{names[2], h.runs[4].git.commit.value_or(""),
+                                        h.runs[5].git.commit.value_or(""), 5, true};
+    h.ordering = {true, 6, 0, 1, {rewrite}, 2};
     return h;
 }
 
@@ -165,6 +180,7 @@ inline report::StepsReport hostile_steps(const history::History& h) {
             "subject " + names[i % names.size()], "author " + names[1], "2026-11-01T00:00:00Z"};
     }
     for (auto& branch : r.branches) {
+        branch.wobble.push_back({"timed " + names[1], {0.4213, 12}, 11, 9});
         for (auto& event : branch.events) {
             for (auto& step : event.steps) {
                 step.explanation = history::StepExplanation{
@@ -217,6 +233,42 @@ inline report::BisectReport hostile_bisect() {
     }
     r.from_history = 1;
     r.measured = 2;
+    return r;
+}
+
+// A bisect whose BAD stayed within the gate: its largest move and the threshold offered.
+inline report::BisectReport hostile_bisect_within() {
+    auto r = hostile_bisect();
+    r.moved = false;
+    r.first_moved.reset();
+    r.last_unmoved.reset();
+    r.skipped.clear();
+    r.change.reset();
+    r.largest = report::LargestMove{hostile_names()[0], 0.0039, 4000, "0.3%"};
+    return r;
+}
+
+// A backfill of five commits with every outcome, subjects and details that attack.
+inline report::BackfillReport hostile_backfill() {
+    const auto names = hostile_names();
+    report::BackfillReport r;
+    r.range = "v1.0.." + names[2];
+    r.branch = names[2];
+    r.database = "/tmp/" + names[0] + ".db";
+    r.fingerprint = "9baeb72204302898";
+    r.in_range = 57;
+    r.shallow = true;
+    r.seconds = 42.25;
+    const report::BackfillOutcome outcomes[] = {
+        report::BackfillOutcome::Measured, report::BackfillOutcome::Stored,
+        report::BackfillOutcome::BuildFailed, report::BackfillOutcome::BenchmarkFailed,
+        report::BackfillOutcome::CannotMeasure};
+    for (std::size_t i = 0; i < 5; ++i) {
+        r.commits.push_back({HistoryBuilder::commit_of(i), "subject " + names[i],
+                             fmt::format("2021-0{}-01T10:00:00+01:00", i + 1), outcomes[i],
+                             i >= 2 ? "detail " + names[5] : "", i == 2 || i == 4 ? "" : "run-1",
+                             i == 1 ? 0 : 3.5 + static_cast<double>(i)});
+    }
     return r;
 }
 

@@ -100,6 +100,34 @@ TEST(ResultJson, SuiteFieldsRoundTripAndAreOmittedWhenUnset) {
     EXPECT_EQ(back.benchmarks[0].position, 7u);
 }
 
+TEST(ResultJson, TheCommitsFactsRoundTripAndAreOmittedWhenUnknown) {
+    RunResult run = sample_run();
+    const auto bare = to_json(run);
+    for (const char* k :
+         {"commit_time", "author_time", "parents", "subject", "first_parent_depth", "shallow"}) {
+        EXPECT_FALSE(bare["run"]["git"].contains(k)) << k << ": unknown, so absent";
+    }
+    EXPECT_FALSE(bare["run"].contains("recorded_by"));
+    run.git.commit_time = "2020-05-01T12:00:00+02:00";
+    run.git.author_time = "2020-04-30T09:00:00-07:00";
+    run.git.parents = {std::string(40, 'a'), std::string(40, 'b')};
+    run.git.subject = "Merge pull request #1 from <x>";
+    run.git.first_parent_depth = 3512;
+    run.git.shallow = false;
+    run.recorded_by = "backfill";
+    const auto j = to_json(run);
+    EXPECT_EQ(j["run"]["git"]["commit"], run.git.commit);  // the contract keys stay
+    EXPECT_EQ(j["run"]["git"]["parents"].size(), 2u);
+    EXPECT_EQ(j["run"]["git"]["first_parent_depth"], 3512);
+    EXPECT_EQ(j["run"]["recorded_by"], "backfill");
+    const auto back = run_from_json(nlohmann::json::parse(j.dump()), "test");
+    EXPECT_EQ(to_json(back).dump(), j.dump());
+    // A root commit read in a full clone: no parents, and the key says so.
+    run.git.parents.clear();
+    EXPECT_TRUE(to_json(run)["run"]["git"]["parents"].empty());
+    EXPECT_TRUE(to_json(run)["run"]["git"].contains("parents"));
+}
+
 TEST(ResultJson, RegionsAndFunctionsRoundTrip) {
     RunResult run = sample_run();
     auto& b = run.benchmarks[0];

@@ -8,6 +8,7 @@
 
 #include "backend_fixtures.hpp"
 #include "base/errors.hpp"
+#include "core/result_json.hpp"
 #include "history/stored_runs.hpp"
 
 namespace cgbench::history {
@@ -29,6 +30,56 @@ TYPED_TEST(HistoryBackends, ARunReadBackEqualsTheRunRecorded) {
     EXPECT_EQ(loaded->benchmarks[2].status, BenchStatus::Failed);
     EXPECT_FALSE(run_by_id(store, "no-such-run").has_value());
     EXPECT_EQ(store.run_count(), 1u);
+}
+
+TYPED_TEST(HistoryBackends, TheCommitsFactsAndWhatRecordedTheRunAreKept) {
+    auto& store = this->backend();
+    auto with = rich_run("20261122T031500Z-0000000a");
+    auto& git = with.git;
+    git.commit_time = "2020-05-01T12:00:00+02:00";
+    git.author_time = "2020-04-30T09:30:00-07:00";
+    git.parents = {std::string(40, '1'), std::string(40, '2')};
+    git.subject = std::string("merge: ") + kHostile;
+    git.first_parent_depth = 3512;
+    git.shallow = false;
+    with.recorded_by = "backfill";
+    auto shallow = rich_run("20261122T031500Z-0000000b");
+    shallow.git.commit = std::string(40, 'c');
+    shallow.git.commit_time = "2020-05-02T00:00:00Z";
+    shallow.git.author_time = "2020-05-02T00:00:00Z";
+    shallow.git.subject = "";
+    shallow.git.shallow = true;  // no place on the line, no parents (the clone's boundary)
+    shallow.recorded_by = std::string(kRecordedByBisect);
+    auto without = rich_run("20261122T031500Z-0000000c");  // an older cgbench's run
+    for (const auto* r : {&with, &shallow, &without})
+        record_run(store, *r);
+    this->close();
+    const auto read = this->reopen_to_read();
+    for (const auto* r : {&with, &shallow, &without}) {
+        const auto loaded = run_by_id(*read, r->id);
+        ASSERT_TRUE(loaded.has_value());
+        expect_same_run(*loaded, *r);
+    }
+    const auto h = read->load_runs();
+    ASSERT_EQ(h.runs.size(), 3u);
+    for (const auto& run : h.runs) {
+        const RunResult& r = run.id == with.id ? with : run.id == shallow.id ? shallow : without;
+        EXPECT_EQ(to_json(run.git).dump(), to_json(r.git).dump()) << run.id;
+        EXPECT_EQ(run.recorded_by, r.recorded_by);
+    }
+    RunFilter f;
+    f.id = with.id;
+    const auto found = read->find_runs(f);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].git.first_parent_depth, 3512u);
+    EXPECT_EQ(found[0].git.parents, with.git.parents);
+    EXPECT_EQ(found[0].recorded_by, "backfill");
+    for (const auto& row : read->runs(10)) {
+        const RunResult& r = row.id == with.id ? with : row.id == shallow.id ? shallow : without;
+        EXPECT_EQ(row.git.subject, r.git.subject) << row.id;
+        EXPECT_EQ(row.git.commit_time, r.git.commit_time);
+        EXPECT_EQ(row.recorded_by, r.recorded_by);
+    }
 }
 
 TYPED_TEST(HistoryBackends, KeepsTheCostliestFunctionsFolded) {

@@ -89,4 +89,40 @@ TEST(HistoryLines, RelativeChange) {
     EXPECT_DOUBLE_EQ(*relative_change(200, 150), -0.25);
 }
 
+TEST(HistoryLines, BisectProbesAreOnNoLine) {
+    // main measured at 3 commits; bisect probed two commits between (no branch), one of them
+    // also on main's line, with other costs.
+    HistoryBuilder b;
+    const auto r0 = b.add_run("main");
+    const auto probe = b.add_run("");
+    const auto r1 = b.add_run("main");
+    const auto again = b.add_run("", false, b.get().runs[r1].git.commit);
+    const auto r2 = b.add_run("main");
+    for (const auto r : {probe, again})
+        b.get().runs[r].recorded_by = std::string(kRecordedByBisect);
+    b.series("bench", {r0, probe, r1, again, r2}, {100, 150, 100, 170, 100});
+    const auto h = b.take();
+    const auto lines = lines_of(h, h.series[0], run_keys(h), "main");
+    ASSERT_EQ(lines.size(), 1u) << "no (detached) line of probes";
+    EXPECT_EQ(lines[0].branch, "main");
+    ASSERT_EQ(lines[0].points.size(), 3u);
+    for (const auto& p : lines[0].points)
+        EXPECT_EQ(*p.cost, 100u) << "the probe at a commit of main replaced nothing";
+    EXPECT_TRUE(lines[0].repeats.empty()) << "nor counted as a repeat";
+    EXPECT_TRUE(dirty_results(h, h.series[0]).empty());
+    EXPECT_FALSE(on_lines(h.runs[probe]));
+    EXPECT_TRUE(on_lines(h.runs[r0]));
+}
+
+TEST(HistoryLines, ADetachedCheckoutIsALineOfItsOwn) {
+    HistoryBuilder b;
+    const auto r0 = b.add_run("main");
+    const auto r1 = b.add_run("");
+    b.series("bench", {r0, r1}, flat(2, 5));
+    const auto h = b.take();
+    const auto lines = lines_of(h, h.series[0], run_keys(h), "main");
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[1].branch, "(detached)");
+}
+
 }  // namespace cgbench::history

@@ -392,3 +392,72 @@ TEST(HistoryWobble, RobustBound) {
 }
 
 }  // namespace cgbench::history
+
+namespace cgbench::history {
+
+namespace {
+
+// Code steps of `benchmark` on the first branch.
+std::size_t code_steps(const std::vector<BranchSteps>& branches, const std::string& benchmark) {
+    std::size_t n = 0;
+    for (const auto& e : branches[0].events) {
+        for (const auto& s : e.steps)
+            n += s.benchmark == benchmark && s.step.label == Label::Code ? 1 : 0;
+    }
+    return n;
+}
+
+}  // namespace
+
+TEST(HistorySteps, ABenchmarkSwingingThirtyPercentIsNotRepeatable) {
+    // A timed loop: ±30% from commit to commit at random (a fixed-seed LCG, the same data
+    // everywhere), beside an exact benchmark with one lasting step.
+    std::minstd_rand noise(7);
+    std::vector<std::optional<std::uint64_t>> swinging;
+    for (int i = 0; i < 16; ++i)
+        swinging.push_back(700'000 + noise() % 600'001);
+    HistoryBuilder b;
+    std::vector<std::size_t> runs;
+    for (int i = 0; i < 16; ++i)
+        runs.push_back(b.add_run());
+    b.series("timed", runs, swinging);
+    b.series("exact", runs, flat(8, 5000) + flat(8, 5100));
+    const auto h = b.take();
+    const auto branches = find_all_steps(h, {"main", std::nullopt, false});
+    ASSERT_EQ(branches.size(), 1u);
+    ASSERT_EQ(branches[0].wobble.size(), 2u);
+    for (const auto& w : branches[0].wobble) {
+        if (w.benchmark == "exact") {
+            EXPECT_TRUE(w.repeatable());
+            EXPECT_EQ(w.wobble.bound, 0);
+            EXPECT_EQ(w.moves, 1u);
+            EXPECT_EQ(w.noise, 0u);
+            continue;
+        }
+        EXPECT_FALSE(w.repeatable()) << w.noise << " of " << w.moves;
+        EXPECT_GE(w.wobble.bound, kWideWobble);
+        EXPECT_GT(2 * w.noise, w.moves);
+        EXPECT_EQ(w.moves, 15u) << "every commit moved";
+        EXPECT_EQ(w.noise + code_steps(branches, "timed"), w.moves);
+    }
+}
+
+TEST(HistorySteps, MovesWithinTheBoundAreCountedNotDropped) {
+    // Noise within 0.01%: a narrow bound, so the benchmark is repeatable; its moves are all
+    // counted, none dropped.
+    std::minstd_rand noise(3);
+    std::vector<std::optional<std::uint64_t>> costs;
+    for (int i = 0; i < 30; ++i)
+        costs.push_back(10'000'000 + noise() % 1001);
+    const auto h = HistoryBuilder::simple(costs);
+    const auto branches = find_all_steps(h, {"main", std::nullopt, false});
+    ASSERT_EQ(branches[0].wobble.size(), 1u);
+    const auto& w = branches[0].wobble[0];
+    EXPECT_EQ(w.moves, 29u);
+    EXPECT_EQ(w.noise + code_steps(branches, "bench"), w.moves)
+        << "every move is noise (within the bound, or undone) or a lasting code step";
+    EXPECT_GT(branches[0].wobble_moves, 0u);
+    EXPECT_TRUE(w.repeatable()) << "a bound of " << w.wobble.bound << " is not wide";
+}
+
+}  // namespace cgbench::history

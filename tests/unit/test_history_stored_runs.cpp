@@ -109,6 +109,20 @@ TYPED_TEST(StoredRuns, ThePreviousRunOfABranch) {
     EXPECT_EQ(latest_run_on_branch(store, "main", other.fingerprint.comparison_key())->id,
               "other-valgrind");
     EXPECT_FALSE(latest_run_on_branch(store, "nobody", key).has_value());
+
+    // Past commits backfilled after "head": never its previous run, while main has its own.
+    for (const auto* id : {"backfill-1", "backfill-2"}) {
+        auto past = on(id, "main", "2026-11-22T10:00:00Z", false);
+        past.recorded_by = std::string(kRecordedByBackfill);
+        record_run(store, past);
+    }
+    EXPECT_EQ(latest_run_on_branch(store, "main", key, {"head"})->id, "new-main");
+    EXPECT_EQ(latest_run_on_branch(store, "main", key)->id, "head");
+    auto only = on("backfill-only", "release", "2026-11-22T10:00:00Z", false);
+    only.recorded_by = std::string(kRecordedByBackfill);
+    record_run(store, only);
+    EXPECT_EQ(latest_run_on_branch(store, "release", key)->id, "backfill-only")
+        << "a branch of backfilled runs only";
 }
 
 TYPED_TEST(StoredRuns, TheCleanRunAtACommitIsCompletedFromIt) {

@@ -24,6 +24,7 @@ const std::map<std::string, Model> kCommands = {{"run", Model::Run},
                                                 {"history", Model::History},
                                                 {"steps", Model::Steps},
                                                 {"bisect", Model::Bisect},
+                                                {"backfill", Model::Backfill},
                                                 {"annotate", Model::Functions},
                                                 {"calibrate", Model::Calibration}};
 

@@ -64,6 +64,10 @@ std::vector<View> views() {
          }},
         {Model::Calibration, "calibration",
          [](const auto& f) { return f.calibration()->render(hostile_calibration(), kOptions); }},
+        {Model::Bisect, "bisect-within",
+         [](const auto& f) { return f.bisect()->render(hostile_bisect_within(), kOptions); }},
+        {Model::Backfill, "backfill",
+         [](const auto& f) { return f.backfill()->render(hostile_backfill(), kOptions); }},
     };
 }
 

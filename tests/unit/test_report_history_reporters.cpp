@@ -84,6 +84,13 @@ TEST(HistoryReporters, Runs) {
     EXPECT_NE(make_history_reporter("console")->runs({row}, {}).find("00112233aabbccdd"),
               std::string::npos);
     EXPECT_EQ(make_history_reporter("console")->runs({}, {}), "no runs recorded yet\n");
+    EXPECT_EQ(make_history_reporter("console")->runs({row}, {}).find("(detached)"),
+              std::string::npos)
+        << "no commit: not a checkout";
+    row.git.commit = "0123456789abcdef";
+    EXPECT_NE(make_history_reporter("console")->runs({row}, {}).find("(detached)"),
+              std::string::npos)
+        << "a commit on no branch is named as steps names its line";
     EXPECT_THROW(make_history_reporter("junit"), UsageError);
 }
 

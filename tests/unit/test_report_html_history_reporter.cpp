@@ -212,8 +212,8 @@ TEST(HtmlHistoryReporter, ManyResultsListOnlyWhatChanged) {
     const auto h = HistoryBuilder::simple(flat(150, 1000) + flat(150, 1001));
     const std::string html = render_html_history(page_of(h));
     EXPECT_EQ(check_html(html), "");
-    EXPECT_NE(html.find("<summary>4 of 300 results, newest first: where something changed, and "
-                        "the first and latest of each branch</summary>"),
+    EXPECT_NE(html.find("<summary>4 of 300 results, newest commit first: where something "
+                        "changed, and the first and latest of each branch</summary>"),
               std::string::npos);
     EXPECT_EQ(occurrences(std::string(svg_fragments(html).at(1)), "<circle"), 1u)
         << "300 results: no dot each, the latest only";

@@ -71,22 +71,21 @@ TEST(StepsReporters, Console) {
         << row;
     EXPECT_NE(row.find("tk_search +3,900,000 (100.0%)"), std::string::npos) << row;
     // The environment event: both benchmarks.
-    EXPECT_NE(out.find("environment changed: CPU baseline: portable vs native"),
-              std::string::npos);
+    EXPECT_NE(out.find("environment changed: CPU baseline: portable vs native"), std::string::npos);
     EXPECT_EQ(out.find("environment*"), std::string::npos) << "both lasted";
     EXPECT_NE(out.find("sort\\x1b[2J"), std::string::npos) << "escaped";
     EXPECT_EQ(out.find("\x1b[2J"), std::string::npos);
-    EXPECT_NE(out.find("main: 3 steps at 2 commits (1 code, 2 environment); 0 within wobble; 0 "
-                       "one-commit blips"),
-              std::string::npos)
+    EXPECT_NE(
+        out.find("main: 3 steps at 2 commits (1 code, 2 environment); 0 moves within wobble; 0 "
+                 "one-commit blips"),
+        std::string::npos)
         << out;
     EXPECT_EQ(out.find("* at the newest measured commit"), std::string::npos);
 }
 
 TEST(StepsReporters, Json) {
     const auto h = history_of_steps();
-    const auto doc = nlohmann::json::parse(
-        make_steps_reporter("json")->render(report_of(h), {}));
+    const auto doc = nlohmann::json::parse(make_steps_reporter("json")->render(report_of(h), {}));
     EXPECT_EQ(doc["schema"], "cgbench-steps/1");
     const auto& main = doc["branches"][0];
     EXPECT_EQ(main["branch"], "main");

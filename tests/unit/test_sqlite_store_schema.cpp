@@ -62,15 +62,21 @@ TEST(Schema, AnOlderDatabaseIsMigratedKeepingItsRuns) {
 
 namespace {
 
+// A new database at `version` of the schema, as cgbench left it then, with no runs.
+Database database_at(const fs::path& path, int version) {
+    Database db(path, Database::Mode::Create);
+    for (const auto& m : migrations()) {
+        if (m.version <= version) db.exec(m.sql);
+    }
+    db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
+    db.exec(fmt::format("PRAGMA user_version = {}", version));
+    return db;
+}
+
 // A database as version 2 of the schema left it: `run` recorded the way cgbench did then,
 // the functions (folded) inside each result's document.
 void write_version_2(const fs::path& path, const RunResult& run) {
-    Database db(path, Database::Mode::Create);
-    for (const auto& m : migrations()) {
-        if (m.version <= 2) db.exec(m.sql);
-    }
-    db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
-    db.exec("PRAGMA user_version = 2");
+    auto db = database_at(path, 2);
     auto r = db.prepare(
         "INSERT INTO runs (seq, id, started, recorded, git_commit, git_branch, git_dirty, "
         "fingerprint_key, fingerprint, warnings) VALUES (7, ?1, ?2, ?2, ?3, ?4, 0, ?5, ?6, '[]')");
@@ -142,11 +148,55 @@ TEST(Schema, Version2FunctionsMoveToTheirTableAndReadBackTheSame) {
     expect_read_back(*writer);
 
     Database db(path, Database::Mode::Existing);
-    EXPECT_EQ(db.query_int("PRAGMA user_version"), 3);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
     EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM result_functions"), 4 + 2);
     EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM symbols"), 4) << "the hostile name once";
     EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM results WHERE instr(data, 'functions') > 0"), 1)
         << "only the document that could not be converted keeps its functions";
+}
+
+TEST(Schema, Version3RunsReadWithoutGitFactsAndNewRunsKeepThem) {
+    const auto path = fresh_dir("cgbench-schema-v3") / "h.db";
+    const auto old = run("v3-run", {bench("parse", 5000)});
+    {
+        // Version 3 as cgbench left it, with a run recorded then.
+        auto db = database_at(path, 3);
+        auto r = db.prepare(
+            "INSERT INTO runs (id, started, recorded, git_commit, git_branch, git_dirty, "
+            "fingerprint_key, fingerprint, warnings) VALUES (?1, ?2, ?2, ?3, ?4, 0, ?5, ?6, "
+            "'[]')");
+        r.bind(1, old.id).bind(2, old.started).bind(3, old.git.commit).bind(4, old.git.branch);
+        r.bind(5, old.fingerprint.comparison_key())
+            .bind(6, dump_json(to_json(old.fingerprint), -1));
+        r.run();
+        auto b = db.prepare(
+            "INSERT INTO results (run, position, name, status, tool, cost, data) VALUES "
+            "((SELECT seq FROM runs), 0, 'parse', 'ok', 'cachegrind', 5000, ?1)");
+        b.bind(1, dump_json(to_json(old.benchmarks[0]), -1));
+        b.run();
+    }
+    {
+        auto reader = SqliteHistory::open_existing(path);  // through a converted copy
+        const auto h = reader->load_runs();
+        ASSERT_EQ(h.runs.size(), 1u);
+        EXPECT_FALSE(h.runs[0].git.commit_time.has_value());
+        EXPECT_FALSE(h.runs[0].git.first_parent_depth.has_value());
+        EXPECT_TRUE(h.runs[0].recorded_by.empty());
+    }
+    auto fresh = run("v4-run", {bench("parse", 5100)});
+    fresh.git.commit_time = "2021-01-02T03:04:05Z";
+    fresh.git.first_parent_depth = 2;
+    fresh.git.parents = {*old.git.commit};
+    fresh.recorded_by = "backfill";
+    {
+        auto writer = SqliteHistory::open_for_recording(path);
+        history::record_run(*writer, fresh);
+        expect_same_run(*history::run_by_id(*writer, "v3-run"), old);
+        expect_same_run(*history::run_by_id(*writer, "v4-run"), fresh);
+    }
+    Database db(path, Database::Mode::ReadOnly);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM runs WHERE first_parent_depth IS NULL"), 1);
 }
 
 TEST(Schema, NewerVersionIsRefusedAndLeftUnchanged) {
