@@ -22,6 +22,7 @@ namespace cgbench::calibrate {
 struct CalibrateInput {
     std::optional<std::string> suite;
     std::optional<std::string> filter;
+    std::optional<std::string> programs;  // a suite of held-out programs (never fitted on)
     std::optional<std::string> sizes;
     std::uint64_t steps = 1ULL << 21;
     int rounds = 3;
@@ -30,31 +31,37 @@ struct CalibrateInput {
     std::string clock = "auto";      // auto, cycles, cpu, wall
     std::string max_noise = "2%";
     bool ir_term = false;
+    bool branch_sim = false;
+    std::optional<std::string> l2;       // SIZE,ASSOC,LINE of an L2 for a second geometry run
     std::string objective = "absolute";  // absolute or relative
     std::optional<std::string> geometry;
     std::optional<std::string> cpu_baseline;
     std::optional<std::string> jobs;
     std::optional<std::string> timeout;
     std::optional<std::string> keep_raw;  // Valgrind's output files kept here
-    std::optional<std::string> out;   // the weights file
+    std::optional<std::string> out;       // the weights file
     std::optional<std::string> html;
-    std::optional<std::string> json;  // the JSON document, written to a file
+    std::optional<std::string> json;    // the JSON document, written to a file
     std::optional<std::string> format;  // stdout's; the command checks it against report's formats
 };
 
 enum class ClockChoice { Auto, Cycles, Cpu, Wall };
 
 struct CalibrationPlan {
-    std::vector<Kernel> kernels;
+    std::vector<Kernel> kernels;        // the sweep: built-in kernels and --suite's benchmarks
+    std::vector<Kernel> programs;       // --programs' benchmarks, held out of the fit
     std::vector<std::string> left_out;  // suite benchmarks calibration cannot use, and why
     std::uint64_t steps = 0;
-    NativeOptions native;               // native.clock is decided by the probe
+    NativeOptions native;  // native.clock is decided by the probe
     ClockChoice clock = ClockChoice::Auto;
-    std::optional<int> cpu;             // pin native runs here; nullopt: do not pin
+    std::optional<int> cpu;  // pin native runs here; nullopt: do not pin
     double max_noise = 0.02;
     bool ir_term = false;
+    // The L2 of --l2: each kernel runs a second time with it as LL, which tells the L1 misses
+    // an L2 serves from those only LL serves.
+    std::optional<valgrind::CacheSpec> l2;
     Objective objective = Objective::Absolute;
-    runner::RunRequest simulated;       // settings, jobs, probe cache (no benchmarks yet)
+    runner::RunRequest simulated;  // settings (branch_sim too), jobs, probe cache
     std::optional<std::filesystem::path> out;
     std::optional<std::filesystem::path> html;
     std::optional<std::filesystem::path> json_file;
@@ -71,8 +78,7 @@ double parse_percent(std::string_view text, std::string_view option);
 // number of steps it will see. The timer replaces the real one (cgbench-kernels) when set:
 // the seam through which tests inject noise.
 struct SessionHooks {
-    std::function<std::unique_ptr<runner::ProgressSink>(std::string_view phase,
-                                                        std::size_t total)>
+    std::function<std::unique_ptr<runner::ProgressSink>(std::string_view phase, std::size_t total)>
         progress;
     NativeTimer* timer = nullptr;
 };

@@ -41,12 +41,18 @@ std::string run_help_footer() {
     }
     out +=
         "\nCost: ram = ILmr+DLmr+DLmw; ll = I1mr+D1mr+D1mw - ram; l1 = Ir+Dr+Dw - ll - ram\n"
-        "      cost = w_l1*l1 + w_ll*ll + w_ram*ram\n\nWeight presets (--weights):\n";
+        "      cost = w_l1*l1 + w_ll*ll + w_ram*ram (+ w_mispredict*(Bcm+Bim) with --branch-sim)\n"
+        "\nWeight presets (--weights):\n";
     for (const auto& p : metrics::weight_presets()) {
         out += fmt::format("  {:<12} {}\n", p.name, p.description);
+        if (p.mispredict > 0) {
+            out +=
+                fmt::format("  {:<12} with --branch-sim also {}*mispredicts\n", "", p.mispredict);
+        }
     }
     out +=
-        "  L1,LL,RAM    three non-negative integers, e.g. 1,6,80\n\n"
+        "  L1,LL,RAM    three non-negative integers, e.g. 1,6,80; a fourth weights\n"
+        "               mispredicted branches (needs --branch-sim), e.g. 1,6,80,20\n\n"
         "Suites: settings are layered built-in < suite [defaults] < [[bench]] entry <\n"
         "environment < command line (`cgbench config show` prints each value and its\n"
         "source). Paths in a suite are relative to its directory.\n\n"

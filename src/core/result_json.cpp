@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <optional>
 
 #include "base/errors.hpp"
@@ -47,6 +46,8 @@ ojson weights_json(const metrics::Weights& w) {
     j["ram"] = w.ram;
     j["preset"] = w.name;
     if (w.instructions_only) j["instructions_only"] = true;
+    // Only when there is one, so the documents of runs without it are what they were.
+    if (w.mispredict > 0) j["mispredict"] = w.mispredict;
     return j;
 }
 
@@ -107,6 +108,7 @@ metrics::Weights read_weights(const Reader& r, const json& j) {
     w.ram = r.u64(r.at(j, "ram", "weights"), "weights.ram");
     w.name = j.value("preset", std::string("custom"));
     w.instructions_only = j.value("instructions_only", false);
+    if (j.contains("mispredict")) w.mispredict = r.u64(j.at("mispredict"), "weights.mispredict");
     return w;
 }
 
@@ -166,7 +168,6 @@ Fingerprint read_fingerprint(const Reader& r, const json& j) {
     f.loader_env = read_strings(j, "loader_env");
     return f;
 }
-
 
 // The "verify" object of a benchmark (--verify N), if present.
 void read_verify(const Reader& r, const json& j, const std::string& where, BenchmarkResult& b) {
@@ -294,7 +295,8 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
                               r.u64(r.at(*it, "repetitions", at), at + ".repetitions")};
     }
     if (const auto it = j.find("process_mode"); it != j.end()) {
-        const auto mode = it->is_string() ? process_mode_from(it->get<std::string>()) : std::nullopt;
+        const auto mode =
+            it->is_string() ? process_mode_from(it->get<std::string>()) : std::nullopt;
         if (!mode) r.fail(where + ".process_mode is not \"tree\" or \"main\"");
         b.process_mode = *mode;
     }
@@ -363,7 +365,8 @@ ojson to_json(const BenchmarkResult& b) {
                             {"iterations", b.gbench->iterations},
                             {"repetitions", b.gbench->repetitions}};
     }
-    if (b.process_mode != ProcessMode::Tree) j["process_mode"] = std::string(to_string(b.process_mode));
+    if (b.process_mode != ProcessMode::Tree)
+        j["process_mode"] = std::string(to_string(b.process_mode));
     if (!b.processes.empty()) {
         ojson processes = ojson::array();
         for (const auto& p : b.processes)
