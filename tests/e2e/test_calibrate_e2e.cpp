@@ -189,6 +189,27 @@ TEST(CalibrateE2E, CyclesWithoutACounterIsAnEnvironmentError) {
     EXPECT_NE(r.err.find("--clock cpu"), std::string::npos) << r.err;
 }
 
+// A program timed natively reads its stdin file from the start on every run: `grep -q` exits
+// 1 when it finds nothing, which it would from the second run on if the runs shared the
+// offset the first one left at the end.
+TEST(CalibrateE2E, EveryNativeRunOfAProgramReadsAllOfItsStdin) {
+    const auto dir = scratch("calibrate-stdin");
+    util::write_file_atomic(dir / "input.txt", "needle\n");
+    exec::ProcessSpec spec;
+    spec.argv = {CGBENCH_KERNELS_PROGRAM, "exec", "1", "3", "--", "/bin/grep", "-q", "needle"};
+    spec.env = {"PATH=/usr/bin:/bin"};
+    spec.stdin_path = (dir / "input.txt").string();
+    exec::PosixProcessRunner runner;
+    const auto r = runner.run(spec);
+    EXPECT_EQ(r.exit_code, 0) << r.stdout_tail << r.stderr_tail;
+    EXPECT_EQ(r.stdout_tail.find("failed"), std::string::npos) << r.stdout_tail;
+    std::size_t samples = 0;
+    for (std::size_t at = r.stdout_tail.find("sample "); at != std::string::npos;
+         at = r.stdout_tail.find("sample ", at + 1))
+        ++samples;
+    EXPECT_EQ(samples, 3u) << r.stdout_tail;
+}
+
 // Every new term in one tiny calibration: branch simulation, an L2 from a second geometry run
 // and held-out programs. The mispredicts and L2 hits of a loop are what Valgrind counted in the
 // files it wrote; the programs are tested on, never fitted on; the weights file carries the
