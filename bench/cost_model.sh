@@ -101,6 +101,34 @@ print(f"goals, default weights (pythonspeed): sweep r {default['r']:.3f} >= 0.97
       f"median error {default['median_abs_error'] * 100:.1f}% (sweep), "
       f"{p['median_abs_error'] * 100:.1f}% (programs) <= 15% "
       f"{goal(max(default['median_abs_error'], p['median_abs_error']), 0.15, False)}")
+# The rejected variant: indirect mispredictions weighed like conditional ones (Bcm + Bim).
+# The sweep's loops have no indirect branches, so its fits and scales are the sets' own; only
+# the programs' costs change.
+def pearson(x, y):
+    n = len(x); mx = sum(x) / n; my = sum(y) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    sxx = sum((a - mx) ** 2 for a in x); syy = sum((b - my) ** 2 for b in y)
+    return sxy / (sxx * syy) ** 0.5
+def median(v):
+    v = sorted(v); n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+programs = doc.get("programs", [])
+if programs and all("indirect_mispredicts" in p for p in programs):
+    print()
+    print("| with Bim weighed too (rejected) | programs r | median error |")
+    print("|---|--:|--:|")
+    for s in doc["weight_sets"]:
+        if "mispredict" not in s or "programs" not in s:
+            continue
+        def cost(p, indirect):
+            h = p["hits"]
+            c = s.get("l1", 0) * h["l1"] + s.get("ll", 0) * max(h["ll"] - (h.get("l2", 0) if "l2" in s else 0), 0)
+            c += s.get("ram", 0) * h["ram"] + s.get("l2", 0) * h.get("l2", 0) + s.get("ir", 0) * p["Ir"]
+            return c + s["mispredict"] * (p["mispredicts"] + (p["indirect_mispredicts"] if indirect else 0))
+        t = [p["time"]["median"] for p in programs]
+        c = [cost(p, True) for p in programs]
+        err = median([abs(s["scale"] * ci - ti) / ti for ci, ti in zip(c, t)])
+        print(f"| {s['name']} | {pearson(c, t):.3f} | {err * 100:.1f}% |")
 if max(load_start, load_end) >= 0.5:
     print(f"NOT QUIET: the load average was {max(load_start, load_end):.2f} (>= 0.5): "
           "re-take these figures on a quiet machine")

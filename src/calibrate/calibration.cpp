@@ -38,7 +38,9 @@ std::uint64_t ir_of(const BenchmarkResult& r) {
 }
 
 Counted counted(const BenchmarkResult& r) {
-    return {*r.derived, ir_of(r), metrics::mispredicts(r.events)};
+    Counted c{*r.derived, ir_of(r), metrics::mispredicts(r.events), std::nullopt};
+    if (r.events.has(metrics::Event::Bim)) c.indirect_mispredicts = r.events.get(metrics::Event::Bim);
+    return c;
 }
 
 // One loop: the run with it minus the run without it.
@@ -50,6 +52,9 @@ Counted difference(const Counted& loop, const Counted& setup) {
     d.ir = minus(loop.ir, setup.ir);
     if (loop.mispredicts && setup.mispredicts) {
         d.mispredicts = minus(*loop.mispredicts, *setup.mispredicts);
+    }
+    if (loop.indirect_mispredicts && setup.indirect_mispredicts) {
+        d.indirect_mispredicts = minus(*loop.indirect_mispredicts, *setup.indirect_mispredicts);
     }
     return d;
 }

@@ -58,7 +58,8 @@ void check_noise(const std::vector<Kernel>& kernels, const std::vector<Timing>& 
 struct Counted {
     metrics::Derived hits;
     std::uint64_t ir = 0;
-    std::optional<std::uint64_t> mispredicts;  // with branch simulation
+    std::optional<std::uint64_t> mispredicts;           // with branch simulation: Bcm
+    std::optional<std::uint64_t> indirect_mispredicts;  // and Bim, recorded, not weighed
 };
 
 // Cachegrind's view of each kernel.

@@ -40,8 +40,6 @@ std::optional<std::uint64_t> Metric::value(const EventCounts& events,
         case MetricKind::Hits:
             if (!derived) return std::nullopt;
             return hits_of(*derived, as_hits());
-        case MetricKind::Mispredicts:
-            return metrics::mispredicts(events);
     }
     return std::nullopt;
 }

@@ -38,10 +38,9 @@ inline constexpr std::array kHits{
 
 // What a metric is made of, and so how its value is read.
 enum class MetricKind : std::uint8_t {
-    Cost,         // the weighted cost of the result
-    Event,        // one Cachegrind event count
-    Hits,         // one of the derived cache-level hits
-    Mispredicts,  // mispredicted branches, Bcm + Bim: what the misprediction weight weighs
+    Cost,   // the weighted cost of the result
+    Event,  // one Cachegrind event count
+    Hits,   // one of the derived cache-level hits
 };
 
 // A typed metric key: a small value, compared and ordered by its place in kMetrics.
@@ -54,14 +53,13 @@ class Metric {
     static constexpr Metric hits(Hits h) {
         return Metric(MetricKind::Hits, static_cast<std::size_t>(h));
     }
-    static constexpr Metric mispredicts() { return Metric(MetricKind::Mispredicts, 0); }
 
     constexpr MetricKind kind() const { return kind_; }
     // The event of an Event metric; only meaningful when kind() is Event.
     constexpr Event as_event() const { return static_cast<Event>(code_); }
     // The hits of a Hits metric; only meaningful when kind() is Hits.
     constexpr Hits as_hits() const { return static_cast<Hits>(code_); }
-    // Its row in kMetrics: the cost, the events in kEvents order, the hits, the mispredicts.
+    // Its row in kMetrics: the cost, the events in kEvents order, then the hits.
     constexpr std::size_t index() const;
 
     // "cost", "Ir", "l1_hits": the threshold grammar's METRIC and the JSON "metric" value.
@@ -98,8 +96,6 @@ constexpr std::size_t Metric::index() const {
             return 1 + code_;
         case MetricKind::Hits:
             return 1 + kEventCount + code_;
-        case MetricKind::Mispredicts:
-            return 1 + kEventCount + kHits.size();
     }
     return 0;
 }
@@ -112,25 +108,22 @@ struct MetricInfo {
     std::string_view description;
 };
 
-// How many metrics there are: the cost, the events, the hits, the mispredicts.
-inline constexpr std::size_t kMetricCount = 1 + kEventCount + kHits.size() + 1;
+// How many metrics there are: the cost, the events, the hits.
+inline constexpr std::size_t kMetricCount = 1 + kEventCount + kHits.size();
 
 namespace detail {
 
-// kMetrics in its fixed order: the cost, every event of kEvents, the derived hits, the
-// mispredicts.
+// kMetrics in its fixed order: the cost, every event of kEvents, the derived hits.
 constexpr std::array<MetricInfo, kMetricCount> metric_table() {
     std::array<MetricInfo, kMetricCount> out{};
     std::size_t i = 0;
     out[i++] = {Metric::cost(), "cost", "cost",
-                "the weighted cost: L1, LL and RAM hits (and with --branch-sim mispredicts) times "
-                "their weights (Ir with --weights ir)"};
+                "the weighted cost: L1, LL and RAM hits times their weights (Ir with --weights "
+                "ir)"};
     for (const auto& e : kEvents)
         out[i++] = {Metric::event(e.id), e.name, e.name, e.description};
     for (const auto& h : kHits)
         out[i++] = {Metric::hits(h.id), h.name, h.label, h.description};
-    out[i++] = {Metric::mispredicts(), "mispredicts", "mispredicts",
-                "mispredicted branches, conditional and indirect (Bcm + Bim)"};
     return out;
 }
 

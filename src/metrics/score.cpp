@@ -59,7 +59,7 @@ const std::vector<WeightPreset>& weight_presets() {
     static const std::vector<WeightPreset> presets = {
         {"pythonspeed", "L1 + 5*LL + 35*RAM (default; also iai-callgrind's estimated cycles)",
          Weights{"pythonspeed", 1, 5, 35, false}, kPythonspeedMispredict},
-        // KCachegrind's cycle estimate weights a misprediction (Bm = Bcm + Bim) by 10.
+        // KCachegrind's cycle estimate weighs a misprediction by 10 (its Bm is Bcm + Bim).
         {"kcachegrind", "L1 + 10*LL + 100*RAM (KCachegrind's cycle estimate)",
          Weights{"kcachegrind", 1, 10, 100, false}, 10},
         {"ir", "instructions only; runs without cache simulation (about 3x faster)",
@@ -75,7 +75,7 @@ Weights parse_weights(std::string_view text) {
         return UsageError(
             fmt::format("invalid weights '{}'", util::printable(text)),
             "use pythonspeed, kcachegrind, ir, or three non-negative integers L1,LL,RAM "
-            "such as 1,6,80 (a fourth weights mispredicted branches, with --branch-sim)");
+            "such as 1,6,80 (a fourth weighs mispredicted conditional branches, with --branch-sim)");
     };
     if (fields.size() != 3 && fields.size() != 4) throw bad();
     Weights w{"custom", 0, 0, 0, false};
@@ -113,8 +113,8 @@ Weights with_branch_sim(Weights w, bool branch_sim) {
 }
 
 std::optional<std::uint64_t> mispredicts(const EventCounts& c) {
-    if (!c.has(Event::Bcm) || !c.has(Event::Bim)) return std::nullopt;
-    return checked_add(c.get(Event::Bcm), c.get(Event::Bim));
+    if (!c.has(Event::Bcm)) return std::nullopt;
+    return c.get(Event::Bcm);
 }
 
 std::optional<Derived> derive(const EventCounts& c) {

@@ -4,7 +4,10 @@
 //   ll_hits  = (I1mr + D1mr + D1mw) - ram_hits
 //   l1_hits  = (Ir + Dr + Dw) - ram_hits - ll_hits
 //   cost     = w_l1*l1_hits + w_ll*ll_hits + w_ram*ram_hits
-//            + w_mispredict*(Bcm + Bim)          (with --branch-sim only)
+//            + w_mispredict*Bcm                    (with --branch-sim only)
+// Only conditional mispredictions weigh: Cachegrind's indirect predictor remembers one target
+// per branch, so an interpreter's dispatch reads as mispredicted where CPUs predict it
+// (measured: docs/design/calibration.md).
 // With the `ir` preset the cost is the instruction count and no cache simulation runs.
 // All arithmetic is exact 64-bit; overflow and impossible counts raise UsageError instead of
 // wrapping around.
@@ -25,8 +28,8 @@ struct Weights {
     std::uint64_t ll = 5;
     std::uint64_t ram = 35;
     bool instructions_only = false;  // the `ir` preset: cost = Ir, cache simulation off
-    // Per mispredicted branch (Bcm + Bim). Only a run with branch simulation has one: without
-    // it the weight is 0, so a result without mispredictions reads and keys as it always did.
+    // Per mispredicted conditional branch (Bcm). Only a run with branch simulation has one:
+    // without it the weight is 0, so a result without one reads and keys as it always did.
     std::uint64_t mispredict = 0;
 
     // "1/5/35", "1/5/35, mispredict 20" or "Ir only": how the weights read in reports (and in
@@ -60,7 +63,8 @@ Weights parse_weights(std::string_view text);
 // file is refused (UsageError: the cost could not include what is not simulated).
 Weights with_branch_sim(Weights w, bool branch_sim);
 
-// Bcm + Bim, or nullopt when the counts lack the branch-simulation events.
+// What the misprediction weight weighs, the mispredicted conditional branches (Bcm), or
+// nullopt when the counts lack the branch-simulation events.
 std::optional<std::uint64_t> mispredicts(const EventCounts& counts);
 
 struct Derived {

@@ -46,6 +46,7 @@ ojson kernel_json(const calibrate::Calibration& c, const calibrate::KernelResult
     if (k.l2_hits) j["hits"]["l2"] = *k.l2_hits;
     j["Ir"] = k.ir;
     if (k.mispredicts) j["mispredicts"] = *k.mispredicts;
+    if (k.indirect_mispredicts) j["indirect_mispredicts"] = *k.indirect_mispredicts;
     ojson p = ojson::object();
     for (const auto& s : c.sets)
         p[s.name] = predicted(s);

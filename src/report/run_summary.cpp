@@ -9,13 +9,13 @@ namespace cgbench::report {
 namespace {
 
 // The metrics of the summary table, chosen: the instructions, the hits the cost weighs, with
-// branch simulation the mispredicts, the cost. Every other metric is in the details (console
+// branch simulation the mispredictions it weighs (Bcm), the cost. Every other metric is in the details (console
 // -v) and the result file.
 std::vector<metrics::Metric> summary_metrics(bool branch_sim) {
     std::vector<metrics::Metric> out = {
         metrics::Metric::event(metrics::Event::Ir), metrics::Metric::hits(metrics::Hits::L1),
         metrics::Metric::hits(metrics::Hits::LL), metrics::Metric::hits(metrics::Hits::Ram)};
-    if (branch_sim) out.push_back(metrics::Metric::mispredicts());
+    if (branch_sim) out.push_back(metrics::Metric::event(metrics::Event::Bcm));
     out.push_back(metrics::Metric::cost());
     return out;
 }
@@ -51,7 +51,7 @@ std::string provenance(const Fingerprint& f) {
 std::string cost_formula(const metrics::Weights& w) {
     if (w.instructions_only) return "Ir";
     const auto hits = fmt::format("{}·L1 + {}·LL + {}·RAM", w.l1, w.ll, w.ram);
-    return w.mispredict == 0 ? hits : fmt::format("{} + {}·mispredicts", hits, w.mispredict);
+    return w.mispredict == 0 ? hits : fmt::format("{} + {}·Bcm", hits, w.mispredict);
 }
 
 std::string status_label(const BenchmarkResult& b) {

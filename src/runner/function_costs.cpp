@@ -10,8 +10,7 @@ namespace {
 bool cost_needs(const metrics::EventInfo& e, const metrics::Weights& weights) {
     if (weights.instructions_only) return e.id == metrics::Event::Ir;
     if (e.source == metrics::EventSource::BranchSim) {
-        return weights.mispredict > 0 &&
-               (e.id == metrics::Event::Bcm || e.id == metrics::Event::Bim);
+        return weights.mispredict > 0 && e.id == metrics::Event::Bcm;
     }
     return true;
 }

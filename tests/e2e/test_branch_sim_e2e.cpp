@@ -15,14 +15,15 @@ std::uint64_t u(const nlohmann::json& v) {
     return v.get<std::uint64_t>();
 }
 
-// The cost by hand from a result's events: the hits as DESIGN §2 says, the mispredictions.
+// The cost by hand from a result's events: the hits as DESIGN §2 says, the mispredicted
+// conditional branches.
 std::uint64_t cost_by_hand(const nlohmann::json& b, std::uint64_t l1w, std::uint64_t llw,
                            std::uint64_t ramw, std::uint64_t mw) {
     const auto& e = b["events"];
     const std::uint64_t ram = u(e["ILmr"]) + u(e["DLmr"]) + u(e["DLmw"]);
     const std::uint64_t ll = u(e["I1mr"]) + u(e["D1mr"]) + u(e["D1mw"]) - ram;
     const std::uint64_t l1 = u(e["Ir"]) + u(e["Dr"]) + u(e["Dw"]) - ram - ll;
-    return l1w * l1 + llw * ll + ramw * ram + mw * (u(e["Bcm"]) + u(e["Bim"]));
+    return l1w * l1 + llw * ll + ramw * ram + mw * u(e["Bcm"]);
 }
 
 }  // namespace

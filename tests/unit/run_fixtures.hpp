@@ -58,7 +58,7 @@ inline BenchmarkResult bench(std::string name, std::uint64_t ir,
     return b;
 }
 
-// `bench` measured with branch simulation: the branch events set (Bcm + Bim = ir / 100) and
+// `bench` measured with branch simulation: the branch events set (Bcm = Bim = ir / 200) and
 // the cost under pythonspeed with its misprediction weight.
 inline BenchmarkResult branch_bench(std::string name, std::uint64_t ir) {
     auto b = bench(std::move(name), ir);

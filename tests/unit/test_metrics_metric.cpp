@@ -9,15 +9,14 @@
 
 namespace cgbench::metrics {
 
-TEST(Metric, TableListsTheCostThenEveryEventThenTheHitsThenTheMispredicts) {
-    ASSERT_EQ(kMetrics.size(), 1 + kEventCount + kHits.size() + 1);
+TEST(Metric, TableListsTheCostThenEveryEventThenTheHits) {
+    ASSERT_EQ(kMetrics.size(), 1 + kEventCount + kHits.size());
     EXPECT_EQ(kMetrics.front().key, Metric::cost());
     for (std::size_t i = 0; i < kEventCount; ++i) {
         EXPECT_EQ(kMetrics[1 + i].key, Metric::event(kEvents[i].id));
         EXPECT_EQ(kMetrics[1 + i].name, kEvents[i].name) << "event names come from kEvents";
     }
-    EXPECT_EQ(kMetrics[kEventCount + kHits.size()].key, Metric::hits(Hits::Ram));
-    EXPECT_EQ(kMetrics.back().key, Metric::mispredicts());
+    EXPECT_EQ(kMetrics.back().key, Metric::hits(Hits::Ram));
     std::set<std::string_view> names;
     for (const auto& m : kMetrics) {
         EXPECT_TRUE(names.insert(m.name).second) << m.name << " twice";
@@ -31,8 +30,6 @@ TEST(Metric, KeysAreSmallValuesOrderedAsTheTable) {
     EXPECT_EQ(Metric(), Metric::cost());
     EXPECT_LT(Metric::cost(), Metric::event(Event::Ir));
     EXPECT_LT(Metric::event(Event::Bim), Metric::hits(Hits::L1));
-    EXPECT_LT(Metric::hits(Hits::Ram), Metric::mispredicts());
-    EXPECT_EQ(Metric::mispredicts().kind(), MetricKind::Mispredicts);
     EXPECT_NE(Metric::event(Event::Ir), Metric::event(Event::Dr));
     EXPECT_EQ(Metric::event(Event::D1mr).kind(), MetricKind::Event);
     EXPECT_EQ(Metric::event(Event::D1mr).as_event(), Event::D1mr);
@@ -53,8 +50,7 @@ TEST(Metric, NamesParseInAnyCase) {
         EXPECT_EQ(metric_from_name(m.name), m.key);
     EXPECT_EQ(metric_names(),
               "cost, Ir, I1mr, ILmr, Dr, D1mr, DLmr, Dw, D1mw, DLmw, Bc, Bcm, Bi, Bim, l1_hits, "
-              "ll_hits, ram_hits, mispredicts");
-    EXPECT_EQ(metric_from_name("Mispredicts"), Metric::mispredicts());
+              "ll_hits, ram_hits");
 }
 
 TEST(Metric, ValuesAreReadFromAResult) {
@@ -65,11 +61,6 @@ TEST(Metric, ValuesAreReadFromAResult) {
     EXPECT_EQ(metric_value(b, Metric::hits(Hits::LL)), b.derived->ll_hits);
     EXPECT_EQ(metric_value(b, Metric::hits(Hits::Ram)), b.derived->ram_hits);
     EXPECT_FALSE(metric_value(b, Metric::event(Event::Bc))) << "branch simulation was off";
-    EXPECT_FALSE(metric_value(b, Metric::mispredicts())) << "branch simulation was off";
-    auto branchy = b;
-    branchy.events.set(Event::Bcm, 30);
-    branchy.events.set(Event::Bim, 12);
-    EXPECT_EQ(metric_value(branchy, Metric::mispredicts()), 42u);
     EXPECT_FALSE(metric_value(testing_fixtures::failed_bench("f"), Metric::cost()));
     EventCounts ir_only;
     ir_only.set(Event::Ir, 7);
