@@ -39,7 +39,8 @@ std::uint64_t ir_of(const BenchmarkResult& r) {
 
 Counted counted(const BenchmarkResult& r) {
     Counted c{*r.derived, ir_of(r), metrics::mispredicts(r.events), std::nullopt};
-    if (r.events.has(metrics::Event::Bim)) c.indirect_mispredicts = r.events.get(metrics::Event::Bim);
+    if (r.events.has(metrics::Event::Bim))
+        c.indirect_mispredicts = r.events.get(metrics::Event::Bim);
     return c;
 }
 

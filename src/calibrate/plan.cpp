@@ -287,8 +287,8 @@ std::vector<KernelResult> simulate_all(const CalibrationPlan& plan, const std::v
     std::vector<KernelResult> out;
     for (std::size_t i = 0; i < all.size(); ++i) {
         const auto& n = sim.counts[i];
-        out.push_back(
-            {all[i], timings[i], n.hits, n.ir, n.mispredicts, n.indirect_mispredicts, std::nullopt});
+        out.push_back({all[i], timings[i], n.hits, n.ir, n.mispredicts, n.indirect_mispredicts,
+                       std::nullopt});
         if (l2) out.back().l2_hits = l2->counts[i].hits.ll_hits;
     }
     return out;

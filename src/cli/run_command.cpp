@@ -46,8 +46,7 @@ std::string run_help_footer() {
     for (const auto& p : metrics::weight_presets()) {
         out += fmt::format("  {:<12} {}\n", p.name, p.description);
         if (p.mispredict > 0) {
-            out +=
-                fmt::format("  {:<12} with --branch-sim also {}*Bcm\n", "", p.mispredict);
+            out += fmt::format("  {:<12} with --branch-sim also {}*Bcm\n", "", p.mispredict);
         }
     }
     out +=
@@ -119,7 +118,8 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
     run.add_option("--cpu-baseline", in.cpu_baseline,
                    "portable: the same glibc code paths on every x86-64 host; native: glibc "
                    "chooses for Valgrind's CPU [portable]");
-    run.add_flag("--branch-sim", in.branch_sim, "Also simulate branch prediction (Bc Bcm Bi Bim); the cost weighs Bcm");
+    run.add_flag("--branch-sim", in.branch_sim,
+                 "Also simulate branch prediction (Bc Bcm Bi Bim); the cost weighs Bcm");
     run.add_option("--env", in.env,
                    "KEY=VALUE sets a variable for the program; KEY passes the caller's value "
                    "(the program otherwise sees a fixed environment: LANG=C.UTF-8, TZ=UTC, "

@@ -75,7 +75,8 @@ Weights parse_weights(std::string_view text) {
         return UsageError(
             fmt::format("invalid weights '{}'", util::printable(text)),
             "use pythonspeed, kcachegrind, ir, or three non-negative integers L1,LL,RAM "
-            "such as 1,6,80 (a fourth weighs mispredicted conditional branches, with --branch-sim)");
+            "such as 1,6,80 (a fourth weighs mispredicted conditional branches, with "
+            "--branch-sim)");
     };
     if (fields.size() != 3 && fields.size() != 4) throw bad();
     Weights w{"custom", 0, 0, 0, false};

@@ -1,7 +1,8 @@
 // Bencher Metric Format (https://bencher.dev/docs/reference/bencher-metric-format): an object
 // of benchmark names, each an object of measures with a "value". Measures: cost,
 // instructions, with cache simulation l1-hits, ll-hits, ram-hits, and with branch simulation
-// mispredicts (Bcm, the mispredicted conditional branches the cost weighs). Bencher creates a measure the first time it sees its slug.
+// mispredicts (Bcm, the mispredicted conditional branches the cost weighs). Bencher creates a
+// measure the first time it sees its slug.
 
 #include <nlohmann/json.hpp>
 #include <utility>

@@ -9,8 +9,8 @@ namespace cgbench::report {
 namespace {
 
 // The metrics of the summary table, chosen: the instructions, the hits the cost weighs, with
-// branch simulation the mispredictions it weighs (Bcm), the cost. Every other metric is in the details (console
-// -v) and the result file.
+// branch simulation the mispredictions it weighs (Bcm), the cost. Every other metric is in the
+// details (console -v) and the result file.
 std::vector<metrics::Metric> summary_metrics(bool branch_sim) {
     std::vector<metrics::Metric> out = {
         metrics::Metric::event(metrics::Event::Ir), metrics::Metric::hits(metrics::Hits::L1),

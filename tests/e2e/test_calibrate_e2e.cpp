@@ -268,8 +268,7 @@ TEST(CalibrateE2E, BranchSimL2AndHeldOutProgramsInOneTinySweep) {
     auto without = by_hand("branch_random__setup_.cachegrind.out");
     const auto& random = doc["kernels"][7];
     ASSERT_EQ(random["name"], "branch/random");
-    EXPECT_EQ(random["mispredicts"].get<std::uint64_t>(),
-              minus(with["Bcm"], without["Bcm"]));
+    EXPECT_EQ(random["mispredicts"].get<std::uint64_t>(), minus(with["Bcm"], without["Bcm"]));
     EXPECT_EQ(random["indirect_mispredicts"].get<std::uint64_t>(),
               minus(with["Bim"], without["Bim"]));
     EXPECT_GT(random["mispredicts"].get<std::uint64_t>(), 20000u / 4) << "a random branch";

@@ -47,8 +47,8 @@ TEST(BranchSimReport, ConsoleHasTheMispredictsColumnAndTheWeightedFormula) {
     auto one = r;
     one.benchmarks.resize(1);
     const auto details = render("console", one);
-    for (const char* s : {"Bcm", "Bim", "conditional branches mispredicted",
-                          "1·L1 + 5·LL + 35·RAM + 20·Bcm"}) {
+    for (const char* s :
+         {"Bcm", "Bim", "conditional branches mispredicted", "1·L1 + 5·LL + 35·RAM + 20·Bcm"}) {
         EXPECT_NE(details.find(s), std::string::npos) << s << "\n" << details;
     }
 }
