@@ -339,7 +339,7 @@ config::WeightsFile weights_file(const Calibration& c) {
                                       c.fitted.ll, c.fitted.ram);
     if (c.fitted.mispredict > 0) {
         formula +=
-            fmt::format(" + {}*mispredicted branches (with --branch-sim)", c.fitted.mispredict);
+            fmt::format(" + {}*mispredicted conditional branches (Bcm, with --branch-sim)", c.fitted.mispredict);
     }
     f.comments = {
         fmt::format("Weights fitted by `cgbench calibrate` on {}, {}.",

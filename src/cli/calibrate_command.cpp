@@ -26,10 +26,11 @@ std::string calibrate_help_footer() {
            "Weights L1/LL/RAM >= 0 are fitted by least squares on the times (--objective) and\n"
            "compared with pythonspeed (1/5/35) and kcachegrind (1/10/100), each scaled the\n"
            "same way: Pearson r, R², median absolute percentage error. More terms, each also\n"
-           "fitted alone and all together: mispredicted branches (--branch-sim, which the\n"
-           "presets weigh too), instructions (--ir-term), L2 hits (--l2, a second run with\n"
-           "the L2 as LL). --programs SUITE times real programs the same way and tests every\n"
-           "weight set on them with the sweep's scale: fitted on the sweep, never on them.\n"
+           "fitted alone and all together: mispredicted conditional branches (--branch-sim,\n"
+           "Bcm, which the presets weigh too), instructions (--ir-term), L2 hits (--l2, a\n"
+           "second run with the L2 as LL). --programs SUITE times real programs the same way\n"
+           "and tests every weight set on them with the sweep's scale: fitted on the sweep,\n"
+           "never on them.\n"
            "Timings whose median is uncertain by more than --max-noise are refused (exit 4):\n"
            "calibrate on a quiet machine. `--out FILE` writes the fitted weights for\n"
            "`cgbench run --weights FILE` or a suite's `weights = \"FILE\"`.\n\n"
@@ -148,8 +149,8 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
                  "Also fit a weight per instruction, shown for comparison (cgbench's cost has "
                  "no such term)");
     cmd.add_flag("--branch-sim", in.branch_sim,
-                 "Simulate branch prediction: fit a weight per mispredicted branch, and weigh "
-                 "them in the presets too");
+                 "Simulate branch prediction: fit a weight per mispredicted conditional branch "
+                 "(Bcm), and weigh them in the presets too");
     cmd.add_option("--l2", in.l2,
                    "Also fit an L2 level: run every kernel again with this cache as LL "
                    "(SIZE,ASSOC,LINE, e.g. 1048576,8,64); shown for comparison");

@@ -19,7 +19,7 @@ namespace {
 constexpr std::string_view kSchema = "cgbench-weights/1";
 constexpr std::string_view kForms =
     "use pythonspeed, kcachegrind, ir, three non-negative integers L1,LL,RAM such as 1,6,80 "
-    "(and a fourth for mispredicted branches, with --branch-sim), or a weights file written by "
+    "(and a fourth for mispredicted conditional branches, with --branch-sim), or a weights file written by "
     "`cgbench calibrate --out FILE`";
 
 bool is_preset(std::string_view text) {

@@ -104,7 +104,7 @@ Weights with_branch_sim(Weights w, bool branch_sim) {
         return w;
     }
     if (w.mispredict > 0) {
-        throw UsageError(fmt::format("the weights '{}' ({}) weight mispredicted branches, but "
+        throw UsageError(fmt::format("the weights '{}' ({}) weigh mispredicted branches, but "
                                      "branch simulation is off",
                                      util::printable(w.name), w.describe()),
                          "add --branch-sim (or branch_sim = true in the suite's [defaults]), "
