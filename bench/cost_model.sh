@@ -11,7 +11,7 @@
 #
 # Usage: bench/cost_model.sh [extra cgbench calibrate options, e.g. --max-noise 5% --rounds 5]
 # Env:   OUT=DIR (default ./cost-model), L2=SIZE,ASSOC,LINE (default: the host's L2 from
-#        sysfs), PROGRAMS=SUITE (default bench/programs/cgbench.toml), SKIP_BUILD=1,
+#        sysfs), PROGRAM_SUITE=SUITE (default bench/programs/cgbench.toml), SKIP_BUILD=1,
 #        SKIP_PREPARE=1 (bench/programs/prepare.sh ran already)
 # Take the figures on a quiet machine (1-minute load below 0.5; docs/calibrate.md, "Calibrating
 # on a quiet machine"): the script says so when the load was higher.
@@ -56,7 +56,7 @@ echo
 rc=0
 t0="$(date +%s.%N)"
 "$CGBENCH" calibrate --branch-sim --ir-term --l2 "$l2" \
-    --programs "${PROGRAMS:-$ROOT/bench/programs/cgbench.toml}" \
+    --programs "${PROGRAM_SUITE:-$ROOT/bench/programs/cgbench.toml}" \
     --out "$out/weights.toml" --html "$out/calibration.html" --json "$out/calibration.json" \
     "$@" >"$out/report.txt" || rc=$?
 t1="$(date +%s.%N)"
