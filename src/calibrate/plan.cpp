@@ -338,8 +338,8 @@ config::WeightsFile weights_file(const Calibration& c) {
     std::string formula = fmt::format("cost = {}*L1 hits + {}*LL hits + {}*RAM hits", c.fitted.l1,
                                       c.fitted.ll, c.fitted.ram);
     if (c.fitted.mispredict > 0) {
-        formula +=
-            fmt::format(" + {}*mispredicted conditional branches (Bcm, with --branch-sim)", c.fitted.mispredict);
+        formula += fmt::format(" + {}*mispredicted conditional branches (Bcm, with --branch-sim)",
+                               c.fitted.mispredict);
     }
     f.comments = {
         fmt::format("Weights fitted by `cgbench calibrate` on {}, {}.",
