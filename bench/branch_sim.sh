@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # branch_sim.sh — what branch simulation costs in Valgrind time. Every benchmark of the
 # example suite (build/examples/cgbench.toml) measured alone (`cgbench run -q --no-db -j1
-# --warmup 0 --filter ^NAME$`) without and with --branch-sim, interleaved A B A B ..., median
+# --warmup 0 --filter "^NAME(/|$)"`) without and with --branch-sim, interleaved A B A B ..., median
 # wall time of $RUNS each; the ratio per benchmark and over the whole suite, and each
 # benchmark's mispredicted conditional branches (Bcm, what the cost gains) and indirect ones
 # (Bim, shown, not weighed).
@@ -22,7 +22,7 @@ echo "load:     $(uptime | sed 's/.*load average/load average/') (start)"
 echo
 
 run_one() {  # NAME [--branch-sim]
-    "$CGBENCH" run -q --no-db -j1 --warmup 0 --suite "$suite" --filter "^$1\$" "${@:2}"
+    "$CGBENCH" run -q --no-db -j1 --warmup 0 --suite "$suite" --filter "^$1(/|$)" "${@:2}"
 }
 
 # Untimed warm-up: the page cache and cgbench's glibc probe cache; the mispredictions per
@@ -40,9 +40,9 @@ for i in "${!names[@]}"; do
     echo "$on" >>"$TMP/on.medians"
     m="$(/usr/bin/python3 -c 'import json, sys
 doc = json.load(open(sys.argv[1]))
-b = next(b for b in doc["benchmarks"] if b["name"] == sys.argv[2])
-e = b["events"]
-print("{:,} {:,}".format(e["Bcm"], e["Bim"]))' "$TMP/branch.json" "${names[$i]}")"
+b = next((b for b in doc["benchmarks"] if b["name"] == sys.argv[2]), None)
+# An entry with regions or Google Benchmark cases has no result of its own name.
+print("{:,} {:,}".format(b["events"]["Bcm"], b["events"]["Bim"]) if b else "- -")' "$TMP/branch.json" "${names[$i]}")"
     # shellcheck disable=SC2086 # $m is the two counts
     printf '%-26s %10s %10s %7s %14s %14s\n' "${names[$i]}" "$off" "$on" "$(ratio "$on" "$off")" $m
 done
@@ -50,5 +50,6 @@ off_total="$(awk '{ s += $1 } END { printf "%.4f", s }' "$TMP/off.medians")"
 on_total="$(awk '{ s += $1 } END { printf "%.4f", s }' "$TMP/on.medians")"
 printf '%-26s %10s %10s %7s\n' "suite (sum of medians)" "$off_total" "$on_total" \
     "$(ratio "$on_total" "$off_total")"
+echo "(Bcm Bim \"- -\": the entry's results are its regions or Google Benchmark cases)"
 echo
 echo "load:     $(uptime | sed 's/.*load average/load average/') (end)"
