@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "markup_check.hpp"
 #include "report/calibration_plot.hpp"
@@ -122,8 +123,8 @@ TEST(CalibrationReport, WalkChartsNeedTwoSizes) {
 namespace {
 
 // calibration() with mispredicts on every kernel and two held-out programs, one named to
-// attack every format.
-calibrate::Calibration with_programs() {
+// attack every format; `indirect`, when given, is the first program's indirect mispredicts.
+calibrate::Calibration with_programs(std::optional<std::uint64_t> indirect = std::nullopt) {
     const auto base = calibration();
     std::vector<calibrate::KernelResult> kernels = base.kernels, programs;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
@@ -139,6 +140,7 @@ calibrate::Calibration with_programs() {
         p.timing = calibrate::summarize({5e7, 5.1e7});
         programs.push_back(p);
     }
+    programs[0].indirect_mispredicts = indirect;
     auto c = calibrate::fit_calibration(std::move(kernels), false, calibrate::Objective::Absolute,
                                         std::move(programs));
     c.context = base.context;
@@ -173,6 +175,7 @@ TEST(CalibrationReport, ProgramsAndMispredictsInEveryFormat) {
         EXPECT_DOUBLE_EQ(doc["programs"][0]["predicted"][c.sets[s].name].get<double>(),
                          c.sets[s].programs->predicted[0]);
     }
+    EXPECT_FALSE(doc["programs"][0].contains("indirect_mispredicts")) << "not simulated";
     EXPECT_EQ(doc["weight_sets"][5]["name"], "fitted + mispredicts");
     EXPECT_TRUE(doc["weight_sets"][5].contains("mispredict"));
     EXPECT_EQ(doc["fitted"]["mispredict"], c.fitted.mispredict);
@@ -205,6 +208,19 @@ TEST(CalibrationReport, JsonHasTheSchemaEveryKernelAndWeightSet) {
     EXPECT_EQ(doc["weight_sets"][3]["usable"], false);
     EXPECT_TRUE(doc["weight_sets"][3].contains("ir"));
     EXPECT_DOUBLE_EQ(doc["weight_sets"][0]["r"].get<double>(), c.sets[0].agreement.pearson_r);
+}
+
+TEST(CalibrationReport, IndirectMispredictsAreRecordedButWeighNothing) {
+    const auto plain = with_programs();
+    const auto c = with_programs(7'000'000);
+    const auto doc = nlohmann::json::parse(render_calibration_json(c));
+    EXPECT_EQ(doc["programs"][0]["indirect_mispredicts"], 7'000'000);
+    EXPECT_FALSE(doc["programs"][1].contains("indirect_mispredicts"));
+    ASSERT_EQ(c.sets.size(), plain.sets.size());
+    for (std::size_t s = 0; s < c.sets.size(); ++s) {
+        EXPECT_EQ(c.sets[s].programs->predicted, plain.sets[s].programs->predicted)
+            << c.sets[s].name << ": Bim must not move a prediction";
+    }
 }
 
 }  // namespace cgbench::report
