@@ -29,14 +29,35 @@ std::string percent(double fraction) {
     return fmt::format("{:.1f}%", fraction * 100);
 }
 
-metrics::Derived difference(const metrics::Derived& loop, const metrics::Derived& setup) {
-    const auto minus = [](std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; };
-    return {minus(loop.l1_hits, setup.l1_hits), minus(loop.ll_hits, setup.ll_hits),
-            minus(loop.ram_hits, setup.ram_hits)};
+std::uint64_t minus(std::uint64_t a, std::uint64_t b) {
+    return a > b ? a - b : 0;
 }
 
 std::uint64_t ir_of(const BenchmarkResult& r) {
     return r.events.has(metrics::Event::Ir) ? r.events.get(metrics::Event::Ir) : 0;
+}
+
+Counted counted(const BenchmarkResult& r) {
+    Counted c{*r.derived, ir_of(r), metrics::mispredicts(r.events), std::nullopt};
+    if (r.events.has(metrics::Event::Bim))
+        c.indirect_mispredicts = r.events.get(metrics::Event::Bim);
+    return c;
+}
+
+// One loop: the run with it minus the run without it.
+Counted difference(const Counted& loop, const Counted& setup) {
+    Counted d;
+    d.hits = {minus(loop.hits.l1_hits, setup.hits.l1_hits),
+              minus(loop.hits.ll_hits, setup.hits.ll_hits),
+              minus(loop.hits.ram_hits, setup.hits.ram_hits)};
+    d.ir = minus(loop.ir, setup.ir);
+    if (loop.mispredicts && setup.mispredicts) {
+        d.mispredicts = minus(*loop.mispredicts, *setup.mispredicts);
+    }
+    if (loop.indirect_mispredicts && setup.indirect_mispredicts) {
+        d.indirect_mispredicts = minus(*loop.indirect_mispredicts, *setup.indirect_mispredicts);
+    }
+    return d;
 }
 
 [[noreturn]] void throw_failed(const std::vector<const BenchmarkResult*>& failed) {
@@ -62,8 +83,8 @@ std::vector<Timing> time_kernels(const std::vector<Kernel>& kernels, const Nativ
             const std::size_t i = round % 2 == 0 ? k : n - 1 - k;
             const std::size_t index = static_cast<std::size_t>(round) * n + k;
             runner::BenchmarkSpec shown;
-            shown.name = fmt::format("native {} (round {}/{})", kernels[i].name, round + 1,
-                                     options.rounds);
+            shown.name =
+                fmt::format("native {} (round {}/{})", kernels[i].name, round + 1, options.rounds);
             if (progress != nullptr) progress->started(index, shown);
             const auto start = std::chrono::steady_clock::now();
             for (const auto& s : timer.time(kernels[i], options.warmups, options.repeat))
@@ -145,95 +166,36 @@ Simulated simulate_kernels(const std::vector<Kernel>& kernels, const std::filesy
     Simulated out;
     out.fingerprint = run.fingerprint;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
-        const auto& loop = run.benchmarks.at(loop_at[i]);
-        if (kernels[i].suite) {
-            out.hits.push_back(*loop.derived);
-            out.ir.push_back(ir_of(loop));
-            continue;
-        }
-        const auto& setup = run.benchmarks.at(setup_at[i]);
-        out.hits.push_back(difference(*loop.derived, *setup.derived));
-        const auto ir_loop = ir_of(loop), ir_setup = ir_of(setup);
-        out.ir.push_back(ir_loop > ir_setup ? ir_loop - ir_setup : 0);
+        const auto loop = counted(run.benchmarks.at(loop_at[i]));
+        out.counts.push_back(
+            kernels[i].suite ? loop : difference(loop, counted(run.benchmarks.at(setup_at[i]))));
     }
     return out;
 }
 
 namespace {
 
-std::vector<double> features_of(const KernelResult& k, bool with_ir) {
-    std::vector<double> row = {static_cast<double>(k.hits.l1_hits),
-                               static_cast<double>(k.hits.ll_hits),
-                               static_cast<double>(k.hits.ram_hits)};
-    if (with_ir) row.push_back(static_cast<double>(k.ir));
-    return row;
-}
-
-WeightSet weight_set(std::string name, std::vector<double> weights, const Matrix& features,
-                     const std::vector<double>& time, Objective objective) {
-    WeightSet s;
-    s.name = std::move(name);
-    s.agreement = agree(costs(features, weights), time, objective);
-    s.weights = std::move(weights);
-    return s;
-}
-
-std::vector<double> relative_to_first(std::vector<double> w) {
-    const auto first = std::find_if(w.begin(), w.end(), [](double v) { return v > 0; });
-    if (first == w.end()) return w;
-    const double unit = *first;
-    for (auto& v : w)
-        v /= unit;
-    return w;
+bool all_have(const std::vector<KernelResult>& kernels,
+              const std::optional<std::uint64_t> KernelResult::*count) {
+    return std::all_of(kernels.begin(), kernels.end(),
+                       [&](const KernelResult& k) { return (k.*count).has_value(); });
 }
 
 }  // namespace
 
-Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term, Objective objective) {
-    if (kernels.size() < 3) {
-        throw EnvironmentError(
-            fmt::format("calibration needs at least 3 kernels to fit 3 weights, not {}",
-                        kernels.size()),
-            "give more working-set sizes with --sizes");
-    }
-    Matrix features, features_ir;
-    std::vector<double> time;
-    for (const auto& k : kernels) {
-        features.push_back(features_of(k, false));
-        features_ir.push_back(features_of(k, true));
-        time.push_back(k.timing.median);
-    }
+Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term, Objective objective,
+                            std::vector<KernelResult> programs) {
     Calibration c;
-    c.objective = objective;
-    const auto fit = fit_weights(features, time, objective);
-    const auto rounded = integer_weights(features, fit);
-    if (std::all_of(rounded.begin(), rounded.end(), [](auto v) { return v == 0; })) {
-        throw EnvironmentError("no non-negative weights fit the timings: the measured times do "
-                               "not grow with any cache level's hits",
-                               "check the kernels' timings in the table; calibrate on a quiet "
-                               "machine");
-    }
-    c.fitted = metrics::Weights{"calibrated", rounded[0], rounded[1], rounded[2], false};
-    c.fitted_exact = relative_to_first(fit);
-    for (const auto& p : metrics::weight_presets()) {
-        if (p.weights.instructions_only) continue;
-        c.sets.push_back(weight_set(std::string(p.name),
-                                    {static_cast<double>(p.weights.l1),
-                                     static_cast<double>(p.weights.ll),
-                                     static_cast<double>(p.weights.ram)},
-                                    features, time, objective));
-    }
-    c.sets.push_back(weight_set("fitted",
-                                {static_cast<double>(rounded[0]), static_cast<double>(rounded[1]),
-                                 static_cast<double>(rounded[2])},
-                                features, time, objective));
-    if (ir_term) {
-        c.fitted_exact_ir = relative_to_first(fit_weights(features_ir, time, objective));
-        auto set = weight_set("fitted + Ir", c.fitted_exact_ir, features_ir, time, objective);
-        set.usable = false;
-        c.sets.push_back(std::move(set));
-    }
+    c.model.objective = objective;
+    c.model.ir_term = ir_term;
+    c.model.mispredicts = !kernels.empty() && all_have(kernels, &KernelResult::mispredicts);
+    c.model.l2 = !kernels.empty() && all_have(kernels, &KernelResult::l2_hits);
+    c.sets = weight_sets(kernels, programs, c.model);
+    const WeightSet* chosen = nullptr;
+    c.fitted = usable_fit(c.sets, &chosen);
+    c.fitted_exact = chosen->exact;
     c.kernels = std::move(kernels);
+    c.programs = std::move(programs);
     return c;
 }
 

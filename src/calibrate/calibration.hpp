@@ -3,7 +3,8 @@
 //   time_kernels      native timings (rounds of warm-up + repeated timed loops, pinned)
 //   check_noise       refuses (TooNoisy, exit 4) when a median is too uncertain to fit
 //   simulate_kernels  the same loops under Cachegrind: hits of one loop, by difference
-//   fit_calibration   the fitted weights and how well each weight set predicts the times
+//   fit_calibration   the fitted weights and how well each weight set predicts the times, on
+//                     the sweep and on held-out programs (model.hpp)
 // The CLI strings them together and hands the Calibration to a reporter.
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "base/errors.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/kernels.hpp"
+#include "calibrate/model.hpp"
 #include "calibrate/native.hpp"
 #include "calibrate/timing.hpp"
 #include "core/result.hpp"
@@ -52,36 +54,29 @@ class TooNoisy : public EnvironmentError {
 void check_noise(const std::vector<Kernel>& kernels, const std::vector<Timing>& timings,
                  double max_noise, const std::string& conditions);
 
+// What Cachegrind counted for one kernel: one loop, or a suite program's whole run.
+struct Counted {
+    metrics::Derived hits;
+    std::uint64_t ir = 0;
+    std::optional<std::uint64_t> mispredicts;           // with branch simulation: Bcm
+    std::optional<std::uint64_t> indirect_mispredicts;  // and Bim, recorded, not weighed
+};
+
 // Cachegrind's view of each kernel.
 struct Simulated {
     Fingerprint fingerprint;
-    std::vector<metrics::Derived> hits;  // per kernel: one loop, or a suite program's whole run
-    std::vector<std::uint64_t> ir;
+    std::vector<Counted> counts;  // per kernel
 };
 
-// Runs every kernel under Cachegrind with `base.settings` (cache simulation forced on),
-// `base.jobs` at a time: a built-in kernel twice, with and without the measured loop after
-// the same setup and `warmups` loops, and the difference is one loop; a suite benchmark once,
-// whole. Throws BenchmarkError naming the kernels that failed.
+// Runs every kernel under Cachegrind with `base.settings` (cache simulation forced on; branch
+// simulation as they say), `base.jobs` at a time: a built-in kernel twice, with and without
+// the measured loop after the same setup and `warmups` loops, and the difference is one loop
+// (a count that comes out negative is 0); a suite benchmark once, whole. Throws
+// BenchmarkError naming the kernels that failed.
 Simulated simulate_kernels(const std::vector<Kernel>& kernels, const std::filesystem::path& program,
                            std::uint64_t steps, int warmups, runner::RunRequest base,
                            const valgrind::Installation& inst, exec::ProcessRunner& runner,
                            const exec::EnvMap& caller, runner::ProgressSink* progress = nullptr);
-
-// One weight set and how well it predicts the timings.
-struct WeightSet {
-    std::string name;             // "pythonspeed", "kcachegrind", "fitted", "fitted + Ir"
-    std::vector<double> weights;  // L1, LL, RAM as applied (and Ir for "fitted + Ir")
-    bool usable = true;           // false: cgbench's cost has no per-instruction term
-    Agreement agreement;
-};
-
-struct KernelResult {
-    Kernel kernel;
-    Timing timing;
-    metrics::Derived hits;
-    std::uint64_t ir = 0;
-};
 
 // How and where a calibration was measured, for reports and the weights file.
 struct CalibrationContext {
@@ -89,34 +84,37 @@ struct CalibrationContext {
     std::string started;      // ISO-8601
     std::string cpu_model;    // "AMD EPYC" (from /proc/cpuinfo), "" when unknown
     NativeOptions native;
-    std::uint64_t steps = 0;          // loop length of the built-in kernels
-    std::string cycles_unavailable;   // why the clock is not cycles ("" when it is)
-    std::optional<int> pinned_cpu;    // the CPU native runs were pinned to
-    std::string pin_failure;          // why they were not, when pinning was refused
-    unsigned cpus = 1;                      // online CPUs
-    std::optional<double> load_before;      // 1-minute load average before the native runs
-    std::optional<double> load_after;       // and after them
+    std::uint64_t steps = 0;            // loop length of the built-in kernels
+    std::string cycles_unavailable;     // why the clock is not cycles ("" when it is)
+    std::optional<int> pinned_cpu;      // the CPU native runs were pinned to
+    std::string pin_failure;            // why they were not, when pinning was refused
+    std::string l2;                     // the L2 geometry of --l2 ("1048576,8,64"), "" without
+    unsigned cpus = 1;                  // online CPUs
+    std::optional<double> load_before;  // 1-minute load average before the native runs
+    std::optional<double> load_after;   // and after them
     double native_seconds = 0;
     double simulated_seconds = 0;
 };
 
 struct Calibration {
     CalibrationContext context;  // filled by the caller
-    Objective objective = Objective::Absolute;
-    std::vector<KernelResult> kernels;
-    // pythonspeed, kcachegrind, fitted (the integer weights written), then "fitted + Ir"
-    // when asked for.
+    ModelOptions model;
+    std::vector<KernelResult> kernels;   // the sweep: what the weights are fitted on
+    std::vector<KernelResult> programs;  // held out (--programs): only tested on
+    // In weight_sets' order: pythonspeed, kcachegrind, fitted, then the sets with the terms
+    // measured besides (mispredicts, Ir, L2).
     std::vector<WeightSet> sets;
-    metrics::Weights fitted;                 // integer, named "calibrated"
-    std::vector<double> fitted_exact;        // L1, LL, RAM relative to the L1 weight
-    std::vector<double> fitted_exact_ir;     // L1, LL, RAM, Ir (with ir_term), same scale
+    metrics::Weights fitted;           // what --out writes: integer, named "calibrated"
+    std::vector<double> fitted_exact;  // its weights before rounding, relative to the first
 };
 
-// Fits non-negative weights to the kernels' median times by least squares (`objective`) and
-// compares pythonspeed, kcachegrind and the fitted weights, each scaled by the same objective.
+// Fits non-negative weights to the sweep's median times by least squares (`objective`) and
+// compares them with the presets, each scaled by the same objective, on the sweep and on
+// `programs`. Mispredicts and L2 hits enter the models when every sweep kernel has them.
 // Throws EnvironmentError when fewer than three kernels or no positive weight fits.
 Calibration fit_calibration(std::vector<KernelResult> kernels, bool ir_term,
-                            Objective objective = Objective::Absolute);
+                            Objective objective = Objective::Absolute,
+                            std::vector<KernelResult> programs = {});
 
 // The 1-minute load average, when it can be read.
 std::optional<double> load_average();

@@ -139,17 +139,21 @@ double median(std::vector<double> v) {
 
 Agreement agree(const std::vector<double>& cost, const std::vector<double>& time,
                 Objective objective) {
-    const std::size_t n = time.size();
-    Agreement a;
     double num = 0, den = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < time.size(); ++i) {
         // Least squares of scale * x against y: relative divides both by the time.
         const double x = objective == Objective::Absolute ? cost[i] : cost[i] / time[i];
         const double y = objective == Objective::Absolute ? time[i] : 1.0;
         num += x * y;
         den += x * x;
     }
-    a.scale = den > 0 ? num / den : 0;
+    return agree_at(cost, time, den > 0 ? num / den : 0);
+}
+
+Agreement agree_at(const std::vector<double>& cost, const std::vector<double>& time, double scale) {
+    const std::size_t n = time.size();
+    Agreement a;
+    a.scale = scale;
     const double mean_t = std::accumulate(time.begin(), time.end(), 0.0) / static_cast<double>(n);
     const double mean_c = std::accumulate(cost.begin(), cost.end(), 0.0) / static_cast<double>(n);
     double sct = 0, scc = 0, stt = 0, ss_res = 0;
@@ -169,8 +173,8 @@ Agreement agree(const std::vector<double>& cost, const std::vector<double>& time
     return a;
 }
 
-std::vector<std::uint64_t> integer_weights(const Matrix& features, const std::vector<double>& fitted,
-                                           double tolerance) {
+std::vector<std::uint64_t> integer_weights(const Matrix& features,
+                                           const std::vector<double>& fitted, double tolerance) {
     const auto first = std::find_if(fitted.begin(), fitted.end(), [](double w) { return w > 0; });
     if (first == fitted.end()) return std::vector<std::uint64_t>(fitted.size(), 0);
     std::vector<double> unit;

@@ -51,6 +51,9 @@ struct Agreement {
 Agreement agree(const std::vector<double>& cost, const std::vector<double>& time,
                 Objective objective = Objective::Absolute);
 
+// The same with a scale given, not fitted: how costs predict times they were not fitted on.
+Agreement agree_at(const std::vector<double>& cost, const std::vector<double>& time, double scale);
+
 // The cost of each row of `features` under `weights` (same length as a row).
 std::vector<double> costs(const Matrix& features, const std::vector<double>& weights);
 
@@ -58,7 +61,8 @@ std::vector<double> costs(const Matrix& features, const std::vector<double>& wei
 // (normally L1, which then reads 1), then multiplied by the smallest integer factor (up to
 // 1000) for which rounding moves no row's cost by more than `tolerance` (relative). Returns
 // the integer weights, in the same order.
-std::vector<std::uint64_t> integer_weights(const Matrix& features, const std::vector<double>& fitted,
+std::vector<std::uint64_t> integer_weights(const Matrix& features,
+                                           const std::vector<double>& fitted,
                                            double tolerance = 0.005);
 
 // Median of `values` (not empty); the mean of the middle two for an even count.

@@ -12,7 +12,8 @@
  *       runs PROGRAM WARMUPS + REPS times and prints a sample line for each of the REPS runs
  *       (cycles of the process and its children, their user + system CPU time, wall time),
  *       or "failed exit=N" / "failed signal=N" for a run that did not exit with 0. The
- *       program's stdout goes to /dev/null; its stderr is ours.
+ *       program's stdout goes to /dev/null; its stderr is ours; every run reads stdin from
+ *       its start when stdin is a file.
  *
  * Kernels (the same instructions whatever PARAM is, apart from the loop bounds):
  *   walk-linear BYTES, walk-random BYTES
@@ -333,6 +334,9 @@ static int run_program_once(char** argv, int timed) {
         char c;
         close(go[1]);
         if (read(go[0], &c, 1) != 1) _exit(127); /* wait until the counter is attached */
+        /* Every run reads its stdin file from the start: the runs share one open file, whose
+         * offset the previous run left at the end (a pipe or a device cannot rewind). */
+        lseek(STDIN_FILENO, 0, SEEK_SET);
         const int null = open("/dev/null", O_WRONLY);   /* our stdout carries the samples */
         if (null < 0 || dup2(null, STDOUT_FILENO) < 0) _exit(127);
         execvp(argv[0], argv);

@@ -11,6 +11,7 @@
 #include "config/run_options.hpp"
 #include "core/version.hpp"
 #include "exec/process.hpp"
+#include "util/fs.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -72,6 +73,7 @@ config::RunPlan plan_settings(const CalibrateInput& in, const exec::EnvMap& env)
     config::RunInput r;
     r.suite = in.suite;
     r.filter = in.filter;
+    r.branch_sim = in.branch_sim;
     r.geometry = in.geometry;
     r.cpu_baseline = in.cpu_baseline;
     r.jobs = in.jobs;
@@ -90,10 +92,14 @@ config::RunPlan plan_settings(const CalibrateInput& in, const exec::EnvMap& env)
     return plan;
 }
 
-void add_suite_kernels(CalibrationPlan& p, const config::RunPlan& run) {
+// The whole programs among `run`'s benchmarks, appended to `out` as kernels; the others are
+// listed in `p.left_out`. Names must differ from every kernel's.
+void add_suite_kernels(CalibrationPlan& p, const config::RunPlan& run, std::vector<Kernel>& out) {
     std::set<std::string> names;
-    for (const auto& k : p.kernels)
-        names.insert(k.name);
+    for (const auto* list : {&p.kernels, &p.programs}) {
+        for (const auto& k : *list)
+            names.insert(k.name);
+    }
     for (const auto& spec : run.request.benchmarks) {
         if (spec.kind != runner::MeasureKind::Program) {
             p.left_out.push_back(fmt::format(
@@ -102,12 +108,47 @@ void add_suite_kernels(CalibrationPlan& p, const config::RunPlan& run) {
             continue;
         }
         if (!names.insert(spec.name).second) {
-            throw UsageError(fmt::format("suite benchmark '{}' has the name of a built-in kernel",
+            throw UsageError(fmt::format("suite benchmark '{}' has the name of another kernel or "
+                                         "benchmark",
                                          util::printable(spec.name)),
                              "rename it in the suite file");
         }
-        p.kernels.push_back({spec.name, "suite", std::nullopt, {}, spec});
+        out.push_back(
+            {spec.name, &out == &p.programs ? "program" : "suite", std::nullopt, {}, spec});
     }
+}
+
+// The benchmarks of --programs, planned as `run` plans a suite; the run-wide settings stay
+// the sweep's (the programs are measured exactly as the kernels are).
+void add_programs(CalibrationPlan& p, const CalibrateInput& in, const exec::EnvMap& env) {
+    config::RunInput r;
+    r.suite = in.programs;
+    r.db.disabled = true;
+    const auto run = config::plan_run(r, env);
+    add_suite_kernels(p, run, p.programs);
+    if (p.programs.empty()) {
+        throw UsageError(fmt::format("--programs {} has no whole program to time", *in.programs),
+                         "give a suite with [[bench]] entries (bench/programs/cgbench.toml)");
+    }
+}
+
+std::optional<valgrind::CacheSpec> parse_l2(const std::optional<std::string>& text,
+                                            const valgrind::Geometry& geometry) {
+    if (!text) return std::nullopt;
+    valgrind::CacheSpec l2;
+    try {
+        l2 = valgrind::parse_geometry("LL=" + *text).ll;
+    } catch (const UsageError& e) {
+        throw UsageError(fmt::format("invalid --l2 '{}': {}", util::printable(*text), e.what()),
+                         "give SIZE,ASSOC,LINE as Valgrind takes a cache, e.g. 1048576,8,64");
+    }
+    if (l2.size <= geometry.d1.size || l2.size >= geometry.ll.size) {
+        throw UsageError(fmt::format("invalid --l2 '{}': an L2 lies between D1 ({} bytes) and LL "
+                                     "({} bytes)",
+                                     util::printable(*text), geometry.d1.size, geometry.ll.size),
+                         "give the size of this CPU's L2 per core (lscpu), e.g. 1048576,8,64");
+    }
+    return l2;
 }
 
 }  // namespace
@@ -154,7 +195,9 @@ CalibrationPlan plan_calibration(const CalibrateInput& in, const exec::EnvMap& e
     p.objective = in.objective == "absolute" ? Objective::Absolute : Objective::Relative;
     p.kernels = builtin_kernels(in.sizes ? parse_sizes(*in.sizes) : default_sizes());
     auto run = plan_settings(in, env);
-    if (in.suite) add_suite_kernels(p, run);
+    if (in.suite) add_suite_kernels(p, run, p.kernels);
+    if (in.programs) add_programs(p, in, env);
+    p.l2 = parse_l2(in.l2, run.request.settings.geometry);
     p.simulated = std::move(run.request);
     p.simulated.benchmarks.clear();
     if (in.out) p.out = *in.out;
@@ -205,6 +248,80 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+namespace {
+
+// The sweep's kernels, then the held-out programs: timed and simulated as one list, so the
+// programs share the sweep's rounds and noise rules.
+std::vector<Kernel> all_kernels(const CalibrationPlan& plan) {
+    auto all = plan.kernels;
+    all.insert(all.end(), plan.programs.begin(), plan.programs.end());
+    return all;
+}
+
+std::vector<Timing> time_all(const CalibrationPlan& plan, const std::vector<Kernel>& all,
+                             CalibrationContext& x, NativeTimer& timer, const SessionHooks& hooks) {
+    x.cpus = cpu_count();
+    x.load_before = load_average();
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<Timing> timings;
+    {
+        const auto progress = progress_for(hooks, "native", all.size() * plan.native.rounds);
+        timings = time_kernels(all, x.native, timer, progress.get());
+    }
+    x.native_seconds = seconds_since(start);
+    x.load_after = load_average();
+    check_noise(all, timings, plan.max_noise, load_conditions());
+    return timings;
+}
+
+struct SimulationSetup {
+    std::filesystem::path program;  // cgbench-kernels
+    const valgrind::Installation& inst;
+    exec::ProcessRunner& runner;
+    const exec::EnvMap& env;
+};
+
+// Every kernel under Cachegrind, and with --l2 a second time with the L2 as LL (no branch
+// simulation: only its LL hits are read; --keep-raw keeps its files in DIR/L2).
+std::vector<KernelResult> simulate_all(const CalibrationPlan& plan, const std::vector<Kernel>& all,
+                                       const std::vector<Timing>& timings, CalibrationContext& x,
+                                       const SimulationSetup& s, const SessionHooks& hooks) {
+    std::size_t runs = 0;
+    for (const auto& k : all)
+        runs += k.suite ? 1 : 2;
+    const auto start = std::chrono::steady_clock::now();
+    const auto simulate = [&](std::string_view phase, const runner::RunRequest& request) {
+        const auto progress = progress_for(hooks, phase, runs);
+        return simulate_kernels(all, s.program, plan.steps, x.native.warmups, request, s.inst,
+                                s.runner, s.env, progress.get());
+    };
+    const Simulated sim = simulate("valgrind", plan.simulated);
+    std::optional<Simulated> l2;
+    if (plan.l2) {
+        auto request = plan.simulated;
+        request.settings.geometry.ll = *plan.l2;
+        request.settings.branch_sim = false;
+        if (auto& raw = request.settings.keep_raw_dir; !raw.empty()) {
+            raw /= "L2";
+            util::ensure_writable_dir(raw, "--keep-raw directory");
+        }
+        l2 = simulate("valgrind (L2)", request);
+        x.l2 = plan.l2->arg();
+    }
+    x.simulated_seconds = seconds_since(start);
+    x.fingerprint = sim.fingerprint;
+    std::vector<KernelResult> out;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const auto& n = sim.counts[i];
+        out.push_back({all[i], timings[i], n.hits, n.ir, n.mispredicts, n.indirect_mispredicts,
+                       std::nullopt});
+        if (l2) out.back().l2_hits = l2->counts[i].hits.ll_hits;
+    }
+    return out;
+}
+
+}  // namespace
+
 Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env,
                             exec::ProcessRunner& runner, const SessionHooks& hooks) {
     CalibrationContext x;
@@ -226,55 +343,31 @@ Calibration run_calibration(const CalibrationPlan& plan, const exec::EnvMap& env
     KernelProgramTimer real({program, plan.steps, probe.pinned_cpu, settings.cpu_baseline,
                              settings.geometry, std::nullopt},
                             runner, env);
-    NativeTimer& timer = hooks.timer != nullptr ? *hooks.timer : real;
-    x.cpus = cpu_count();
-    x.load_before = load_average();
-    auto start = std::chrono::steady_clock::now();
-    std::vector<Timing> timings;
-    {
-        const auto progress =
-            progress_for(hooks, "native", plan.kernels.size() * plan.native.rounds);
-        timings = time_kernels(plan.kernels, x.native, timer, progress.get());
-    }
-    x.native_seconds = seconds_since(start);
-    x.load_after = load_average();
-    check_noise(plan.kernels, timings, plan.max_noise, load_conditions());
-
-    start = std::chrono::steady_clock::now();
-    std::size_t runs = 0;
-    for (const auto& k : plan.kernels)
-        runs += k.suite ? 1 : 2;
-    Simulated sim;
-    {
-        const auto progress = progress_for(hooks, "valgrind", runs);
-        sim = simulate_kernels(plan.kernels, program, plan.steps, x.native.warmups, plan.simulated,
-                               inst, runner, env, progress.get());
-    }
-    x.simulated_seconds = seconds_since(start);
-    x.fingerprint = sim.fingerprint;
-
-    std::vector<KernelResult> results;
-    for (std::size_t i = 0; i < plan.kernels.size(); ++i)
-        results.push_back({plan.kernels[i], timings[i], sim.hits[i], sim.ir[i]});
-    auto c = fit_calibration(std::move(results), plan.ir_term, plan.objective);
+    const auto all = all_kernels(plan);
+    const auto timings =
+        time_all(plan, all, x, hooks.timer != nullptr ? *hooks.timer : real, hooks);
+    auto results = simulate_all(plan, all, timings, x, {program, inst, runner, env}, hooks);
+    std::vector<KernelResult> programs(
+        results.begin() + static_cast<std::ptrdiff_t>(plan.kernels.size()), results.end());
+    results.resize(plan.kernels.size());
+    auto c = fit_calibration(std::move(results), plan.ir_term, plan.objective, std::move(programs));
     c.context = std::move(x);
     return c;
 }
 
 namespace {
 
-const WeightSet& fitted_set(const Calibration& c) {
-    const auto* fitted = &c.sets.front();
-    for (const auto& s : c.sets) {
-        if (s.name == "fitted") fitted = &s;
-    }
-    return *fitted;
+// The fitted set whose weights the calibration proposes (with mispredictions when fitted).
+const WeightSet& chosen_set(const Calibration& c) {
+    const WeightSet* chosen = nullptr;
+    usable_fit(c.sets, &chosen);
+    return *chosen;
 }
 
 }  // namespace
 
 std::optional<std::string> unusable_fit(const Calibration& c) {
-    const auto& a = fitted_set(c).agreement;
+    const auto& a = chosen_set(c).agreement;
     if (!(a.r_squared >= kMinFitRSquared)) {
         return fmt::format(
             "the fitted weights explain little of the times (R² {:.2f}, median "
@@ -282,11 +375,12 @@ std::optional<std::string> unusable_fit(const Calibration& c) {
             a.r_squared, a.median_abs_error * 100, kMinFitRSquared);
     }
     const auto w = c.fitted;
-    if (std::max({w.l1, w.ll, w.ram}) > metrics::kMaxWeight) {
+    if (std::max({w.l1, w.ll, w.ram, w.mispredict}) > metrics::kMaxWeight) {
         return fmt::format(
-            "a fitted weight is above {} ({}/{}/{}): the kernels barely tell the "
+            "a fitted weight is above {} ({}/{}/{}{}): the kernels barely tell the "
             "levels apart",
-            util::with_commas(metrics::kMaxWeight), w.l1, w.ll, w.ram);
+            util::with_commas(metrics::kMaxWeight), w.l1, w.ll, w.ram,
+            w.mispredict > 0 ? fmt::format("/{}", w.mispredict) : "");
     }
     return std::nullopt;
 }
@@ -295,15 +389,24 @@ config::WeightsFile weights_file(const Calibration& c) {
     config::WeightsFile f;
     f.weights = c.fitted;
     const auto& x = c.context;
+    const WeightSet* fitted = nullptr;
+    usable_fit(c.sets, &fitted);
+    std::string formula = fmt::format("cost = {}*L1 hits + {}*LL hits + {}*RAM hits", c.fitted.l1,
+                                      c.fitted.ll, c.fitted.ram);
+    if (c.fitted.mispredict > 0) {
+        formula += fmt::format(" + {}*mispredicted conditional branches (Bcm, with --branch-sim)",
+                               c.fitted.mispredict);
+    }
     f.comments = {
         fmt::format("Weights fitted by `cgbench calibrate` on {}, {}.",
                     x.cpu_model.empty() ? std::string("this machine") : x.cpu_model, x.started),
-        fmt::format("cost = {}*L1 hits + {}*LL hits + {}*RAM hits.", c.fitted.l1, c.fitted.ll,
-                    c.fitted.ram),
-        "Use them with `cgbench run --weights THIS_FILE`, or weights = \"THIS_FILE\" in a "
-        "suite's [defaults].",
+        formula + ".",
+        c.fitted.mispredict > 0
+            ? "Use them with `cgbench run --branch-sim --weights THIS_FILE`, or weights = "
+              "\"THIS_FILE\" and branch_sim = true in a suite's [defaults]."
+            : "Use them with `cgbench run --weights THIS_FILE`, or weights = \"THIS_FILE\" in a "
+              "suite's [defaults].",
         "[calibration] records how they were measured; cgbench does not read it."};
-    const auto* fitted = &fitted_set(c);
     f.calibration = {
         {"cgbench", std::string(kVersion)},
         {"started", x.started},
@@ -311,9 +414,10 @@ config::WeightsFile weights_file(const Calibration& c) {
         {"cpus", static_cast<std::int64_t>(x.cpus)},
         {"geometry", x.fingerprint.geometry.describe()},
         {"cpu_baseline", x.fingerprint.cpu_baseline},
+        {"branch_sim", std::string(x.fingerprint.branch_sim ? "on" : "off")},
         {"valgrind", x.fingerprint.valgrind_version},
         {"clock", std::string(to_string(x.native.clock))},
-        {"objective", std::string(to_string(c.objective))},
+        {"objective", std::string(to_string(c.model.objective))},
         {"load_average", x.load_before.value_or(-1)},
         {"kernels", static_cast<std::int64_t>(c.kernels.size())},
         {"exact", c.fitted_exact},
@@ -322,6 +426,11 @@ config::WeightsFile weights_file(const Calibration& c) {
         {"median_abs_error", fitted->agreement.median_abs_error},
         {"r_pythonspeed", c.sets.front().agreement.pearson_r},
     };
+    if (fitted->programs) {
+        f.calibration.emplace_back("programs", static_cast<std::int64_t>(c.programs.size()));
+        f.calibration.emplace_back("r_programs", fitted->programs->pearson_r);
+        f.calibration.emplace_back("median_abs_error_programs", fitted->programs->median_abs_error);
+    }
     return f;
 }
 

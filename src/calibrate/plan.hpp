@@ -22,6 +22,7 @@ namespace cgbench::calibrate {
 struct CalibrateInput {
     std::optional<std::string> suite;
     std::optional<std::string> filter;
+    std::optional<std::string> programs;  // a suite of held-out programs (never fitted on)
     std::optional<std::string> sizes;
     std::uint64_t steps = 1ULL << 21;
     int rounds = 3;
@@ -30,6 +31,8 @@ struct CalibrateInput {
     std::string clock = "auto";      // auto, cycles, cpu, wall
     std::string max_noise = "2%";
     bool ir_term = false;
+    bool branch_sim = false;
+    std::optional<std::string> l2;       // SIZE,ASSOC,LINE of an L2 for a second geometry run
     std::string objective = "absolute";  // absolute or relative
     std::optional<std::string> geometry;
     std::optional<std::string> cpu_baseline;
@@ -45,7 +48,8 @@ struct CalibrateInput {
 enum class ClockChoice { Auto, Cycles, Cpu, Wall };
 
 struct CalibrationPlan {
-    std::vector<Kernel> kernels;
+    std::vector<Kernel> kernels;        // the sweep: built-in kernels and --suite's benchmarks
+    std::vector<Kernel> programs;       // --programs' benchmarks, held out of the fit
     std::vector<std::string> left_out;  // suite benchmarks calibration cannot use, and why
     std::uint64_t steps = 0;
     NativeOptions native;  // native.clock is decided by the probe
@@ -53,8 +57,11 @@ struct CalibrationPlan {
     std::optional<int> cpu;  // pin native runs here; nullopt: do not pin
     double max_noise = 0.02;
     bool ir_term = false;
+    // The L2 of --l2: each kernel runs a second time with it as LL, which tells the L1 misses
+    // an L2 serves from those only LL serves.
+    std::optional<valgrind::CacheSpec> l2;
     Objective objective = Objective::Absolute;
-    runner::RunRequest simulated;  // settings, jobs, probe cache (no benchmarks yet)
+    runner::RunRequest simulated;  // settings (branch_sim too), jobs, probe cache
     std::optional<std::filesystem::path> out;
     std::optional<std::filesystem::path> html;
     std::optional<std::filesystem::path> json_file;

@@ -27,7 +27,12 @@ std::string calibrate_help_footer() {
            "runs) and counted under Cachegrind (one loop: a run with it minus a run without).\n"
            "Weights L1/LL/RAM >= 0 are fitted by least squares on the times (--objective) and\n"
            "compared with pythonspeed (1/5/35) and kcachegrind (1/10/100), each scaled the\n"
-           "same way: Pearson r, R², median absolute percentage error.\n"
+           "same way: Pearson r, R², median absolute percentage error. More terms, each also\n"
+           "fitted alone and all together: mispredicted conditional branches (--branch-sim,\n"
+           "Bcm, which the presets weigh too), instructions (--ir-term), L2 hits (--l2, a\n"
+           "second run with the L2 as LL). --programs SUITE times real programs the same way\n"
+           "and tests every weight set on them with the sweep's scale: fitted on the sweep,\n"
+           "never on them.\n"
            "Timings whose median is uncertain by more than --max-noise are refused (exit 4):\n"
            "calibrate on a quiet machine. `--out FILE` writes the fitted weights for\n"
            "`cgbench run --weights FILE` or a suite's `weights = \"FILE\"`.\n\n"
@@ -88,12 +93,16 @@ int execute(const calibrate::CalibrateInput& in, const Context& ctx) {
     if (!ctx.global.quiet && format.terminal) {
         std::string notes;
         if (out && unusable) {
-            notes += fmt::format("\n{} was not written\n", out->target().string());
+            notes += fmt::format("
+{} was not written
+", out->target().string());
         } else if (out) {
+            const bool branchy = c.fitted.mispredict > 0;
             notes += fmt::format(
-                "\nwrote {}: use `cgbench run --weights {}`, or weights = \"{}\" "
+                "\nwrote {}: use `cgbench run{} --weights {}`, or weights = \"{}\"{} "
                 "in a suite's [defaults]\n",
-                out->target().string(), out->target().string(), out->target().string());
+                out->target().string(), branchy ? " --branch-sim" : "", out->target().string(),
+                out->target().string(), branchy ? " and branch_sim = true" : "");
         } else {
             notes += "\n--out FILE writes the fitted weights for `cgbench run --weights FILE`\n";
         }
@@ -126,6 +135,9 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
     cmd.add_option("--suite", in.suite,
                    "Also time the benchmarks of this suite file (whole programs; regions and "
                    "Google Benchmark entries are left out)");
+    cmd.add_option("--programs", in.programs,
+                   "Also time the whole programs of this suite, held out: every weight set is "
+                   "tested on them, none fitted (bench/programs/cgbench.toml)");
     cmd.add_option("--filter", in.filter,
                    "Only the suite benchmarks whose name matches (RE2 syntax, searched anywhere "
                    "in the name)");
@@ -161,6 +173,12 @@ void add_options(CLI::App& cmd, calibrate::CalibrateInput& in) {
     cmd.add_flag("--ir-term", in.ir_term,
                  "Also fit a weight per instruction, shown for comparison (cgbench's cost has "
                  "no such term)");
+    cmd.add_flag("--branch-sim", in.branch_sim,
+                 "Simulate branch prediction: fit a weight per mispredicted conditional branch "
+                 "(Bcm), and weigh them in the presets too");
+    cmd.add_option("--l2", in.l2,
+                   "Also fit an L2 level: run every kernel again with this cache as LL "
+                   "(SIZE,ASSOC,LINE, e.g. 1048576,8,64); shown for comparison");
     cmd.add_option("--geometry", in.geometry, "Simulated caches, as for run [ci-default]");
     cmd.add_option("--cpu-baseline", in.cpu_baseline, "portable or native, as for run [portable]");
     cmd.add_option("-j,--jobs", in.jobs, "Valgrind runs at once [number of cores]");

@@ -42,12 +42,17 @@ std::string run_help_footer() {
     }
     out +=
         "\nCost: ram = ILmr+DLmr+DLmw; ll = I1mr+D1mr+D1mw - ram; l1 = Ir+Dr+Dw - ll - ram\n"
-        "      cost = w_l1*l1 + w_ll*ll + w_ram*ram\n\nWeight presets (--weights):\n";
+        "      cost = w_l1*l1 + w_ll*ll + w_ram*ram (+ w_mispredict*Bcm with --branch-sim)\n"
+        "\nWeight presets (--weights):\n";
     for (const auto& p : metrics::weight_presets()) {
         out += fmt::format("  {:<12} {}\n", p.name, p.description);
+        if (p.mispredict > 0) {
+            out += fmt::format("  {:<12} with --branch-sim also {}*Bcm\n", "", p.mispredict);
+        }
     }
     out +=
-        "  L1,LL,RAM    three non-negative integers, e.g. 1,6,80\n\n"
+        "  L1,LL,RAM    three non-negative integers, e.g. 1,6,80; a fourth weighs\n"
+        "               mispredicted conditional branches (--branch-sim), e.g. 1,6,80,20\n\n"
         "Suites: settings are layered built-in < suite [defaults] < [[bench]] entry <\n"
         "environment < command line (`cgbench config show` prints each value and its\n"
         "source). Paths in a suite are relative to its directory.\n\n"
@@ -114,7 +119,8 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
     run.add_option("--cpu-baseline", in.cpu_baseline,
                    "portable: the same glibc code paths on every x86-64 host; native: glibc "
                    "chooses for Valgrind's CPU [portable]");
-    run.add_flag("--branch-sim", in.branch_sim, "Also simulate branch prediction (Bc Bcm Bi Bim)");
+    run.add_flag("--branch-sim", in.branch_sim,
+                 "Also simulate branch prediction (Bc Bcm Bi Bim); the cost weighs Bcm");
     run.add_option("--env", in.env,
                    "KEY=VALUE sets a variable for the program; KEY passes the caller's value "
                    "(the program otherwise sees a fixed environment: LANG=C.UTF-8, TZ=UTC, "

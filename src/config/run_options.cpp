@@ -128,10 +128,11 @@ void plan_run_settings(RunPlan& plan, const RunInput& in, const exec::EnvMap& en
     if (in.verify < 1) throw UsageError("--verify needs a count of at least 1");
     auto& ms = plan.request.settings;
     ms.geometry = parse_layered(plan.settings.geometry, valgrind::parse_geometry);
-    ms.weights = parse_layered(plan.settings.weights,
-                               [](const std::string& w) { return resolve_weights(w); });
-    ms.cpu_baseline = parse_layered(plan.settings.cpu_baseline, valgrind::parse_cpu_baseline);
     ms.branch_sim = plan.settings.branch_sim.value == "on";
+    ms.weights = parse_layered(plan.settings.weights, [&](const std::string& w) {
+        return metrics::with_branch_sim(resolve_weights(w), ms.branch_sim);
+    });
+    ms.cpu_baseline = parse_layered(plan.settings.cpu_baseline, valgrind::parse_cpu_baseline);
     ms.region_tool = parse_layered(plan.settings.region_tool, valgrind::parse_region_tool);
     ms.echo_output = in.show_output;
     if (in.keep_raw) ms.keep_raw_dir = *in.keep_raw;

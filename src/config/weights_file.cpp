@@ -18,8 +18,9 @@ namespace {
 
 constexpr std::string_view kSchema = "cgbench-weights/1";
 constexpr std::string_view kForms =
-    "use pythonspeed, kcachegrind, ir, three non-negative integers L1,LL,RAM such as 1,6,80, "
-    "or a weights file written by `cgbench calibrate --out FILE`";
+    "use pythonspeed, kcachegrind, ir, three non-negative integers L1,LL,RAM such as 1,6,80 "
+    "(and a fourth for mispredicted conditional branches, with --branch-sim), or a weights file written by "
+    "`cgbench calibrate --out FILE`";
 
 bool is_preset(std::string_view text) {
     const auto& presets = metrics::weight_presets();
@@ -41,7 +42,7 @@ fs::path file_path(std::string_view text, const fs::path& base) {
     throw UsageError(fmt::format("weights file {}{}: {}", path.string(),
                                  line > 0 ? fmt::format(":{}", line) : std::string(), message),
                      "`cgbench calibrate --out FILE` writes one; keys: schema, name, l1, ll, "
-                     "ram, [calibration]");
+                     "ram, mispredict, [calibration]");
 }
 
 int line_of(const toml::node& n) {
@@ -103,7 +104,7 @@ metrics::Weights load_weights_file(const fs::path& path) {
     for (const auto& [key, node] : t) {
         const std::string_view k = key.str();
         if (k == "schema" || k == "name" || k == "l1" || k == "ll" || k == "ram" ||
-            (k == "calibration" && node.is_table())) {
+            k == "mispredict" || (k == "calibration" && node.is_table())) {
             continue;
         }
         fail(path, static_cast<int>(key.source().begin.line),
@@ -117,6 +118,7 @@ metrics::Weights load_weights_file(const fs::path& path) {
     metrics::Weights w{name_of(t, path), weight(t, "l1", path), weight(t, "ll", path),
                        weight(t, "ram", path), false};
     if (w.l1 == 0 && w.ll == 0 && w.ram == 0) fail(path, 0, "all three weights are 0");
+    if (t.contains("mispredict")) w.mispredict = weight(t, "mispredict", path);
     return w;
 }
 
@@ -172,6 +174,7 @@ std::string format_weights_file(const WeightsFile& f) {
     out += "schema = " + toml_value(std::string(kSchema)) + "\n";
     out += "name = " + toml_value(f.weights.name) + "\n";
     out += fmt::format("l1 = {}\nll = {}\nram = {}\n", f.weights.l1, f.weights.ll, f.weights.ram);
+    if (f.weights.mispredict > 0) out += fmt::format("mispredict = {}\n", f.weights.mispredict);
     if (!f.calibration.empty()) out += "\n[calibration]\n";
     for (const auto& [key, value] : f.calibration)
         out += key + " = " + toml_value(value) + "\n";

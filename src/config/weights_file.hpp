@@ -7,6 +7,8 @@
 //   l1 = 1
 //   ll = 3
 //   ram = 42
+//   mispredict = 20              # optional: per mispredicted conditional branch (Bcm), for
+//                                #   runs with --branch-sim
 //   [calibration]                # optional, informational: how the weights were fitted
 //
 // The weights are integers, as for `--weights L1,LL,RAM`; results record them like any

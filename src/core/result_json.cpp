@@ -48,6 +48,8 @@ ojson weights_json(const metrics::Weights& w) {
     j["ram"] = w.ram;
     j["preset"] = w.name;
     if (w.instructions_only) j["instructions_only"] = true;
+    // Only when there is one, so the documents of runs without it are what they were.
+    if (w.mispredict > 0) j["mispredict"] = w.mispredict;
     return j;
 }
 
@@ -108,6 +110,7 @@ metrics::Weights read_weights(const Reader& r, const json& j) {
     w.ram = r.u64(r.at(j, "ram", "weights"), "weights.ram");
     w.name = j.value("preset", std::string("custom"));
     w.instructions_only = j.value("instructions_only", false);
+    if (j.contains("mispredict")) w.mispredict = r.u64(j.at("mispredict"), "weights.mispredict");
     return w;
 }
 

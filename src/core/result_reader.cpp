@@ -225,13 +225,21 @@ bool Reader::weights(metrics::Weights& out) {
             out.instructions_only = c_.peek() == 't';
             if (!c_.literal(out.instructions_only ? "true" : "false")) return false;
         } else {
-            const unsigned bit = key_ == "l1" ? 1 : key_ == "ll" ? 2 : key_ == "ram" ? 4 : 0;
+            const unsigned bit = key_ == "l1"           ? 1
+                                 : key_ == "ll"         ? 2
+                                 : key_ == "ram"        ? 4
+                                 : key_ == "mispredict" ? 8
+                                                        : 0;
             if (bit == 0 || (seen & bit) != 0) return false;
             seen |= bit;
-            if (!unsigned_value(bit == 1 ? out.l1 : bit == 2 ? out.ll : out.ram)) return false;
+            std::uint64_t* slot = bit == 1   ? &out.l1
+                                  : bit == 2 ? &out.ll
+                                  : bit == 4 ? &out.ram
+                                             : &out.mispredict;
+            if (!unsigned_value(*slot)) return false;
         }
     } while (c_.eat(','));
-    return c_.eat('}') && seen == 7;
+    return c_.eat('}') && (seen & 7) == 7;
 }
 
 bool Reader::verify(BenchmarkResult& b) {

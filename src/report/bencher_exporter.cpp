@@ -1,6 +1,7 @@
 // Bencher Metric Format (https://bencher.dev/docs/reference/bencher-metric-format): an object
 // of benchmark names, each an object of measures with a "value". Measures: cost,
-// instructions, and with cache simulation l1-hits, ll-hits, ram-hits. Bencher creates a
+// instructions, with cache simulation l1-hits, ll-hits, ram-hits, and with branch simulation
+// mispredicts (Bcm, the mispredicted conditional branches the cost weighs). Bencher creates a
 // measure the first time it sees its slug.
 
 #include <nlohmann/json.hpp>
@@ -23,6 +24,7 @@ constexpr std::pair<metrics::Metric, const char*> kMeasures[] = {
     {metrics::Metric::hits(metrics::Hits::L1), "l1-hits"},
     {metrics::Metric::hits(metrics::Hits::LL), "ll-hits"},
     {metrics::Metric::hits(metrics::Hits::Ram), "ram-hits"},
+    {metrics::Metric::event(metrics::Event::Bcm), "mispredicts"},
 };
 
 class BencherExporter final : public ResultExporter {

@@ -16,7 +16,11 @@ namespace {
 
 using calibrate::Calibration;
 
-constexpr std::string_view kColours[] = {"#0969da", "#8250df", "#e16f24", "#1b7c83"};
+// One colour per weight set; the second half repeats the first dashed (presets, then fits, then
+// the same with the terms measured besides).
+constexpr std::string_view kColours[] = {"#0969da", "#8250df", "#e16f24",
+                                         "#1b7c83", "#bf3989", "#6e7781"};
+constexpr std::size_t kMaxSets = 2 * std::size(kColours);
 
 constexpr std::string_view kStyle = R"css(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;
@@ -54,12 +58,18 @@ std::string e(std::string_view text) {
 
 std::string palette_css() {
     std::string css;
-    for (std::size_t i = 0; i < std::size(kColours); ++i) {
-        css += fmt::format("svg .line.w{0}{{stroke:{1}}}svg .dot.w{0}{{fill:{1}}}"
-                           ".sw.w{0}{{background:{1}}}\n",
-                           i, kColours[i]);
+    for (std::size_t i = 0; i < kMaxSets; ++i) {
+        const auto colour = kColours[i % std::size(kColours)];
+        css += fmt::format(
+            "svg .line.w{0}{{stroke:{1}}}svg .dot.w{0}{{fill:{1}}}"
+            ".sw.w{0}{{background:{1}}}\n",
+            i, colour);
+        if (i >= std::size(kColours)) {
+            css += fmt::format(
+                "svg .line.w{}{{stroke-dasharray:6 3}}svg .dot.w{}{{fill-opacity:.55}}\n", i, i);
+        }
     }
-    return css + "svg .line.w1{stroke-dasharray:6 3}svg .line.w3{stroke-dasharray:2 3}\n";
+    return css;
 }
 
 std::string header(const Calibration& c) {
@@ -79,18 +89,31 @@ std::string header(const Calibration& c) {
     return out + fmt::format(" · {}</p>\n", e(x.started));
 }
 
+std::string agreement_cells(const calibrate::Agreement& a) {
+    return fmt::format(
+        "<td class=\"num\">{:.3f}</td><td class=\"num\">{:.3f}</td>"
+        "<td class=\"num\">{:.1f}%</td>",
+        a.pearson_r, a.r_squared, a.median_abs_error * 100);
+}
+
 std::string sets_table(const Calibration& c) {
+    const bool programs = !c.programs.empty();
     std::string out =
         "<table>\n<tr><th>weights</th><th class=\"num\">L1 / LL / RAM</th><th class=\"num\">r"
-        "</th><th class=\"num\">R²</th><th class=\"num\">median error</th></tr>\n";
+        "</th><th class=\"num\">R²</th><th class=\"num\">median error</th>";
+    if (programs) {
+        out +=
+            "<th class=\"num\">programs: r</th><th class=\"num\">R²</th><th class=\"num\">"
+            "median error</th>";
+    }
+    out += "</tr>\n";
     for (std::size_t s = 0; s < c.sets.size(); ++s) {
         const auto& w = c.sets[s];
-        out += fmt::format(
-            "<tr><td><span class=\"sw w{}\"></span>{}</td><td class=\"num\">{}</td>"
-            "<td class=\"num\">{:.3f}</td><td class=\"num\">{:.3f}</td>"
-            "<td class=\"num\">{:.1f}%</td></tr>\n",
-            s, e(w.name), e(describe_weights(w)), w.agreement.pearson_r, w.agreement.r_squared,
-            w.agreement.median_abs_error * 100);
+        out += fmt::format("<tr><td><span class=\"sw w{}\"></span>{}</td><td class=\"num\">{}</td>",
+                           s % kMaxSets, e(w.name), e(describe_weights(w)));
+        out += agreement_cells(w.agreement);
+        if (programs && w.programs) out += agreement_cells(*w.programs);
+        out += "</tr>\n";
     }
     return out + "</table>\n";
 }
@@ -101,31 +124,42 @@ std::string legend(const Calibration& c, bool measured = true) {
     std::string out = "<p class=\"legend\">";
     if (measured) out += "<span class=\"sw m\"></span>measured";
     for (std::size_t s = 0; s < c.sets.size(); ++s)
-        out += fmt::format("<span class=\"sw w{}\"></span>{}", s, e(c.sets[s].name));
+        out += fmt::format("<span class=\"sw w{}\"></span>{}", s % kMaxSets, e(c.sets[s].name));
     return out + "</p>\n";
 }
 
-std::string kernels_table(const Calibration& c) {
+// Every kernel (or program) with its counts and each set's error; `predicted` gives set s's
+// prediction for row i.
+template <typename Predicted>
+std::string kernels_table(const Calibration& c, const std::vector<calibrate::KernelResult>& rows,
+                          std::string_view title, Predicted predicted) {
     const auto unit = calibrate::unit_of(c.context.native.clock);
     std::string out = fmt::format(
-        "<details><summary>Every kernel ({})</summary>\n<table>\n<tr><th>kernel</th>"
+        "<details><summary>{} ({})</summary>\n<table>\n<tr><th>name</th>"
         "<th class=\"num\">time {}</th><th class=\"num\">spread</th><th class=\"num\">L1 hits"
         "</th><th class=\"num\">LL hits</th><th class=\"num\">RAM hits</th>",
-        c.kernels.size(), unit);
+        title, rows.size(), unit);
+    if (c.model.l2) out += "<th class=\"num\">L2 hits</th>";
+    if (c.model.mispredicts) out += "<th class=\"num\">mispredicts</th>";
     for (const auto& s : c.sets)
         out += fmt::format("<th class=\"num\">{}</th>", e(s.name));
     out += "</tr>\n";
-    for (std::size_t i = 0; i < c.kernels.size(); ++i) {
-        const auto& k = c.kernels[i];
+    const auto cell = [](std::uint64_t v) {
+        return fmt::format("<td class=\"num\">{}</td>", util::with_commas(v));
+    };
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& k = rows[i];
         out += fmt::format(
-            "<tr><td>{}</td><td class=\"num\">{:.3f}</td><td class=\"num\">±{:.1f}%</td>"
-            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+            "<tr><td>{}</td><td class=\"num\">{:.3f}</td><td class=\"num\">±{:.1f}%"
+            "</td>",
             e(k.kernel.name), calibrate::in_units(c.context.native.clock, k.timing.median),
-            k.timing.spread * 100, util::with_commas(k.hits.l1_hits),
-            util::with_commas(k.hits.ll_hits), util::with_commas(k.hits.ram_hits));
-        for (const auto& s : c.sets) {
+            k.timing.spread * 100);
+        out += cell(k.hits.l1_hits) + cell(k.hits.ll_hits) + cell(k.hits.ram_hits);
+        if (c.model.l2) out += cell(k.l2_hits.value_or(0));
+        if (c.model.mispredicts) out += cell(k.mispredicts.value_or(0));
+        for (std::size_t s = 0; s < c.sets.size(); ++s) {
             out += fmt::format("<td class=\"num\">{}</td>",
-                               relative_error(s.agreement.predicted[i], k.timing.median));
+                               relative_error(predicted(s, i), k.timing.median));
         }
         out += "</tr>\n";
     }
@@ -149,16 +183,29 @@ std::string render_calibration_html(const Calibration& c) {
         "<title>cgbench calibration</title>\n<style>";
     out += std::string(kStyle) + palette_css() + "</style>\n</head>\n<body>\n";
     out += header(c);
-    out += "<p class=\"note\">Each kernel ran natively and under Cachegrind. A weight set's "
-           "predicted time is its cost times one scale factor, the one that fits the sweep "
-           "best; r is the correlation of cost and time, the median error the typical "
-           "relative miss. <b>fitted</b> is what <code>--out FILE</code> writes.</p>\n";
+    out +=
+        "<p class=\"note\">Each kernel ran natively and under Cachegrind. A weight set's "
+        "predicted time is its cost times one scale factor, the one that fits the sweep "
+        "best; r is the correlation of cost and time, the median error the typical "
+        "relative miss. <b>fitted</b> is what <code>--out FILE</code> writes.</p>\n";
     out += sets_table(c);
     out += walk_section(c, "walk/linear", "Memory walk, linear");
     out += walk_section(c, "walk/random", "Memory walk, random");
     out += "<h2>Predicted against measured, every kernel</h2>\n" + scatter_chart(c) + "\n" +
            legend(c, false);
-    out += kernels_table(c);
+    out += kernels_table(c, c.kernels, "Every kernel", [&](std::size_t s, std::size_t i) {
+        return c.sets[s].agreement.predicted[i];
+    });
+    if (!c.programs.empty()) {
+        out +=
+            "<h2>Held-out programs</h2>\n<p class=\"note\">Timed and counted like the sweep, "
+            "never fitted on: each weight set predicts their times with the scale it has on "
+            "the sweep.</p>\n" +
+            programs_chart(c) + "\n" + legend(c, false);
+        out += kernels_table(c, c.programs, "Every program", [&](std::size_t s, std::size_t i) {
+            return c.sets[s].programs->predicted[i];
+        });
+    }
     return out + "</body>\n</html>\n";
 }
 

@@ -30,8 +30,10 @@ ojson native_json(const calibrate::CalibrationContext& x) {
     return n;
 }
 
-ojson kernel_json(const calibrate::Calibration& c, std::size_t i) {
-    const auto& k = c.kernels[i];
+// A kernel or a program, with each weight set's prediction for it.
+template <typename Predicted>
+ojson kernel_json(const calibrate::Calibration& c, const calibrate::KernelResult& k,
+                  Predicted predicted) {
     ojson j;
     j["name"] = k.kernel.name;
     j["family"] = k.kernel.family;
@@ -41,25 +43,58 @@ ojson kernel_json(const calibrate::Calibration& c, std::size_t i) {
                  {"uncertainty", k.timing.uncertainty},
                  {"runs", k.timing.values}};
     j["hits"] = {{"l1", k.hits.l1_hits}, {"ll", k.hits.ll_hits}, {"ram", k.hits.ram_hits}};
+    if (k.l2_hits) j["hits"]["l2"] = *k.l2_hits;
     j["Ir"] = k.ir;
-    ojson predicted = ojson::object();
+    if (k.mispredicts) j["mispredicts"] = *k.mispredicts;
+    if (k.indirect_mispredicts) j["indirect_mispredicts"] = *k.indirect_mispredicts;
+    ojson p = ojson::object();
     for (const auto& s : c.sets)
-        predicted[s.name] = s.agreement.predicted[i];
-    j["predicted"] = std::move(predicted);
+        p[s.name] = predicted(s);
+    j["predicted"] = std::move(p);
     return j;
+}
+
+// The JSON key of a term's weight: "l1", "ll", "ram" as before, "l2", "mispredict", "ir".
+std::string_view weight_key(calibrate::Term t) {
+    switch (t) {
+        case calibrate::Term::L1:
+            return "l1";
+        case calibrate::Term::L2:
+            return "l2";
+        case calibrate::Term::LL:
+            return "ll";
+        case calibrate::Term::Ram:
+            return "ram";
+        case calibrate::Term::Mispredicts:
+            return "mispredict";
+        case calibrate::Term::Ir:
+            return "ir";
+    }
+    return "?";
+}
+
+ojson agreement_json(const calibrate::Agreement& a) {
+    return {
+        {"r", a.pearson_r}, {"r_squared", a.r_squared}, {"median_abs_error", a.median_abs_error}};
 }
 
 ojson set_json(const calibrate::WeightSet& s) {
     ojson j;
     j["name"] = s.name;
-    const char* keys[] = {"l1", "ll", "ram", "ir"};
-    for (std::size_t i = 0; i < s.weights.size() && i < 4; ++i)
-        j[keys[i]] = s.weights[i];
+    for (std::size_t i = 0; i < s.terms.size() && i < s.weights.size(); ++i)
+        j[std::string(weight_key(s.terms[i]))] = s.weights[i];
     j["usable"] = s.usable;
     j["scale"] = s.agreement.scale;
-    j["r"] = s.agreement.pearson_r;
-    j["r_squared"] = s.agreement.r_squared;
-    j["median_abs_error"] = s.agreement.median_abs_error;
+    j.update(agreement_json(s.agreement));
+    if (s.programs) j["programs"] = agreement_json(*s.programs);
+    return j;
+}
+
+ojson fitted_json(const calibrate::Calibration& c) {
+    ojson j = {
+        {"name", c.fitted.name}, {"l1", c.fitted.l1}, {"ll", c.fitted.ll}, {"ram", c.fitted.ram}};
+    if (c.fitted.mispredict > 0) j["mispredict"] = c.fitted.mispredict;
+    j["exact"] = c.fitted_exact;
     return j;
 }
 
@@ -72,21 +107,29 @@ std::string render_calibration_json(const calibrate::Calibration& c) {
     doc["fingerprint"] = to_json(c.context.fingerprint);
     doc["native"] = native_json(c.context);
     doc["simulated_seconds"] = c.context.simulated_seconds;
-    doc["objective"] = calibrate::to_string(c.objective);
-    doc["fitted"] = {{"name", c.fitted.name},
-                     {"l1", c.fitted.l1},
-                     {"ll", c.fitted.ll},
-                     {"ram", c.fitted.ram},
-                     {"exact", c.fitted_exact}};
-    if (!c.fitted_exact_ir.empty()) doc["fitted"]["exact_with_ir"] = c.fitted_exact_ir;
+    doc["objective"] = calibrate::to_string(c.model.objective);
+    if (!c.context.l2.empty()) doc["l2"] = c.context.l2;
+    doc["fitted"] = fitted_json(c);
     ojson sets = ojson::array();
     for (const auto& s : c.sets)
         sets.push_back(set_json(s));
     doc["weight_sets"] = std::move(sets);
     ojson kernels = ojson::array();
-    for (std::size_t i = 0; i < c.kernels.size(); ++i)
-        kernels.push_back(kernel_json(c, i));
+    for (std::size_t i = 0; i < c.kernels.size(); ++i) {
+        kernels.push_back(kernel_json(c, c.kernels[i], [i](const calibrate::WeightSet& s) {
+            return s.agreement.predicted[i];
+        }));
+    }
     doc["kernels"] = std::move(kernels);
+    if (!c.programs.empty()) {
+        ojson programs = ojson::array();
+        for (std::size_t i = 0; i < c.programs.size(); ++i) {
+            programs.push_back(kernel_json(c, c.programs[i], [i](const calibrate::WeightSet& s) {
+                return s.programs->predicted[i];
+            }));
+        }
+        doc["programs"] = std::move(programs);
+    }
     return dump_json(doc) + "\n";
 }
 

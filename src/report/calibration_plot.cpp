@@ -59,8 +59,7 @@ void axes(svg::Canvas& c, const std::vector<double>& yticks, double (*to_y)(doub
     c.line({kLeft, kHeight - kBottom}, {kWidth - kRight, kHeight - kBottom}, "axis");
     c.line({kLeft, kTop}, {kLeft, kHeight - kBottom}, "axis");
     c.text({14, (kTop + kHeight - kBottom) / 2}, y_caption, "caption", svg::Anchor::Middle, -90);
-    c.text({(kLeft + kWidth - kRight) / 2, kHeight - 8}, x_caption, "caption",
-           svg::Anchor::Middle);
+    c.text({(kLeft + kWidth - kRight) / 2, kHeight - 8}, x_caption, "caption", svg::Anchor::Middle);
 }
 
 double linear_y(double v, double ymax) {
@@ -126,13 +125,20 @@ std::string walk_chart(const Calibration& c, std::string_view family) {
     return canvas.str();
 }
 
-std::string scatter_chart(const Calibration& c) {
-    const double norm = slowest(c);
+namespace {
+
+// Predicted (y) against measured (x) time of `rows`, relative to `norm`, log-log; `predicted`
+// gives set s's prediction for row i.
+template <typename Predicted>
+std::string scatter(const Calibration& c, const std::vector<calibrate::KernelResult>& rows,
+                    Predicted predicted, double norm, std::string_view title,
+                    std::string_view x_caption) {
     double lo = 1, hi = 1;
-    for (std::size_t i = 0; i < c.kernels.size(); ++i) {
-        lo = std::min(lo, c.kernels[i].timing.median / norm);
-        for (const auto& s : c.sets) {
-            const double p = s.agreement.predicted[i] / norm;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        lo = std::min(lo, rows[i].timing.median / norm);
+        hi = std::max(hi, rows[i].timing.median / norm);
+        for (std::size_t s = 0; s < c.sets.size(); ++s) {
+            const double p = predicted(s, i) / norm;
             if (p > 0) lo = std::min(lo, p);
             hi = std::max(hi, p);
         }
@@ -144,7 +150,7 @@ std::string scatter_chart(const Calibration& c) {
     const auto pos = [&](double v) {
         return (std::log10(std::max(v, std::pow(10, l0))) - l0) / span * side;
     };
-    svg::Canvas canvas(kWidth, kHeight, "chart", "predicted against measured time, every kernel");
+    svg::Canvas canvas(kWidth, kHeight, "chart", std::string(title));
     const double x0 = kLeft + 100;
     const auto px = [&](double v) { return x0 + pos(v); };
     const auto py = [&](double v) { return kHeight - kBottom - pos(v); };
@@ -160,18 +166,39 @@ std::string scatter_chart(const Calibration& c) {
                 "predicted = measured");
     canvas.text({x0 - 40, (kTop + kHeight - kBottom) / 2}, "predicted", "caption",
                 svg::Anchor::Middle, -90);
-    canvas.text({x0 + side / 2, kHeight - 8}, "measured (÷ slowest kernel's, log scale)",
-                "caption", svg::Anchor::Middle);
+    canvas.text({x0 + side / 2, kHeight - 8}, x_caption, "caption", svg::Anchor::Middle);
     for (std::size_t s = 0; s < c.sets.size(); ++s) {
-        for (std::size_t i = 0; i < c.kernels.size(); ++i) {
-            const double m = c.kernels[i].timing.median / norm;
-            const double p = c.sets[s].agreement.predicted[i] / norm;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const double m = rows[i].timing.median / norm;
+            const double p = predicted(s, i) / norm;
             canvas.circle({px(m), py(p)}, 3, fmt::format("dot w{}", s),
                           fmt::format("{} · {}: predicted {:.3f}, measured {:.3f}",
-                                      c.kernels[i].kernel.name, c.sets[s].name, p, m));
+                                      rows[i].kernel.name, c.sets[s].name, p, m));
         }
     }
     return canvas.str();
+}
+
+}  // namespace
+
+std::string scatter_chart(const Calibration& c) {
+    return scatter(
+        c, c.kernels,
+        [&](std::size_t s, std::size_t i) { return c.sets[s].agreement.predicted[i]; }, slowest(c),
+        "predicted against measured time, every kernel",
+        "measured (÷ slowest kernel's, log scale)");
+}
+
+std::string programs_chart(const Calibration& c) {
+    if (c.programs.empty()) return "";
+    double norm = 0;
+    for (const auto& p : c.programs)
+        norm = std::max(norm, p.timing.median);
+    return scatter(
+        c, c.programs,
+        [&](std::size_t s, std::size_t i) { return c.sets[s].programs->predicted[i]; },
+        norm > 0 ? norm : 1, "predicted against measured time, every held-out program",
+        "measured (÷ slowest program's, log scale)");
 }
 
 }  // namespace cgbench::report

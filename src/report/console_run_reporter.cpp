@@ -2,7 +2,6 @@
 // with -v), spreads of unrepeatable benchmarks, failures with their stderr, warnings.
 
 #include <fmt/format.h>
-
 #include <string.h>
 
 #include <algorithm>
@@ -83,9 +82,8 @@ std::string spread_table(const BenchmarkResult& b) {
 }
 
 std::string failure(const BenchmarkResult& b, const RenderOptions& o) {
-    std::string out =
-        fmt::format("\n{} {}: {}\n", paint(o, "31;1", "✗"), util::printable(b.name),
-                    util::printable(b.error));
+    std::string out = fmt::format("\n{} {}: {}\n", paint(o, "31;1", "✗"), util::printable(b.name),
+                                  util::printable(b.error));
     if (!b.stderr_tail.empty()) {
         out += "  last lines of its stderr:\n";
         for (const auto line : util::split(b.stderr_tail, '\n')) {
@@ -99,7 +97,8 @@ class ConsoleRunReporter final : public RunReporter {
   public:
     std::string render(const RunResult& run, const RenderOptions& o) const override {
         std::vector<std::pair<std::string, Align>> cols;
-        for (const auto& title : summary_titles()) {
+        const bool branch_sim = run.fingerprint.branch_sim;
+        for (const auto& title : summary_titles(branch_sim)) {
             cols.emplace_back(title, cols.size() < 2 ? Align::Left : Align::Right);
         }
         // The process count, when some benchmark ran more than one.
@@ -109,9 +108,10 @@ class ConsoleRunReporter final : public RunReporter {
         cols.emplace_back("wall", Align::Right);
         TextTable table(std::move(cols));
         for (const auto& b : run.benchmarks) {
-            auto cells = summary_cells(b);
+            auto cells = summary_cells(b, branch_sim);
             cells[0] = util::printable(cells[0]);
-            if (counts) cells.push_back(std::to_string(std::max<std::size_t>(b.processes.size(), 1)));
+            if (counts)
+                cells.push_back(std::to_string(std::max<std::size_t>(b.processes.size(), 1)));
             cells.push_back(fmt::format("{:.2f}s", b.wall_seconds));
             table.add_row(std::move(cells));
         }

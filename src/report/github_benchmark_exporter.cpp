@@ -21,11 +21,14 @@ using ojson = nlohmann::ordered_json;
 
 std::string extra(const RunResult& run, const BenchmarkResult& b) {
     std::string out = fmt::format("cost = {}", cost_formula(b.weights));
-    std::vector<std::string> hits;  // "L1 hits 1,234", with cache simulation
+    std::vector<std::string> hits;  // "L1 hits 1,234" (cache simulation), Bcm
     for (const auto& h : metrics::kHits) {
         if (const auto v = metric_value(b, metrics::Metric::hits(h.id))) {
             hits.push_back(fmt::format("{} {}", h.label, util::with_commas(*v)));
         }
+    }
+    if (const auto m = metric_value(b, metrics::Metric::event(metrics::Event::Bcm))) {
+        hits.push_back(fmt::format("Bcm {}", util::with_commas(*m)));
     }
     if (!hits.empty()) out += "\n" + util::join(hits, ", ");
     out += "\n" + provenance(run.fingerprint);

@@ -28,9 +28,10 @@ class JunitRunReporter final : public RunReporter {
         out += fmt::format(
             "  <testsuite name=\"cgbench run {}\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
             "time=\"{:.3f}\" timestamp=\"{}\">\n",
-            markup_escape(run.id), run.benchmarks.size(), failures, total, markup_escape(run.started));
+            markup_escape(run.id), run.benchmarks.size(), failures, total,
+            markup_escape(run.started));
         for (const auto& b : run.benchmarks)
-            out += testcase(b);
+            out += testcase(b, run.fingerprint.branch_sim);
         if (!run.warnings.empty()) {
             out += fmt::format("    <system-out>{}</system-out>\n",
                                markup_escape(warning_lines(run.warnings)));
@@ -48,20 +49,21 @@ class JunitRunReporter final : public RunReporter {
         return out;
     }
 
-    static std::string testcase(const BenchmarkResult& b) {
+    static std::string testcase(const BenchmarkResult& b, bool branch_sim) {
         std::string out =
             fmt::format("    <testcase classname=\"cgbench\" name=\"{}\" time=\"{:.3f}\">\n",
                         markup_escape(b.name), b.wall_seconds);
         if (b.status != BenchStatus::Ok) {
-            out += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
-                               markup_escape(b.error), status_label(b), markup_escape(b.stderr_tail));
+            out +=
+                fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
+                            markup_escape(b.error), status_label(b), markup_escape(b.stderr_tail));
             if (!b.warnings.empty()) {
                 out += fmt::format("      <system-out>{}</system-out>\n",
                                    markup_escape(warning_lines(b.warnings)));
             }
         } else {
-            const auto titles = summary_titles();
-            const auto cells = summary_cells(b);
+            const auto titles = summary_titles(branch_sim);
+            const auto cells = summary_cells(b, branch_sim);
             std::string summary;
             for (std::size_t i = 2; i < cells.size(); ++i) {
                 summary += fmt::format("{}{}={}", i > 2 ? ", " : "", titles[i], cells[i]);

@@ -27,10 +27,15 @@ class MarkdownRunReporter final : public RunReporter {
         out += failed == 0 ? fmt::format("{} benchmark(s) measured.\n\n", run.benchmarks.size())
                            : fmt::format("**{} of {} benchmark(s) failed.**\n\n", failed,
                                          run.benchmarks.size());
-        out += row(summary_titles());
-        out += "|:--|:--|--:|--:|--:|--:|--:|\n";
+        const bool branch_sim = run.fingerprint.branch_sim;
+        const auto titles = summary_titles(branch_sim);
+        out += row(titles);
+        out += "|:--|:--|";
+        for (std::size_t i = 2; i < titles.size(); ++i)
+            out += "--:|";
+        out += "\n";
         for (const auto& b : run.benchmarks) {
-            auto cells = summary_cells(b);
+            auto cells = summary_cells(b, branch_sim);
             cells[0] = markdown_name(cells[0]);
             out += row(cells);
         }

@@ -40,13 +40,15 @@ struct Family {
 
 constexpr Family kFamilies[] = {
     {metrics::Metric::cost(), "cgbench_cost",
-     "Weighted cost (L1, LL and RAM hits times their weights)"},
+     "Weighted cost (L1, LL and RAM hits, and mispredictions, times their weights)"},
     {metrics::Metric::event(metrics::Event::Ir), "cgbench_instructions",
      "Instructions executed (Ir)"},
     {metrics::Metric::hits(metrics::Hits::L1), "cgbench_l1_hits", "References served by L1"},
     {metrics::Metric::hits(metrics::Hits::LL), "cgbench_ll_hits",
      "L1 misses served by the last-level cache"},
     {metrics::Metric::hits(metrics::Hits::Ram), "cgbench_ram_hits", "Last-level misses (RAM)"},
+    {metrics::Metric::event(metrics::Event::Bcm), "cgbench_mispredicts",
+     "Mispredicted conditional branches (Bcm, with --branch-sim)"},
 };
 
 // Appends one family; a family no benchmark has a value for is left out entirely.

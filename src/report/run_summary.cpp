@@ -8,25 +8,30 @@ namespace cgbench::report {
 
 namespace {
 
-// The metrics of the summary table, chosen: the instructions, the hits the cost weighs, the
-// cost. Every other metric is in the details (console -v) and the result file.
-constexpr metrics::Metric kSummaryMetrics[] = {
-    metrics::Metric::event(metrics::Event::Ir), metrics::Metric::hits(metrics::Hits::L1),
-    metrics::Metric::hits(metrics::Hits::LL), metrics::Metric::hits(metrics::Hits::Ram),
-    metrics::Metric::cost()};
+// The metrics of the summary table, chosen: the instructions, the hits the cost weighs, with
+// branch simulation the mispredictions it weighs (Bcm), the cost. Every other metric is in the
+// details (console -v) and the result file.
+std::vector<metrics::Metric> summary_metrics(bool branch_sim) {
+    std::vector<metrics::Metric> out = {
+        metrics::Metric::event(metrics::Event::Ir), metrics::Metric::hits(metrics::Hits::L1),
+        metrics::Metric::hits(metrics::Hits::LL), metrics::Metric::hits(metrics::Hits::Ram)};
+    if (branch_sim) out.push_back(metrics::Metric::event(metrics::Event::Bcm));
+    out.push_back(metrics::Metric::cost());
+    return out;
+}
 
 }  // namespace
 
-std::vector<std::string> summary_titles() {
+std::vector<std::string> summary_titles(bool branch_sim) {
     std::vector<std::string> titles = {"benchmark", "status"};
-    for (const auto m : kSummaryMetrics)
+    for (const auto m : summary_metrics(branch_sim))
         titles.emplace_back(m.label());
     return titles;
 }
 
-std::vector<std::string> summary_cells(const BenchmarkResult& b) {
+std::vector<std::string> summary_cells(const BenchmarkResult& b, bool branch_sim) {
     std::vector<std::string> cells = {b.name, status_label(b)};
-    for (const auto m : kSummaryMetrics) {
+    for (const auto m : summary_metrics(branch_sim)) {
         const auto v = metric_value(b, m);
         cells.push_back(v ? util::with_commas(*v) : "-");
     }
@@ -47,7 +52,8 @@ std::string provenance(const Fingerprint& f) {
 
 std::string cost_formula(const metrics::Weights& w) {
     if (w.instructions_only) return "Ir";
-    return fmt::format("{}·L1 + {}·LL + {}·RAM", w.l1, w.ll, w.ram);
+    const auto hits = fmt::format("{}·L1 + {}·LL + {}·RAM", w.l1, w.ll, w.ram);
+    return w.mispredict == 0 ? hits : fmt::format("{} + {}·Bcm", hits, w.mispredict);
 }
 
 std::string status_label(const BenchmarkResult& b) {

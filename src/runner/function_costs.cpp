@@ -9,7 +9,10 @@ namespace {
 // Whether the cost under `weights` uses event `e`.
 bool cost_needs(const metrics::EventInfo& e, const metrics::Weights& weights) {
     if (weights.instructions_only) return e.id == metrics::Event::Ir;
-    return e.source != metrics::EventSource::BranchSim;
+    if (e.source == metrics::EventSource::BranchSim) {
+        return weights.mispredict > 0 && e.id == metrics::Event::Bcm;
+    }
+    return true;
 }
 
 // The events of `counts` the cost under `weights` needs.

@@ -19,8 +19,8 @@ namespace cgbench::e2e {
 namespace {
 
 // Fast: three sizes, short loops, one round of three runs, any noise accepted.
-const std::vector<std::string> kTiny = {"--sizes", "4K,256K,16M", "--steps", "20000",
-                                        "--rounds", "1",          "--repeat", "3"};
+const std::vector<std::string> kTiny = {"--sizes",  "4K,256K,16M", "--steps",  "20000",
+                                        "--rounds", "1",           "--repeat", "3"};
 
 Result calibrate(std::vector<std::string> args, const Options& options = {}) {
     std::vector<std::string> full = {"calibrate"};
@@ -55,9 +55,9 @@ TEST(CalibrateE2E, TinySweepWritesWeightsThatRunAndSuitesUse) {
     const auto dir = scratch("calibrate-sweep");
     auto args = kTiny;
     fs::create_directories(dir / "raw");
-    args.insert(args.end(), {"--max-noise", "100%", "--format", "json", "--out",
-                             (dir / "w.toml").string(), "--html", (dir / "c.html").string(),
-                             "--keep-raw", (dir / "raw").string()});
+    args.insert(args.end(),
+                {"--max-noise", "100%", "--format", "json", "--out", (dir / "w.toml").string(),
+                 "--html", (dir / "c.html").string(), "--keep-raw", (dir / "raw").string()});
     const auto r = calibrate(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
@@ -98,9 +98,9 @@ TEST(CalibrateE2E, TinySweepWritesWeightsThatRunAndSuitesUse) {
     EXPECT_GT(with.ir - without.ir, 20000u * 10) << "not one loop of 20000 steps";
 
     // `run --weights FILE` records them like any custom weights, and its cost uses them.
-    const auto run = cgbench({"run", "-q", "--no-db", "--weights", (dir / "w.toml").string(),
-                              "--out", (dir / "r.json").string(), "--", example("memory_cache"),
-                              "linear", "20000"});
+    const auto run =
+        cgbench({"run", "-q", "--no-db", "--weights", (dir / "w.toml").string(), "--out",
+                 (dir / "r.json").string(), "--", example("memory_cache"), "linear", "20000"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const auto result = read_json(dir / "r.json");
     const auto& b = result["benchmarks"][0];
@@ -121,9 +121,9 @@ TEST(CalibrateE2E, TinySweepWritesWeightsThatRunAndSuitesUse) {
         dir / "proj", fmt::format("[defaults]\nweights = \"machine.toml\"\n\n[[bench]]\nname = "
                                   "\"m\"\ncommand = [\"{}\", \"linear\", \"20000\"]\n",
                                   example("memory_cache")));
-    const auto s = cgbench({"run", "-q", "--no-db", "--suite", suite.string(), "--out",
-                            (dir / "s.json").string()},
-                           {.cwd = fs::temp_directory_path().string()});
+    const auto s = cgbench(
+        {"run", "-q", "--no-db", "--suite", suite.string(), "--out", (dir / "s.json").string()},
+        {.cwd = fs::temp_directory_path().string()});
     ASSERT_EQ(s.exit_code, 0) << s.err;
     EXPECT_EQ(read_json(dir / "s.json")["benchmarks"][0]["weights"], b["weights"]);
 }
@@ -131,7 +131,8 @@ TEST(CalibrateE2E, TinySweepWritesWeightsThatRunAndSuitesUse) {
 TEST(CalibrateE2E, NoisyTimingsAreRefusedWithExit4AndNothingWritten) {
     const auto dir = scratch("calibrate-noisy");
     const auto suite = write_suite(
-        dir, fmt::format("[[bench]]\nname = \"noisy\"\ncommand = [\"{}\"]\n", program("noisy_spin")));
+        dir,
+        fmt::format("[[bench]]\nname = \"noisy\"\ncommand = [\"{}\"]\n", program("noisy_spin")));
     const auto r = calibrate({"--sizes", "4K", "--steps", "200000", "--rounds", "1", "--repeat",
                               "9", "--max-noise", "5%", "--suite", suite.string(), "--out",
                               (dir / "w.toml").string()});
@@ -186,6 +187,116 @@ TEST(CalibrateE2E, CyclesWithoutACounterIsAnEnvironmentError) {
     EXPECT_EQ(r.exit_code, 4) << r.err;
     EXPECT_NE(r.err.find("cycle counter is not available here"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("--clock cpu"), std::string::npos) << r.err;
+}
+
+// A program timed natively reads its stdin file from the start on every run: `grep -q` exits
+// 1 when it finds nothing, which it would from the second run on if the runs shared the
+// offset the first one left at the end.
+TEST(CalibrateE2E, EveryNativeRunOfAProgramReadsAllOfItsStdin) {
+    const auto dir = scratch("calibrate-stdin");
+    util::write_file_atomic(dir / "input.txt", "needle\n");
+    exec::ProcessSpec spec;
+    spec.argv = {CGBENCH_KERNELS_PROGRAM, "exec", "1", "3", "--", "/bin/grep", "-q", "needle"};
+    spec.env = {"PATH=/usr/bin:/bin"};
+    spec.stdin_path = (dir / "input.txt").string();
+    exec::PosixProcessRunner runner;
+    const auto r = runner.run(spec);
+    EXPECT_EQ(r.exit_code, 0) << r.stdout_tail << r.stderr_tail;
+    EXPECT_EQ(r.stdout_tail.find("failed"), std::string::npos) << r.stdout_tail;
+    std::size_t samples = 0;
+    for (std::size_t at = r.stdout_tail.find("sample "); at != std::string::npos;
+         at = r.stdout_tail.find("sample ", at + 1))
+        ++samples;
+    EXPECT_EQ(samples, 3u) << r.stdout_tail;
+}
+
+// Every new term in one tiny calibration: branch simulation, an L2 from a second geometry run
+// and held-out programs. The mispredicts and L2 hits of a loop are what Valgrind counted in the
+// files it wrote; the programs are tested on, never fitted on; the weights file carries the
+// misprediction weight, which `run` uses only with --branch-sim.
+TEST(CalibrateE2E, BranchSimL2AndHeldOutProgramsInOneTinySweep) {
+    const auto dir = scratch("calibrate-terms");
+    fs::create_directories(dir / "raw");
+    const auto programs = write_suite(
+        dir,
+        fmt::format("[[bench]]\nname = \"workload\"\ncommand = [\"{}\", \"20000\"]\n\n"
+                    "[[bench]]\nname = \"squares\"\ncommand = [\"{}\", \"direct\", \"3000\"]\n",
+                    program("workload"), example("magic_squares")));
+    const auto r = calibrate({"--sizes",
+                              "4K,256K",
+                              "--steps",
+                              "20000",
+                              "--rounds",
+                              "1",
+                              "--repeat",
+                              "3",
+                              "--max-noise",
+                              "100%",
+                              "--branch-sim",
+                              "--l2",
+                              "131072,8,64",
+                              "--programs",
+                              programs.string(),
+                              "--format",
+                              "json",
+                              "--out",
+                              (dir / "w.toml").string(),
+                              "--keep-raw",
+                              (dir / "raw").string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc["l2"], "131072,8,64");
+    EXPECT_EQ(doc["fingerprint"]["branch_sim"], true);
+    ASSERT_EQ(doc["kernels"].size(), 8u);  // 2 walks x 2 sizes, 2 compute, 2 branch
+    ASSERT_EQ(doc["programs"].size(), 2u);
+    EXPECT_EQ(doc["programs"][1]["name"], "squares");
+    std::vector<std::string> names;
+    for (const auto& s : doc["weight_sets"]) {
+        names.push_back(s["name"]);
+        EXPECT_TRUE(s.contains("programs")) << s["name"];
+    }
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"pythonspeed", "kcachegrind", "fitted",
+                                        "pythonspeed + mispredicts", "kcachegrind + mispredicts",
+                                        "fitted + mispredicts", "fitted + L2", "fitted + all"}));
+
+    // branch/random: one loop's mispredictions by hand, from the runs with and without it.
+    const auto by_hand = [&](const std::string& file) {
+        return valgrind_counts(dir / "raw" / file);
+    };
+    auto with = by_hand("branch_random.cachegrind.out");
+    auto without = by_hand("branch_random__setup_.cachegrind.out");
+    const auto& random = doc["kernels"][7];
+    ASSERT_EQ(random["name"], "branch/random");
+    EXPECT_EQ(random["mispredicts"].get<std::uint64_t>(), minus(with["Bcm"], without["Bcm"]));
+    EXPECT_EQ(random["indirect_mispredicts"].get<std::uint64_t>(),
+              minus(with["Bim"], without["Bim"]));
+    EXPECT_GT(random["mispredicts"].get<std::uint64_t>(), 20000u / 4) << "a random branch";
+    EXPECT_LT(doc["kernels"][6]["mispredicts"].get<std::uint64_t>(), 20000u / 100)
+        << "branch/predictable";
+    // walk/random/256K: its L2 hits are the LL hits of the run with the L2 as LL.
+    const auto l2_with = hits_by_hand(by_hand("L2/walk_random_256K.cachegrind.out"));
+    const auto l2_without = hits_by_hand(by_hand("L2/walk_random_256K__setup_.cachegrind.out"));
+    EXPECT_NE(util::read_file(dir / "raw/L2/walk_random_256K.cachegrind.out").find("131072 B"),
+              std::string::npos)
+        << "not the L2 geometry";
+    const auto& walk = doc["kernels"][3];
+    ASSERT_EQ(walk["name"], "walk/random/256K");
+    EXPECT_EQ(walk["hits"]["l2"].get<std::uint64_t>(), minus(l2_with.ll, l2_without.ll));
+    // A program's counts are its whole run, once.
+    const auto squares = by_hand("squares.cachegrind.out");
+    EXPECT_EQ(doc["programs"][1]["mispredicts"].get<std::uint64_t>(), squares.at("Bcm"));
+    EXPECT_EQ(doc["programs"][1]["indirect_mispredicts"].get<std::uint64_t>(), squares.at("Bim"));
+
+    // The weights file holds the fit with mispredicts; run uses it with --branch-sim only.
+    const auto w = config::load_weights_file(dir / "w.toml");
+    EXPECT_EQ(w.mispredict, doc["fitted"]["mispredict"].get<std::uint64_t>());
+    const auto refused = cgbench({"run", "-q", "--no-db", "--weights", (dir / "w.toml").string(),
+                                  "--", program("workload"), "2000"});
+    EXPECT_EQ(refused.exit_code, w.mispredict > 0 ? 2 : 0) << refused.err;
+    const auto used = cgbench({"run", "-q", "--no-db", "--branch-sim", "--weights",
+                               (dir / "w.toml").string(), "--", program("workload"), "2000"});
+    EXPECT_EQ(used.exit_code, 0) << used.err;
 }
 
 }  // namespace cgbench::e2e

@@ -279,8 +279,9 @@ inline BenchmarkResult hostile_functions_result() {
     return b;
 }
 
-// A calibration of two kernels and a suite benchmark named to attack, with fixed timings and
-// weight sets (no fit: the numbers must not depend on the machine's floating point).
+// A calibration of two kernels and a suite benchmark named to attack, with mispredicts and a
+// held-out program also named to attack, with fixed timings and weight sets (no fit: the
+// numbers must not depend on the machine's floating point).
 inline calibrate::Calibration hostile_calibration() {
     calibrate::Calibration c;
     const auto names = hostile_names();
@@ -295,14 +296,50 @@ inline calibrate::Calibration hostile_calibration() {
         k.timing = {{1000.0 * n, 1010.0 * n}, 1005.0 * n, 0.01, 0.005};
         k.hits = {2'000'000 * (i + 1), 100'000 * i, 10'000 * i * i};
         k.ir = 1'000'000 * (i + 1);
+        k.mispredicts = 1'000 * i;
         c.kernels.push_back(std::move(k));
     }
-    c.sets = {{"pythonspeed", {1, 5, 35}, true, {0.0005, 0.99, 0.98, 0.05, {1000, 2100, 2950}}},
-              {"kcachegrind", {1, 10, 100}, true, {0.0004, 0.97, 0.93, 0.08, {990, 2200, 3300}}},
-              {"fitted", {1, 4, 60}, true, {0.0005, 0.995, 0.99, 0.02, {1004, 2020, 3010}}}};
-    c.fitted = metrics::Weights{"calibrated", 1, 4, 60};
-    c.fitted_exact = {1, 4.02, 59.7};
+    calibrate::KernelResult program;
+    program.kernel.name = "program " + names[2];
+    program.kernel.family = "program";
+    program.timing = {{50000.0, 50500.0}, 50250.0, 0.01, 0.005};
+    program.hits = {90'000'000, 2'000'000, 300'000};
+    program.ir = 60'000'000;
+    program.mispredicts = 400'000;
+    c.programs.push_back(std::move(program));
+    c.model.mispredicts = true;
+    using calibrate::Term;
+    const std::vector<Term> hits = {Term::L1, Term::LL, Term::Ram};
+    const std::vector<Term> branchy = {Term::L1, Term::LL, Term::Ram, Term::Mispredicts};
+    const auto set = [](std::string name, std::vector<Term> terms, std::vector<double> weights,
+                        bool fitted, calibrate::Agreement sweep, calibrate::Agreement programs) {
+        calibrate::WeightSet s;
+        s.name = std::move(name);
+        s.terms = std::move(terms);
+        s.weights = std::move(weights);
+        if (fitted) s.exact = {1, 4.02, 59.7, 12.3};
+        s.exact.resize(s.terms.size() * fitted);
+        s.fitted = fitted;
+        s.agreement = std::move(sweep);
+        s.programs = std::move(programs);
+        return s;
+    };
+    c.sets = {set("pythonspeed", hits, {1, 5, 35}, false,
+                  {0.0005, 0.99, 0.98, 0.05, {1000, 2100, 2950}}, {0.0005, 1, 1, 0.4, {30000}}),
+              set("kcachegrind", hits, {1, 10, 100}, false,
+                  {0.0004, 0.97, 0.93, 0.08, {990, 2200, 3300}}, {0.0004, 1, 1, 0.3, {35000}}),
+              set("fitted", hits, {1, 4, 60}, true, {0.0005, 0.995, 0.99, 0.02, {1004, 2020, 3010}},
+                  {0.0005, 1, 1, 0.2, {40000}}),
+              set("pythonspeed + mispredicts", branchy, {1, 5, 35, 20}, false,
+                  {0.0005, 0.991, 0.98, 0.04, {1002, 2110, 2960}}, {0.0005, 1, 1, 0.25, {37500}}),
+              set("kcachegrind + mispredicts", branchy, {1, 10, 100, 10}, false,
+                  {0.0004, 0.972, 0.94, 0.07, {991, 2210, 3310}}, {0.0004, 1, 1, 0.2, {40000}}),
+              set("fitted + mispredicts", branchy, {1, 4, 60, 12}, true,
+                  {0.0005, 0.998, 0.995, 0.01, {1005, 2015, 3012}}, {0.0005, 1, 1, 0.05, {47700}})};
+    c.fitted = metrics::Weights{"calibrated", 1, 4, 60, false, 12};
+    c.fitted_exact = {1, 4.02, 59.7, 12.3};
     c.context.fingerprint = run("x", {}).fingerprint;
+    c.context.fingerprint.branch_sim = true;
     c.context.started = "2026-11-22T03:15:00Z";
     c.context.cpu_model = "CPU " + names[1] + names[4];
     c.context.steps = 2097152;

@@ -58,6 +58,19 @@ inline BenchmarkResult bench(std::string name, std::uint64_t ir,
     return b;
 }
 
+// `bench` measured with branch simulation: the branch events set (Bcm = Bim = ir / 200) and
+// the cost under pythonspeed with its misprediction weight.
+inline BenchmarkResult branch_bench(std::string name, std::uint64_t ir) {
+    auto b = bench(std::move(name), ir);
+    b.events.set(metrics::Event::Bc, ir / 8);
+    b.events.set(metrics::Event::Bcm, ir / 200);
+    b.events.set(metrics::Event::Bi, ir / 40);
+    b.events.set(metrics::Event::Bim, ir / 200);
+    b.weights = metrics::with_branch_sim(b.weights, true);
+    b.cost = metrics::cost(b.events, b.weights);
+    return b;
+}
+
 // A benchmark that failed the way a non-zero exit does.
 inline BenchmarkResult failed_bench(std::string name) {
     BenchmarkResult b;

@@ -65,6 +65,25 @@ TEST(Comparison, GatedEventAndWorstRegression) {
     EXPECT_EQ(c.counts().regressions, 2u);
 }
 
+TEST(Comparison, MispredictsAreGatedLikeAnyMetric) {
+    CompareOptions o;
+    o.thresholds.add("cost=off,Bcm=1%|10");
+    auto base = run("b", {branch_bench("a", 100'000)});
+    auto head = run("h", {branch_bench("a", 100'000)});
+    for (auto* r : {&base, &head}) {
+        r->fingerprint.branch_sim = true;
+        r->fingerprint.weights = r->benchmarks[0].weights;
+    }
+    head.benchmarks[0].events.set(metrics::Event::Bcm, 600);
+    const auto c = cmp(base, head, o);
+    const auto* m = c.benchmarks.at(0).change(metrics::Metric::event(metrics::Event::Bcm));
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->base, 500u);
+    EXPECT_EQ(m->head, 600u);
+    EXPECT_EQ(m->verdict, Verdict::Regression);
+    EXPECT_EQ(c.exit_code(), ExitCode::kRegression);
+}
+
 TEST(Comparison, AddedRemovedFailedFixed) {
     const auto base = run("b", {bench("same", 1000), bench("gone", 1000), failed_bench("broke"),
                                 failed_bench("fixed"), failed_bench("still")});
@@ -108,9 +127,8 @@ TEST(Comparison, WithoutABaselineEveryBenchmarkIsAddedAndAFailureStillFails) {
               "No baseline: the merge base has no suite; every benchmark is reported as added");
     EXPECT_TRUE(c.differences.empty()) << "no fingerprint to differ from";
 
-    const auto broken =
-        compare_to_nothing(run("h", {bench("a", 1000), failed_bench("b")}), side_of(run("h", {}), "HEAD"),
-                           {}, "first run");
+    const auto broken = compare_to_nothing(run("h", {bench("a", 1000), failed_bench("b")}),
+                                           side_of(run("h", {}), "HEAD"), {}, "first run");
     EXPECT_EQ(broken.benchmarks[1].verdict, Verdict::Failed);
     EXPECT_FALSE(broken.passed()) << "a broken benchmark fails the gate without a baseline too";
 }
@@ -125,9 +143,9 @@ TEST(Comparison, TheThresholdARunRecordedIsApplied) {
     };
     const auto base = run("b", {bench("loose", 1000, 100'000), bench("tight", 1000, 100'000),
                                 bench("plain", 1000, 100'000)});
-    const auto head = run("h", {head_bench("loose", 105'000, "10%"),
-                                head_bench("tight", 100'600, "ir=5%,cost=0.5%"),
-                                head_bench("plain", 105'000, "")});
+    const auto head = run(
+        "h", {head_bench("loose", 105'000, "10%"), head_bench("tight", 100'600, "ir=5%,cost=0.5%"),
+              head_bench("plain", 105'000, "")});
     auto c = cmp(base, head);
     EXPECT_EQ(c.benchmarks[0].verdict, Verdict::Changed) << "+5% is within its 10%";
     EXPECT_EQ(c.benchmarks[1].verdict, Verdict::Regression) << "+0.6% is beyond its 0.5%";

@@ -1,14 +1,12 @@
 // Weights files: what calibrate writes, --weights FILE and a suite's `weights` read, and the
 // errors for files that are not right.
 
-#include "config/weights_file.hpp"
-
 #include <gtest/gtest.h>
-
 #include <toml++/toml.h>
 
 #include "base/errors.hpp"
 #include "config/suite.hpp"
+#include "config/weights_file.hpp"
 #include "util/fs.hpp"
 
 namespace cgbench::config {
@@ -43,6 +41,17 @@ TEST_F(WeightsFileTest, ReadsTheWeightsAndTheirName) {
     EXPECT_EQ(load_weights_file(p), (metrics::Weights{"epyc", 1, 3, 42, false}));
 }
 
+TEST_F(WeightsFileTest, AMispredictionWeightIsOptional) {
+    const auto p = write("branchy.toml", "l1 = 1\nll = 3\nram = 42\nmispredict = 17\n");
+    EXPECT_EQ(load_weights_file(p), (metrics::Weights{"branchy", 1, 3, 42, false, 17}));
+    EXPECT_EQ(load_weights_file(write("plain.toml", "l1 = 1\nll = 3\nram = 42\n")).mispredict, 0u);
+    EXPECT_NE(error_of("l1 = 1\nll = 3\nram = 42\nmispredict = -1\n")
+                  .find("w.toml:4: 'mispredict' must be a non-negative integer"),
+              std::string::npos);
+    // Used without branch simulation, the run refuses it (metrics::with_branch_sim).
+    EXPECT_THROW(metrics::with_branch_sim(load_weights_file(p), false), UsageError);
+}
+
 TEST_F(WeightsFileTest, TheNameDefaultsToTheFileStem) {
     const auto p = write("laptop.toml", "l1 = 2\nll = 7\nram = 90\n");
     EXPECT_EQ(load_weights_file(p).name, "laptop");
@@ -54,7 +63,8 @@ TEST_F(WeightsFileTest, BadContentNamesFileLineAndKey) {
         EXPECT_NE(e.find("w.toml:4: unknown key 'rma'"), std::string::npos) << e;
     }
     EXPECT_NE(error_of("l1 = 1\nll = 3\n").find("'ram' is missing"), std::string::npos);
-    EXPECT_NE(error_of("l1 = 1\nll = -3\nram = 4\n").find("w.toml:2: 'll' must be a non-negative integer"),
+    EXPECT_NE(error_of("l1 = 1\nll = -3\nram = 4\n")
+                  .find("w.toml:2: 'll' must be a non-negative integer"),
               std::string::npos);
     EXPECT_NE(error_of("l1 = 1\nll = 2.5\nram = 4\n").find("'ll' must be"), std::string::npos);
     EXPECT_NE(error_of("l1 = 0\nll = 0\nram = 0\n").find("all three weights are 0"),
@@ -96,13 +106,18 @@ TEST_F(WeightsFileTest, FormattedFilesReadBack) {
     WeightsFile f;
     f.weights = {"lab \"box\"", 3, 11, 170, false};
     f.comments = {"first line", "second\nline"};
-    f.calibration = {{"r", 0.987}, {"kernels", std::int64_t{44}}, {"exact", std::vector<double>{1, 3.6}},
+    f.calibration = {{"r", 0.987},
+                     {"kernels", std::int64_t{44}},
+                     {"exact", std::vector<double>{1, 3.6}},
                      {"cpu_model", std::string("AMD \"EPYC\"")}};
     const auto text = format_weights_file(f);
     EXPECT_EQ(text.rfind("# first line\n", 0), 0u) << text;
     EXPECT_EQ(text.find("second\nline"), std::string::npos) << "a comment line broke: " << text;
     EXPECT_LT(text.find("l1 = 3"), text.find("ram = 170"));
     EXPECT_EQ(load_weights_file(write("f.toml", text)), f.weights);
+    EXPECT_EQ(text.find("mispredict"), std::string::npos) << "written without one: " << text;
+    f.weights.mispredict = 23;
+    EXPECT_EQ(load_weights_file(write("g.toml", format_weights_file(f))), f.weights);
     // The informational table keeps its types: 1 stays a float, 44 an integer.
     const auto doc = toml::parse(text);
     EXPECT_EQ(doc["calibration"]["exact"][0].value<double>(), 1.0);

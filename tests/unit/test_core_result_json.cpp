@@ -82,6 +82,28 @@ TEST(ResultJson, RoundTrip) {
     EXPECT_EQ(b.runs, 3);
 }
 
+TEST(ResultJson, MispredictionWeightRoundTripsAndIsOmittedWithoutOne) {
+    RunResult run = sample_run();
+    EXPECT_FALSE(to_json(run)["benchmarks"][0]["weights"].contains("mispredict"));
+    const auto key = run.fingerprint.comparison_key();
+    auto& b = run.benchmarks[0];
+    for (const auto e :
+         {metrics::Event::Bc, metrics::Event::Bcm, metrics::Event::Bi, metrics::Event::Bim})
+        b.events.set(e, 4);
+    run.fingerprint.branch_sim = true;
+    run.fingerprint.weights = metrics::with_branch_sim(run.fingerprint.weights, true);
+    b.weights = run.fingerprint.weights;
+    b.cost = metrics::cost(b.events, b.weights);
+    const auto j = to_json(run);
+    EXPECT_EQ(j["benchmarks"][0]["weights"]["mispredict"], b.weights.mispredict);
+    EXPECT_EQ(j["run"]["fingerprint"]["weights"]["mispredict"], b.weights.mispredict);
+    const auto back = run_from_json(nlohmann::json::parse(j.dump()), "test");
+    EXPECT_EQ(back.benchmarks[0].weights, b.weights);
+    EXPECT_EQ(back.benchmarks[0].cost, b.cost);
+    EXPECT_EQ(back.fingerprint.comparison_key(), run.fingerprint.comparison_key());
+    EXPECT_NE(run.fingerprint.comparison_key(), key);
+}
+
 TEST(ResultJson, SuiteFieldsRoundTripAndAreOmittedWhenUnset) {
     RunResult run = sample_run();
     EXPECT_FALSE(to_json(run)["benchmarks"][0].contains("threshold"));

@@ -59,7 +59,13 @@ std::vector<BenchmarkResult> every_shape() {
     region.functions = {FunctionResult{"a.c", "qsort \"x\"", region.events, 80000},
                         FunctionResult{"", std::string(kOtherFunctions), {}, 10000}};
     region.functions[1].events.set(metrics::Event::Ir, 5);
-    return {plain, hostile, verified, failed, signalled, ir_only, custom, suite, region};
+    auto branchy = bench("branchy", 6000);
+    for (const auto e :
+         {metrics::Event::Bc, metrics::Event::Bcm, metrics::Event::Bi, metrics::Event::Bim})
+        branchy.events.set(e, 50);
+    branchy.weights = metrics::with_branch_sim(metrics::parse_weights("pythonspeed"), true);
+    branchy.cost = metrics::cost(branchy.events, branchy.weights);
+    return {plain, hostile, verified, failed, signalled, ir_only, custom, suite, region, branchy};
 }
 
 }  // namespace

@@ -86,7 +86,8 @@ TEST(Score, WeightPresetsAreDocumented) {
 }
 
 TEST(Score, BadWeightsAreUsageErrors) {
-    for (const char* bad : {"", "fast", "1,2", "1,2,3,4", "1,-2,3", "0,0,0", "1.5,2,3", "a,b,c"}) {
+    for (const char* bad : {"", "fast", "1,2", "1,2,3,4,5", "1,-2,3", "0,0,0", "1.5,2,3", "a,b,c",
+                            "0,0,0,20", "1,2,3,-4"}) {
         try {
             parse_weights(bad);
             ADD_FAILURE() << "accepted '" << bad << "'";
@@ -94,6 +95,71 @@ TEST(Score, BadWeightsAreUsageErrors) {
             EXPECT_NE(std::string(e.hint()).find("pythonspeed"), std::string::npos);
         }
     }
+}
+
+namespace {
+
+// sample() with branch simulation: 7 mispredicted conditional branches, 3 indirect ones.
+EventCounts with_branches() {
+    auto c = sample();
+    c.set(Event::Bc, 300);
+    c.set(Event::Bcm, 7);
+    c.set(Event::Bi, 40);
+    c.set(Event::Bim, 3);
+    return c;
+}
+
+}  // namespace
+
+TEST(Score, MispredictsWeighTheirWeightWhenSimulated) {
+    // Only the conditional ones weigh: Cachegrind's indirect predictor is no CPU's.
+    EXPECT_EQ(mispredicts(with_branches()), 7u);
+    EXPECT_FALSE(mispredicts(sample()));
+    // 1,5,35 with 20 per misprediction: 3270 + 20 * 7
+    const auto w = parse_weights("1,5,35,20");
+    EXPECT_EQ(w.mispredict, 20u);
+    EXPECT_EQ(w.describe(), "1/5/35, mispredict 20");
+    EXPECT_EQ(cost(with_branches(), w), 3410u);
+    // Without the branch events there is nothing to weigh: an error, not a cost without them.
+    EXPECT_THROW(cost(sample(), w), UsageError);
+    // A set without a misprediction weight ignores the branch events.
+    EXPECT_EQ(cost(with_branches(), parse_weights("1,5,35")), 3270u);
+    EXPECT_EQ(cost(with_branches(), parse_weights("1,5,35,0")), 3270u);
+}
+
+TEST(Score, PresetsTakeTheirMispredictionWeightOnlyWithBranchSimulation) {
+    for (const auto& p : weight_presets()) {
+        EXPECT_EQ(p.weights.mispredict, 0u) << p.name;
+        const auto off = with_branch_sim(parse_weights(p.name), false);
+        EXPECT_EQ(off, p.weights) << p.name;
+        EXPECT_EQ(with_branch_sim(parse_weights(p.name), true).mispredict, p.mispredict) << p.name;
+    }
+    EXPECT_EQ(with_branch_sim(parse_weights("kcachegrind"), true).mispredict, 10u);
+    EXPECT_EQ(with_branch_sim(parse_weights("ir"), true).mispredict, 0u);
+    // The key of a run without branch simulation is what it always was.
+    EXPECT_EQ(with_branch_sim(parse_weights("pythonspeed"), false).describe(), "1/5/35");
+    const auto on = with_branch_sim(parse_weights("pythonspeed"), true);
+    EXPECT_NE(on.describe(), "1/5/35");
+    EXPECT_EQ(cost(with_branches(), on), 3270u + on.mispredict * 7);
+}
+
+TEST(Score, CustomMispredictionWeightsNeedBranchSimulation) {
+    EXPECT_EQ(with_branch_sim(parse_weights("1,6,80,9"), true).mispredict, 9u);
+    EXPECT_EQ(with_branch_sim(parse_weights("1,6,80"), true).mispredict, 0u);
+    EXPECT_EQ(with_branch_sim(parse_weights("1,6,80,0"), false).mispredict, 0u);
+    try {
+        with_branch_sim(parse_weights("1,6,80,9"), false);
+        FAIL() << "accepted a misprediction weight without branch simulation";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("branch simulation is off"), std::string::npos)
+            << e.what();
+        EXPECT_NE(e.hint().find("--branch-sim"), std::string::npos);
+    }
+}
+
+TEST(Score, AMispredictionWeightIsBoundedLikeTheOthers) {
+    EXPECT_THROW(parse_weights("1,2,3,1000001"), UsageError);
+    EXPECT_EQ(parse_weights("1,2,3,1000000").mispredict, kMaxWeight);
 }
 
 TEST(Score, InconsistentCountsAreRejected) {

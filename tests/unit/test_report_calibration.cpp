@@ -1,17 +1,17 @@
 // The calibration reports: every kernel and weight set in each format, hostile names kept as
 // text in the HTML page and its SVG, and the JSON document's shape.
 
-#include "report/calibration_report.hpp"
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "markup_check.hpp"
-#include "util/strings.hpp"
 #include "report/calibration_plot.hpp"
+#include "report/calibration_report.hpp"
 #include "run_fixtures.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::report {
 
@@ -47,7 +47,7 @@ calibrate::Calibration calibration(bool ir_term = false) {
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         auto& h = kernels[i].hits;
         double ns = 0.25 * (static_cast<double>(h.l1_hits) + 4.0 * static_cast<double>(h.ll_hits) +
-                           60.0 * static_cast<double>(h.ram_hits));
+                            60.0 * static_cast<double>(h.ram_hits));
         if (i == 2) ns *= 1.1;
         kernels[i].timing = calibrate::summarize({ns * 0.99, ns, ns * 1.02});
         kernels[i].ir = h.l1_hits / 2;
@@ -120,6 +120,77 @@ TEST(CalibrationReport, WalkChartsNeedTwoSizes) {
     EXPECT_EQ(walk_chart(c, "compute"), "");
 }
 
+namespace {
+
+// calibration() with mispredicts on every kernel and two held-out programs, one named to
+// attack every format; `indirect`, when given, is the first program's indirect mispredicts.
+calibrate::Calibration with_programs(std::optional<std::uint64_t> indirect = std::nullopt) {
+    const auto base = calibration();
+    std::vector<calibrate::KernelResult> kernels = base.kernels, programs;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        kernels[i].mispredicts = 10'000 * i;
+        kernels[i].timing =
+            calibrate::summarize({kernels[i].timing.median + 2500.0 * static_cast<double>(i)});
+    }
+    for (const auto& name : {std::string("gzip"), kHostile + "<svg onload=alert(2)>"}) {
+        calibrate::KernelResult p;
+        p.kernel = {name, "program", std::nullopt, {}, {}};
+        p.hits = {90'000'000, 2'000'000, 300'000};
+        p.mispredicts = 400'000;
+        p.timing = calibrate::summarize({5e7, 5.1e7});
+        programs.push_back(p);
+    }
+    programs[0].indirect_mispredicts = indirect;
+    auto c = calibrate::fit_calibration(std::move(kernels), false, calibrate::Objective::Absolute,
+                                        std::move(programs));
+    c.context = base.context;
+    return c;
+}
+
+}  // namespace
+
+TEST(CalibrationReport, ProgramsAndMispredictsInEveryFormat) {
+    const auto c = with_programs();
+    ASSERT_TRUE(c.model.mispredicts);
+    const auto text = render_calibration_console(c, false);
+    for (const char* s :
+         {"program (held out)", "gzip", "mispredicts", "programs: r", "pythonspeed + mispredicts",
+          "fitted + mispredicts", "held out of every fit"}) {
+        EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text;
+    }
+    EXPECT_NE(text.find(util::printable(c.programs[1].kernel.name)), std::string::npos);
+    EXPECT_NE(text.find(fmt::format("1 / 5 / 35 / mispredicts {}", c.sets[3].weights.back())),
+              std::string::npos)
+        << text;
+
+    const auto doc = nlohmann::json::parse(render_calibration_json(c));
+    ASSERT_EQ(doc["programs"].size(), 2u);
+    EXPECT_EQ(doc["programs"][1]["name"], c.programs[1].kernel.name);
+    EXPECT_EQ(doc["programs"][0]["mispredicts"], 400'000);
+    EXPECT_EQ(doc["kernels"][2]["mispredicts"], 20'000);
+    for (std::size_t s = 0; s < c.sets.size(); ++s) {
+        const auto& j = doc["weight_sets"][s];
+        EXPECT_EQ(j["name"], c.sets[s].name);
+        EXPECT_DOUBLE_EQ(j["programs"]["r"].get<double>(), c.sets[s].programs->pearson_r);
+        EXPECT_DOUBLE_EQ(doc["programs"][0]["predicted"][c.sets[s].name].get<double>(),
+                         c.sets[s].programs->predicted[0]);
+    }
+    EXPECT_FALSE(doc["programs"][0].contains("indirect_mispredicts")) << "not simulated";
+    EXPECT_EQ(doc["weight_sets"][5]["name"], "fitted + mispredicts");
+    EXPECT_TRUE(doc["weight_sets"][5].contains("mispredict"));
+    EXPECT_EQ(doc["fitted"]["mispredict"], c.fitted.mispredict);
+
+    const auto html = render_calibration_html(c);
+    EXPECT_EQ(check_html(html), "");
+    for (const auto svg : svg_fragments(html))
+        EXPECT_EQ(check_xml(svg), "");
+    EXPECT_EQ(svg_fragments(html).size(), 4u);  // linear, random, kernels, programs
+    EXPECT_EQ(html.find("<svg onload"), std::string::npos);
+    EXPECT_NE(html.find("Held-out programs"), std::string::npos);
+    EXPECT_NE(programs_chart(c), "");
+    EXPECT_EQ(programs_chart(calibration()), "");
+}
+
 TEST(CalibrationReport, JsonHasTheSchemaEveryKernelAndWeightSet) {
     const auto c = calibration(true);
     const auto doc = nlohmann::json::parse(render_calibration_json(c));
@@ -137,6 +208,19 @@ TEST(CalibrationReport, JsonHasTheSchemaEveryKernelAndWeightSet) {
     EXPECT_EQ(doc["weight_sets"][3]["usable"], false);
     EXPECT_TRUE(doc["weight_sets"][3].contains("ir"));
     EXPECT_DOUBLE_EQ(doc["weight_sets"][0]["r"].get<double>(), c.sets[0].agreement.pearson_r);
+}
+
+TEST(CalibrationReport, IndirectMispredictsAreRecordedButWeighNothing) {
+    const auto plain = with_programs();
+    const auto c = with_programs(7'000'000);
+    const auto doc = nlohmann::json::parse(render_calibration_json(c));
+    EXPECT_EQ(doc["programs"][0]["indirect_mispredicts"], 7'000'000);
+    EXPECT_FALSE(doc["programs"][1].contains("indirect_mispredicts"));
+    ASSERT_EQ(c.sets.size(), plain.sets.size());
+    for (std::size_t s = 0; s < c.sets.size(); ++s) {
+        EXPECT_EQ(c.sets[s].programs->predicted, plain.sets[s].programs->predicted)
+            << c.sets[s].name << ": Bim must not move a prediction";
+    }
 }
 
 }  // namespace cgbench::report
