@@ -20,7 +20,7 @@ inline constexpr std::size_t kMaxRunIdBytes = 128;
 std::optional<std::string> run_id_problem(std::string_view id);
 
 // Throws UsageError "SOURCE: invalid result file: ..." when `run` breaks a rule: its id (see
-// run_id_problem), `started` not a time as cgbench writes it (util::parse_iso8601), a NUL in
+// run_id_problem), `started` not a time as cgbench writes it (util::parse_utc_timestamp), a NUL in
 // a name, id, commit or branch (the history would keep only what precedes it), a wall time
 // that is negative or not finite, or a result whose cost is not what its events and weights
 // give.

@@ -65,62 +65,13 @@ std::optional<std::time_t> parse_date(std::string_view text) {
     return utc_time(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2), 0, 0, 0);
 }
 
-std::optional<std::time_t> parse_iso8601(std::string_view text) {
-    if (text.size() != 20 || text[10] != 'T' || text[13] != ':' || text[16] != ':' ||
-        text[19] != 'Z') {
-        return std::nullopt;
-    }
-    const auto day = parse_date(text.substr(0, 10));
-    if (!day) return std::nullopt;
-    return utc_time(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2), digits(text, 11, 2),
-                    digits(text, 14, 2), digits(text, 17, 2));
-}
-
-std::string now_iso8601() {
-    return iso8601(utc_now());
-}
-
-std::string iso8601_at(std::time_t t) {
-    return iso8601(utc_at(t));
-}
-
-namespace {
-
-// The decimal number of `text[at, at + n)`, or -1 when those are not all digits.
-int digits(std::string_view text, std::size_t at, std::size_t n) {
-    int v = 0;
-    for (std::size_t i = at; i < at + n; ++i) {
-        if (text[i] < '0' || text[i] > '9') return -1;
-        v = v * 10 + (text[i] - '0');
-    }
-    return v;
-}
-
-// Days from 1970-01-01 to year-month-day of the proleptic Gregorian calendar (H. Hinnant's
-// days_from_civil).
-std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
-    y -= m <= 2 ? 1 : 0;
-    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const auto yoe = static_cast<unsigned>(y - era * 400);
-    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
-}
-
-}  // namespace
-
 std::optional<std::int64_t> parse_iso8601(std::string_view t) {
-    // YYYY-MM-DDTHH:MM:SS then Z or +HH:MM / -HH:MM
-    if (t.size() < 20 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' ||
-        t[16] != ':') {
-        return std::nullopt;
-    }
-    const int y = digits(t, 0, 4), mo = digits(t, 5, 2), d = digits(t, 8, 2);
-    const int h = digits(t, 11, 2), mi = digits(t, 14, 2), s = digits(t, 17, 2);
-    if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
-        s < 0 || s > 60) {
-        return std::nullopt;
-    }
+    // YYYY-MM-DDTHH:MM:SS, then Z or +HH:MM / -HH:MM
+    if (t.size() < 20 || t[10] != 'T' || t[13] != ':' || t[16] != ':') return std::nullopt;
+    if (!parse_date(t.substr(0, 10))) return std::nullopt;
+    const auto local = utc_time(digits(t, 0, 4), digits(t, 5, 2), digits(t, 8, 2),
+                                digits(t, 11, 2), digits(t, 14, 2), digits(t, 17, 2));
+    if (!local) return std::nullopt;
     std::int64_t offset = 0;
     const auto zone = t.substr(19);
     if (zone != "Z") {
@@ -131,8 +82,22 @@ std::optional<std::int64_t> parse_iso8601(std::string_view t) {
         if (oh < 0 || om < 0 || oh > 23 || om > 59) return std::nullopt;
         offset = (zone[0] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
     }
-    return days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 +
-           h * 3600 + mi * 60 + s - offset;
+    return static_cast<std::int64_t>(*local) - offset;
+}
+
+std::optional<std::time_t> parse_utc_timestamp(std::string_view text) {
+    if (text.size() != 20 || text[19] != 'Z') return std::nullopt;
+    const auto t = parse_iso8601(text);
+    if (!t) return std::nullopt;
+    return static_cast<std::time_t>(*t);
+}
+
+std::string now_iso8601() {
+    return iso8601(utc_now());
+}
+
+std::string iso8601_at(std::time_t t) {
+    return iso8601(utc_at(t));
 }
 
 std::string new_run_id() {
