@@ -42,6 +42,10 @@ the comparison. Run it from the directory that holds the suite (or pass --suite)
 
 No baseline: when the merge base has no suite file (the pull request that adds cgbench),
 every benchmark is reported as added and the gate passes, with a note saying why.
+New benchmarks (those the base lacks, every one without a baseline) are measured 3 times
+(or as their suite 'verify' says) and fail unless the 3 give the same counts.
+Base and head give the same counts for the same code: cgbench runs both at the same fixed
+paths (the checkout at /cgbench/tree), whichever directory they are checked out in.
 Branch mode (no base, e.g. a push to main): HEAD is measured; with --history it is compared
 with the branch's previous stored run (none yet: no baseline), and a benchmark that fails
 fails the run (exit 3) as a regression does (exit 1).
@@ -253,9 +257,11 @@ measure_both() {
       measure_in "$worktree/$prefix" base --no-db
   fi
   build_in "$head_dir" "the head"
-  local db=(--no-db)
+  local db=(--no-db) verify=(--verify 3)
   [ -n "$history" ] && db=(--db "$history")
-  measure_in "$head_dir" head "${db[@]}"
+  # A benchmark the base lacks is new: measured 3 times, it must repeat before it gates.
+  [ -f "$out_dir/base$suffix.json" ] && verify=(--verify-new "$out_dir/base$suffix.json")
+  measure_in "$head_dir" head "${db[@]}" "${verify[@]}"
 }
 
 join_shards() { # SIDE

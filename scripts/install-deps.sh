@@ -29,14 +29,15 @@ development=(
   "${build[@]}" "${runtime[@]}"
   sqlite3 libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
-  python3
+  python3 lua5.4
   rsync
   curl jq
   groff-base
 )
 # The end-to-end tests: the compiler, the libraries the tests link, the interpreters and
-# clients they run.
-e2e=("${build[@]}" "${runtime[@]}" sqlite3 libgtest-dev libgmock-dev libbenchmark-dev python3)
+# clients they run (Lua: a runtime that seeds its hashes from the clock).
+e2e=("${build[@]}" "${runtime[@]}" sqlite3 libgtest-dev libgmock-dev libbenchmark-dev python3
+     lua5.4)
 # The CI tests install their clients with npm (tests/ci/install.sh). Debian's nodejs and npm,
 # unless a Node.js with npm is already installed (another distribution's packages conflict).
 if ! command -v npm >/dev/null; then

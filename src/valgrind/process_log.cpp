@@ -1,7 +1,11 @@
 #include "valgrind/process_log.hpp"
 
 #include <array>
+#include <algorithm>
 #include <charconv>
+#include <initializer_list>
+
+#include <fmt/format.h>
 
 #include "util/strings.hpp"
 
@@ -96,6 +100,13 @@ ProcessLog parse_process_log(std::string_view text) {
             continue;
         }
         const std::string_view line = util::trim(lines[i]);
+        constexpr std::string_view kUnhandled = "->IR: unhandled instruction bytes: ";
+        if (line.starts_with("vex ") && log.unhandled_instruction.empty()) {
+            if (const auto at = line.find(kUnhandled); at != std::string_view::npos) {
+                log.unhandled_instruction = std::string(util::trim(line.substr(at + kUnhandled.size())));
+            }
+            continue;
+        }
         if (line.starts_with("valgrind: ")) {
             log.notes.emplace_back(line);
             continue;
@@ -117,6 +128,32 @@ ProcessLog parse_process_log(std::string_view text) {
         }
     }
     return log;
+}
+
+std::string describe_unhandled_instruction(std::string_view bytes) {
+    // The bytes up to the opcode; Valgrind prints the next ones too.
+    std::vector<std::string_view> words;
+    for (const auto w : util::split(util::trim(bytes), ' ')) {
+        if (!w.empty()) words.push_back(w);
+    }
+    const auto starts = [&](std::initializer_list<std::string_view> prefix) {
+        return words.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), words.begin());
+    };
+    const std::string shown = util::join(std::vector<std::string>(words.begin(), words.begin() + std::min<std::size_t>(words.size(), 4)), " ");
+    if (starts({"0xF", "0x1", "0xF9"})) {
+        return fmt::format(
+            "RDTSCP ({}), which this Valgrind cannot decode: Go up to 1.20 reads the clock with it "
+            "(pass --env GODEBUG=cpu.rdtscp=off), other programs need a build without it",
+            shown);
+    }
+    if (starts({"0x62"})) {
+        return fmt::format("an AVX-512 instruction ({}), which Valgrind cannot run: build the "
+                           "program without AVX-512 (e.g. -march=x86-64-v3)",
+                           shown);
+    }
+    return fmt::format("an instruction Valgrind cannot decode ({}): build the program for an "
+                       "older CPU (e.g. -march=x86-64-v2), or use a newer Valgrind",
+                       shown);
 }
 
 }  // namespace cgbench::valgrind

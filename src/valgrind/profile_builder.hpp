@@ -44,6 +44,9 @@ struct ParseOptions {
     // may look like anything, even "events: ..."): 1 + the newlines in the program's argv.
     // 0: unknown; the command then spans every line up to the first `events:` line.
     std::size_t cmd_lines = 0;
+    // With collect_functions: every function whose name this accepts is also copied to
+    // Profile::watched, whatever its rank (the functions runner/repeatability.hpp reads).
+    std::function<bool(std::string_view)> watch = {};
 };
 
 class ProfileBuilder {
