@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 
@@ -205,6 +206,23 @@ int scratch_root(const char** step) {
     return 0;
 }
 
+// `child` as the mounted /proc numbers it: cgbench may itself run in a pid namespace whose
+// /proc is the machine's (a container, `unshare --pid`). A pidfd's fdinfo says ("Pid:").
+pid_t proc_pid(pid_t child) {
+    const int fd = static_cast<int>(::syscall(SYS_pidfd_open, child, 0));
+    if (fd < 0) return child;
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+    char text[1024] = {};
+    const int info = ::open(path, O_RDONLY | O_CLOEXEC);
+    const ssize_t n = info < 0 ? -1 : ::read(info, text, sizeof text - 1);
+    if (info >= 0) ::close(info);
+    ::close(fd);
+    const char* at = n > 0 ? std::strstr(text, "\nPid:") : nullptr;
+    const long pid = at != nullptr ? std::strtol(at + 5, nullptr, 10) : 0;
+    return pid > 0 ? static_cast<pid_t>(pid) : child;
+}
+
 }  // namespace
 
 pid_t clone_sandboxed() {
@@ -215,8 +233,9 @@ bool write_id_maps(pid_t child) {
     char path[64];
     char map[64];
     const bool root = ::geteuid() == 0;
+    const pid_t pid = proc_pid(child);
     const auto put = [&](const char* file, const char* text) {
-        std::snprintf(path, sizeof path, "/proc/%d/%s", static_cast<int>(child), file);
+        std::snprintf(path, sizeof path, "/proc/%d/%s", static_cast<int>(pid), file);
         const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
         if (fd < 0) return false;
         const bool ok = write_all(fd, text, std::strlen(text));

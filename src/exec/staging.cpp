@@ -54,9 +54,14 @@ struct Root {
     fs::path path;
     std::string note;
     bool temporary = false;  // a per-process mkdtemp directory, removed at exit
-    ~Root() {
+};
+
+// Removes a per-process staging directory when cgbench exits.
+struct RemovedAtExit {
+    fs::path path;
+    ~RemovedAtExit() {
         std::error_code ec;
-        if (temporary) fs::remove_all(path, ec);
+        if (!path.empty()) fs::remove_all(path, ec);
     }
 };
 
@@ -102,6 +107,7 @@ Root make_root() {
 
 const Root& root() {
     static const Root r = make_root();
+    static const RemovedAtExit remove{r.temporary ? r.path : fs::path()};
     return r;
 }
 

@@ -48,6 +48,14 @@ std::string valgrind_complaint(std::string_view stderr_text) {
 }  // namespace
 
 void throw_if_tmp_full() {
+    // Valgrind keeps temporary files of its own in /tmp (the program's environment, which
+    // it reads, has no TMPDIR).
+    if (::access("/tmp", W_OK) != 0 && (errno == EROFS || errno == EACCES)) {
+        throw EnvironmentError(fmt::format("/tmp is not writable ({}): Valgrind keeps its "
+                                           "temporary files there",
+                                           std::strerror(errno)),
+                               "make /tmp writable (TMPDIR moves only cgbench's own files)");
+    }
     constexpr std::uint64_t kEnough = 1 << 20;  // Valgrind's files of a small program
     const auto free = util::free_bytes("/tmp");
     if (!free || *free >= kEnough) return;

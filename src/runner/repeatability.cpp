@@ -31,6 +31,8 @@ constexpr std::array<std::string_view, 2> kTimeReads = {"time_syscall", "__time_
 constexpr std::array<std::string_view, 4> kEntropyReads = {"getentropy", "arc4random",
                                                            "arc4random_buf", "arc4random_uniform"};
 constexpr std::array<std::string_view, 2> kEntropyParts = {"random_device", "hashmap_random_keys"};
+// read(2) through the C library (the loader's own reads are __read_nocancel).
+constexpr std::array<std::string_view, 3> kReads = {"read", "__libc_read", "__read"};
 // getrandom: the C library's malloc makes one call at start-up (7 instructions on glibc 2.36).
 constexpr std::uint64_t kMallocGetrandomIr = 12;
 
@@ -70,6 +72,7 @@ struct Reads {
     std::uint64_t getrandom_ir = 0;
     std::vector<std::string> entropy;  // the functions that read it
     Runtime runtime = Runtime::Other;
+    bool reads = false;  // it called read()
 };
 
 Reads reads_of(const ProcessEvidence& p) {
@@ -87,10 +90,13 @@ Reads reads_of(const ProcessEvidence& p) {
             r.clock_reads += ir / c.ir_per_read;
         }
         r.time = r.time || contains(kTimeReads, name);
+        r.reads = r.reads || contains(kReads, name);
         if (name == "getrandom" || name == "__getrandom") r.getrandom_ir += ir;
-        const bool part = std::any_of(kEntropyParts.begin(), kEntropyParts.end(),
-                                      [&](std::string_view s) { return name.find(s) != name.npos; });
-        if (contains(kEntropyReads, name) || part) r.entropy.emplace_back(name);
+        if (contains(kEntropyReads, name)) r.entropy.emplace_back(name);
+        for (const auto part : kEntropyParts) {
+            const bool named = name.find(part) != name.npos;
+            if (named && !contains(r.entropy, part)) r.entropy.emplace_back(part);
+        }
     }
     if (r.getrandom_ir > kMallocGetrandomIr) r.entropy.emplace_back("getrandom");
     return r;
@@ -171,17 +177,19 @@ bool ancestor(const std::vector<ProcessEvidence>& ps, std::size_t a, std::size_t
     return false;
 }
 
-// Two processes that ran at the same time for longer than a scheduler's whim, neither
-// started by the other.
-std::optional<std::pair<std::size_t, std::size_t>> concurrent(
+// A process that read() while another one, neither started by the other, ran beside it for
+// longer than a scheduler's whim: (reader, other). Workers that only write to their parent
+// do not count: the parent reads, but it started them.
+std::optional<std::pair<std::size_t, std::size_t>> concurrent_reader(
     const std::vector<ProcessEvidence>& ps) {
     constexpr std::int64_t kOverlapNs = 20'000'000;
     for (std::size_t a = 0; a < ps.size(); ++a) {
-        for (std::size_t b = a + 1; b < ps.size(); ++b) {
-            if (ps[a].started_ns == 0 || ps[b].started_ns == 0) continue;
+        for (std::size_t b = 0; b < ps.size(); ++b) {
+            if (a == b || ps[a].started_ns == 0 || ps[b].started_ns == 0) continue;
             const auto overlap = std::min(ps[a].ended_ns, ps[b].ended_ns) -
                                  std::max(ps[a].started_ns, ps[b].started_ns);
-            if (overlap > kOverlapNs && !ancestor(ps, a, b) && !ancestor(ps, b, a)) {
+            if (overlap > kOverlapNs && reads_of(ps[a]).reads && !ancestor(ps, a, b) &&
+                !ancestor(ps, b, a)) {
                 return std::pair{a, b};
             }
         }
@@ -194,7 +202,8 @@ std::optional<std::pair<std::size_t, std::size_t>> concurrent(
 bool repeatability_function(std::string_view name) {
     const std::string_view base = base_name(name);
     const auto is = [&](const auto& list) { return contains(list, base); };
-    if (base == "getrandom" || base == "__getrandom" || is(kTimeReads) || is(kEntropyReads)) {
+    if (base == "getrandom" || base == "__getrandom" || is(kTimeReads) || is(kEntropyReads) ||
+        is(kReads)) {
         return true;
     }
     for (const auto& c : kClockReads) {
@@ -216,12 +225,12 @@ std::vector<std::string> repeatability_warnings(const std::vector<ProcessEvidenc
                                     : fmt::format("'{}'", util::printable(p.command));
         process_warnings(p, who, fixed, out);
     }
-    if (const auto pair = concurrent(processes)) {
+    if (const auto pair = concurrent_reader(processes)) {
         out.push_back(fmt::format(
-            "'{}' and '{}' ran at the same time: a process reading a pipe another one writes "
-            "(a shell pipeline) gets the data in pieces that depend on scheduling, so its "
-            "counts differ from run to run by a few hundred instructions; write the data to a "
-            "file first, or measure the stages apart{}",
+            "'{}' read its input while '{}' ran at the same time: a process reading a pipe "
+            "another one writes (a shell pipeline) gets the data in pieces that depend on "
+            "scheduling, so its counts differ from run to run by a few hundred instructions; "
+            "write the data to a file first, or measure the stages apart{}",
             util::printable(processes[pair->first].command),
             util::printable(processes[pair->second].command), kVerify));
     }

@@ -12,8 +12,9 @@
 //   more getrandom than the C library's own malloc start-up makes (one call);
 // - runtimes that seed themselves whatever the program does: Ruby's hashes, Go's maps, V8's
 //   hash seed;
-// - processes that ran at the same time, neither started by the other: one reading a pipe
-//   the other writes (a shell pipeline) reads it in pieces that depend on scheduling.
+// - a process that read() while another ran beside it, neither started by the other: one
+//   reading a pipe the other writes (a shell pipeline) reads it in pieces that depend on
+//   scheduling. (Workers that write to the parent that started them do not count.)
 // Reads of /dev/urandom show through the functions that make them (random_device, Go's
 // runtime); a program that opens it itself is not seen. --fixed-clock and --fixed-random
 // silence the rules they make moot.

@@ -1,6 +1,7 @@
 #include "runner/run_pipeline.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <future>
@@ -84,6 +85,8 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
     run.id = util::new_run_id();
     run.started = util::now_iso8601();
     Measurer measurer(inst, request.settings, runner, caller);
+    spdlog::debug("isolation: {}{}", exec::isolation().describe(),
+                  exec::isolation().namespaces ? "" : "; refused: " + exec::isolation().refused);
     std::vector<std::filesystem::path> programs;
     for (const auto& spec : request.benchmarks) {
         measurer.check(spec);  // fail before any run

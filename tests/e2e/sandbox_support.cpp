@@ -48,10 +48,11 @@ RunFacts run_facts(const Spawned& run) {
     try {
         const auto doc = nlohmann::json::parse(run.out);
         const auto& b = doc.at("benchmarks").at(0);
+        const auto& header = doc.at("run");
         f.events = b.value("events", nlohmann::json::object());
-        f.key = doc.at("fingerprint").value("key", "");
-        f.isolation = doc.at("fingerprint").value("isolation", "");
-        for (const auto* list : {&doc, &b}) {
+        f.key = header.at("fingerprint").value("key", "");
+        f.isolation = header.at("fingerprint").value("isolation", "");
+        for (const auto* list : {&header, &b}) {
             for (const auto& w : list->value("warnings", nlohmann::json::array()))
                 f.warnings.push_back(w.get<std::string>());
         }
@@ -70,6 +71,10 @@ RunFacts measure(const std::vector<std::string>& run_args, const Spawn& spawn) {
 RunFacts measure_without_namespaces(const std::vector<std::string>& run_args, const Spawn& spawn) {
     Spawn through = spawn;
     through.through = {program("no_namespaces")};
+    if (spawn.uid) {  // the wrapper becomes the user after its filter: setuid programs still work
+        through.through.insert(through.through.end(), {"--uid", std::to_string(*spawn.uid)});
+        through.uid.reset();
+    }
     return measure(run_args, through);
 }
 
