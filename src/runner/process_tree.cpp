@@ -109,15 +109,26 @@ std::vector<ProcessResult> describe_processes(const std::vector<TracedProcess>& 
 void mark_threads(const std::vector<TracedProcess>& traced, const std::vector<bool>& counted,
                   BenchmarkResult& result) {
     int most = 0;
+    int preemptions = 0;
     for (std::size_t i = 0; i < traced.size(); ++i) {
-        if (counted.empty() || (i < counted.size() && counted[i]))
-            most = std::max(most, traced[i].log.threads);
+        if (!counted.empty() && (i >= counted.size() || !counted[i])) continue;
+        most = std::max(most, traced[i].log.threads);
+        if (traced[i].log.threads > 1) preemptions += traced[i].log.preemptions;
     }
     result.threads = most;
     if (most <= 1) return;
+    if (preemptions > 0) {
+        result.warnings.push_back(fmt::format(
+            "ran {} threads, and Valgrind switched between them {} time(s) mid-work, in an "
+            "order the host's scheduler chose: these counts are not repeatable (a gate on them "
+            "can fire by chance; see --verify)",
+            most, preemptions));
+        return;
+    }
     result.warnings.push_back(fmt::format(
-        "ran {} threads: Valgrind interleaves them differently from run to run, so these "
-        "counts are not repeatable (a gate on them can fire by chance; see --verify)",
+        "ran {} threads, which took turns only where one waited (never mid-work): such counts "
+        "often repeat, but which thread resumes first is the kernel's choice (check with "
+        "--verify 3)",
         most));
 }
 

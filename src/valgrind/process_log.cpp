@@ -83,6 +83,21 @@ std::optional<RegionMark> region_mark(const std::vector<std::string_view>& lines
     return mark;
 }
 
+// Follows the scheduler's lock: a thread that releases it because its timeslice ended, and
+// another thread that acquires it next, is one preemption.
+void count_preemption(std::string_view sched, std::optional<int>& timeslice_of, int& count) {
+    const auto thread = leading_int(sched.substr(6));
+    if (!thread) return;
+    if (sched.find("releasing lock (VG_(scheduler):timeslice)") != std::string_view::npos) {
+        timeslice_of = *thread;
+    } else if (sched.find("releasing lock") != std::string_view::npos) {
+        timeslice_of.reset();
+    } else if (sched.find("acquired lock") != std::string_view::npos) {
+        if (timeslice_of && *timeslice_of != *thread) ++count;
+        timeslice_of.reset();
+    }
+}
+
 }  // namespace
 
 ProcessLog parse_process_log(std::string_view text) {
@@ -90,6 +105,7 @@ ProcessLog parse_process_log(std::string_view text) {
     constexpr std::string_view kSignal = "Process terminating with default action of signal ";
     constexpr std::string_view kThreadStart = "acquired lock (thread_wrapper(starting new thread))";
     const auto lines = util::split(text, '\n');
+    std::optional<int> timeslice_of;  // the thread whose timeslice ended, until the next acquire
     for (std::size_t i = 0; i < lines.size(); ++i) {
         if (auto mark = region_mark(lines, i)) {
             log.region_marks.push_back(std::move(*mark));
@@ -117,6 +133,7 @@ ProcessLog parse_process_log(std::string_view text) {
         if (log.pid == 0) log.pid = pid;
         if (body.starts_with("SCHED[")) {
             if (body.ends_with(kThreadStart)) ++log.threads;
+            count_preemption(body, timeslice_of, log.preemptions);
         } else if (body.starts_with("Command: ")) {
             log.command = std::string(body.substr(9));
         } else if (body.starts_with("Parent PID: ")) {

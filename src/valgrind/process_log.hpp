@@ -32,6 +32,10 @@ struct ProcessLog {
     // --trace-sched=yes logs ("SCHED[N]:  acquired lock (thread_wrapper(starting new
     // thread))"); 0 in a log written without that option.
     int threads = 0;
+    // How often another thread took over from one whose timeslice ran out (it could have
+    // run on): the threads interleaved mid-work, in an order the host's scheduler chose.
+    // Hand-overs where a thread waited (a lock, a join, a system call) are not counted.
+    int preemptions = 0;
     // The bytes of an instruction Valgrind could not decode ("0xF 0x1 0xF9 ..."), from
     // "vex amd64->IR: unhandled instruction bytes: ..."; empty when there was none. Valgrind
     // then raises SIGILL in the program, which the program ran fine without it.

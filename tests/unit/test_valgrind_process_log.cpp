@@ -11,6 +11,9 @@ namespace cgbench::valgrind {
 
 namespace {
 
+// threads-trace-sched.log: lines 41-42, 48-49, 53-54, ... of its scheduler trace.
+constexpr int kPreemptionsInThreadsLog = 17;
+
 ProcessLog parse_data(const std::string& name) {
     return parse_process_log(
         util::read_file(std::string(CGBENCH_TEST_DATA) + "/valgrind-log/" + name));
@@ -26,10 +29,25 @@ TEST(ProcessLog, CountsTheThreadsAProcessStarted) {
     EXPECT_TRUE(log.notes.empty());  // the scheduler's lines are not notes
 }
 
+TEST(ProcessLog, ThreadsThatInterleavedMidWorkArePreemptions) {
+    const auto log = parse_data("threads-trace-sched.log");
+    // Counted by hand from the log: a "releasing lock (VG_(scheduler):timeslice)" followed
+    // by another thread's "acquired lock".
+    EXPECT_EQ(log.preemptions, kPreemptionsInThreadsLog);
+    // Hand-overs where a thread waits (a system call, a join) are not preemptions.
+    const auto waited = parse_process_log(
+        "--7--   SCHED[1]: releasing lock (VG_(client_syscall)[async]) -> VgTs_WaitSys\n"
+        "--7--   SCHED[2]: acquired lock (VG_(client_syscall)[async])\n"
+        "--7--   SCHED[2]: releasing lock (VG_(scheduler):timeslice) -> VgTs_Yielding\n"
+        "--7--   SCHED[2]: acquired lock (VG_(scheduler):timeslice)\n");
+    EXPECT_EQ(waited.preemptions, 0);
+}
+
 TEST(ProcessLog, ASingleThreadedProcessHasOneThread) {
     const auto log = parse_data("single-trace-sched.log");
     EXPECT_EQ(log.threads, 1);
     EXPECT_EQ(log.parent_pid, 755);
+    EXPECT_EQ(log.preemptions, 0);
     EXPECT_TRUE(log.notes.empty());
 }
 
