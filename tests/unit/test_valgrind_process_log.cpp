@@ -59,8 +59,8 @@ TEST(ProcessLog, AnInstructionValgrindCannotDecodeIsKeptAndNamed) {
     const auto log = parse_data("undecodable-avx512.log");
     EXPECT_EQ(log.unhandled_instruction, "0x62 0xF1 0x7D 0x48 0xFE 0xC0 0xB8 0x0 0x0 0x0");
     EXPECT_EQ(log.fatal_signal, 4);
-    EXPECT_EQ(describe_unhandled_instruction(log.unhandled_instruction).rfind(
-                  "an AVX-512 instruction (0x62 0xF1 0x7D 0x48)", 0),
+    EXPECT_EQ(describe_unhandled_instruction(log.unhandled_instruction)
+                  .rfind("an AVX-512 instruction (0x62 0xF1 0x7D 0x48)", 0),
               0u);
     // Go 1.19's clock read on Valgrind 3.19 (measurement-quality-2, finding 8).
     const auto rdtscp = describe_unhandled_instruction("0xF 0x1 0xF9 0x89 0xC1 0x48");
