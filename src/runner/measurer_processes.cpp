@@ -68,13 +68,13 @@ void check_processes(const BenchmarkSpec& spec, const exec::ProcessOutcome& outc
             continue;
         }
         result.status = BenchStatus::Failed;
-        result.error = fmt::format("{} crashed: {} (pass --allow-child-crash if it is expected)",
-                                   process_label(procs, i),
-                                   exec::describe_signal(*procs[i].signal));
+        result.error =
+            fmt::format("{} crashed: {} (pass --allow-child-crash if it is expected)",
+                        process_label(procs, i), exec::describe_signal(*procs[i].signal));
         if (const auto why = undecodable_instruction({traced[i]}); !why.empty()) {
-            result.error = fmt::format("{} was killed by {} from Valgrind: {}",
-                                       process_label(procs, i),
-                                       exec::describe_signal(*procs[i].signal), why);
+            result.error =
+                fmt::format("{} was killed by {} from Valgrind: {}", process_label(procs, i),
+                            exec::describe_signal(*procs[i].signal), why);
         }
         return;
     }
@@ -107,8 +107,8 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
     if (result.status == BenchStatus::Timeout || raw.outcome.how == exec::Termination::Limited) {
         const auto running = unprofiled(procs);
         if (!running.empty()) {
-            result.error += fmt::format("; {} still running: {}", running.size(),
-                                        commands_of(procs, running));
+            result.error +=
+                fmt::format("; {} still running: {}", running.size(), commands_of(procs, running));
         }
         return;
     }
@@ -130,16 +130,17 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
         auto these = procs[i].counted ? options : valgrind::ParseOptions{};
         // The started program's arguments are known: its `cmd:` header spans their lines.
         // Others' are not (nor those of what it exec'd into): theirs ends at `events:`.
-        if (runs_started_program(traced[i], raw.root_pid, raw.cmd_program)) these.cmd_lines = raw.cmd_lines;
-        auto profile = parse_output(
-            [&] { return valgrind::parse_cachegrind_file(traced[i].profile, these); });
+        if (runs_started_program(traced[i], raw.root_pid, raw.cmd_program))
+            these.cmd_lines = raw.cmd_lines;
+        auto profile =
+            parse_output([&] { return valgrind::parse_cachegrind_file(traced[i].profile, these); });
         procs[i].events = profile.totals;
         procs[i].cost = metrics::cost(profile.totals, settings_.weights);
         if (!procs[i].counted) continue;
         evidence_index[i] = evidence.size();
         evidence.push_back({procs[i].command, std::move(profile.watched),
                             procs[i].parent ? evidence_index[*procs[i].parent] : std::nullopt,
-                            traced[i].started_ns, traced[i].ended_ns});
+                            traced[i].started_ns, traced[i].ended_ns, traced[i].log.threads});
         sum.add(std::move(profile));
     }
     if (procs.size() > 1) result.processes = procs;

@@ -126,9 +126,9 @@ void mark_threads(const std::vector<TracedProcess>& traced, const std::vector<bo
         return;
     }
     result.warnings.push_back(fmt::format(
-        "ran {} threads, which took turns only where one waited (never mid-work): such counts "
-        "often repeat, but which thread resumes first is the kernel's choice (check with "
-        "--verify 3)",
+        "ran {} threads: which one runs after another waits (a lock, a join, a system call) "
+        "is the kernel's choice, so these counts are not repeatable (a gate on them can fire "
+        "by chance; see --verify)",
         most));
 }
 

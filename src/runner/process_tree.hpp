@@ -50,9 +50,8 @@ std::vector<ProcessResult> describe_processes(const std::vector<TracedProcess>& 
                                               std::optional<int> root_exit_code);
 
 // Sets `result.threads` to the most threads one of the `counted` processes of `traced` ran
-// (counted[i] for traced[i]; all when `counted` is empty) and, above 1, adds a warning from
-// what the scheduler's log shows: threads that interleaved mid-work make the counts not
-// repeatable; threads that only took turns where one waited often repeat.
+// (counted[i] for traced[i]; all when `counted` is empty) and, above 1, adds the warning that
+// the counts are not repeatable, naming the mid-work switches the scheduler's log shows.
 void mark_threads(const std::vector<TracedProcess>& traced, const std::vector<bool>& counted,
                   BenchmarkResult& result);
 

@@ -33,8 +33,11 @@ constexpr std::array<std::string_view, 4> kEntropyReads = {"getentropy", "arc4ra
 constexpr std::array<std::string_view, 2> kEntropyParts = {"random_device", "hashmap_random_keys"};
 // read(2) through the C library (the loader's own reads are __read_nocancel).
 constexpr std::array<std::string_view, 3> kReads = {"read", "__libc_read", "__read"};
-// getrandom: the C library's malloc makes one call at start-up (7 instructions on glibc 2.36).
+// getrandom: the C library's malloc makes one call at start-up: 7 instructions on glibc 2.36,
+// 21 when the first malloc comes after a thread started (getrandom is then a cancellation
+// point, and takes the longer path). Two calls of either kind exceed the allowance.
 constexpr std::uint64_t kMallocGetrandomIr = 12;
+constexpr std::uint64_t kThreadedMallocGetrandomIr = 24;
 
 enum class Runtime { Other, Python, Perl, Lua, Ruby, Go, V8 };
 
@@ -98,7 +101,8 @@ Reads reads_of(const ProcessEvidence& p) {
             if (named && !contains(r.entropy, part)) r.entropy.emplace_back(part);
         }
     }
-    if (r.getrandom_ir > kMallocGetrandomIr) r.entropy.emplace_back("getrandom");
+    const auto allowance = p.threads > 1 ? kThreadedMallocGetrandomIr : kMallocGetrandomIr;
+    if (r.getrandom_ir > allowance) r.entropy.emplace_back("getrandom");
     return r;
 }
 
@@ -130,15 +134,18 @@ std::string runtime_warning(Runtime runtime, const std::string& who) {
 std::string entropy_warning(const Reads& r, const std::string& who) {
     std::string why = "whatever it seeds from it (a hash table, a shuffle) differs from run to run";
     if (contains(r.entropy, "hashmap_random_keys")) {
-        why = "Rust's HashMap seeds itself from it (hashmap_random_keys), so its layout differs "
-              "from run to run; a BTreeMap or a fixed hasher does not";
+        why =
+            "Rust's HashMap seeds itself from it (hashmap_random_keys), so its layout differs "
+            "from run to run; a BTreeMap or a fixed hasher does not";
     } else if (r.runtime == Runtime::Python) {
-        why = "Python's random module seeds itself from it unless the script calls "
-              "random.seed()";
+        why =
+            "Python's random module seeds itself from it unless the script calls "
+            "random.seed()";
     }
-    return fmt::format("{} reads entropy ({}): {}; --fixed-random shows it a fixed stream (this "
-                       "changes what it sees){}",
-                       who, util::join(r.entropy, ", "), why, kVerify);
+    return fmt::format(
+        "{} reads entropy ({}): {}; --fixed-random shows it a fixed stream (this "
+        "changes what it sees){}",
+        who, util::join(r.entropy, ", "), why, kVerify);
 }
 
 // The warnings about the clock and entropy reads of process `p`.
@@ -147,10 +154,11 @@ void process_warnings(const ProcessEvidence& p, const std::string& who, exec::Fi
     const Reads r = reads_of(p);
     if (auto w = runtime_warning(r.runtime, who); !w.empty()) out.push_back(std::move(w));
     if (!fixed.clock && r.runtime == Runtime::Lua && r.time) {
-        out.push_back(fmt::format("{} is Lua, which seeds its string hashes from the clock "
-                                  "(time()), so its counts differ from run to run; "
-                                  "--fixed-clock pins the clock it sees{}",
-                                  who, kVerify));
+        out.push_back(
+            fmt::format("{} is Lua, which seeds its string hashes from the clock "
+                        "(time()), so its counts differ from run to run; "
+                        "--fixed-clock pins the clock it sees{}",
+                        who, kVerify));
     } else if (!fixed.clock && r.time && r.runtime != Runtime::Python &&
                r.runtime != Runtime::Perl) {
         out.push_back(fmt::format(

@@ -9,7 +9,8 @@
 // - time() read by a process that is not Python or Perl (they read it once at start-up): a
 //   seed, as Lua 5.4 seeds its string hashes (luai_makeseed), or srand(time(NULL));
 // - entropy: getentropy, arc4random, std::random_device, Rust's hashmap_random_keys, or
-//   more getrandom than the C library's own malloc start-up makes (one call);
+//   more getrandom than the C library's own malloc start-up makes (one call, which costs
+//   three times as many instructions once the process runs threads: the cancellable path);
 // - runtimes that seed themselves whatever the program does: Ruby's hashes, Go's maps, V8's
 //   hash seed;
 // - a process that read() while another ran beside it, neither started by the other: one
@@ -40,6 +41,7 @@ struct ProcessEvidence {
     std::optional<std::size_t> parent;            // index of the process that started it
     std::int64_t started_ns = 0;                  // when it started and ended (its Valgrind
     std::int64_t ended_ns = 0;                    // log's birth and last write); 0: unknown
+    int threads = 1;                              // the most threads it ran (ProcessLog)
 };
 
 // The warnings for a run of `processes`, given what `fixed` pinned. Empty when nothing
