@@ -347,7 +347,10 @@ siginfo_t supervise(pid_t self, pid_t program, int sfd, bool kill_now) {
         sigaddset(&watch, sig);
     const int sfd = ::signalfd(-1, &watch, SFD_CLOEXEC | SFD_NONBLOCK);
     const pid_t self = ::getpid();
-    const pid_t program = ::fork();
+    // Not fork(): a keeper cloned from a multi-threaded cgbench (the sandbox) may hold a copy
+    // of a C-library lock another thread held at that instant (fork's own atfork lock), and
+    // fork() would wait on it for ever. The program's half only makes async-signal-safe calls.
+    const pid_t program = static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0));
     if (program < 0) {
         send(kEventForkFailed, errno);
         ::_exit(0);
