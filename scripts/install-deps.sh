@@ -33,7 +33,8 @@ runtime=(valgrind git curl ca-certificates)
 build=(build-essential cmake pkg-config git cli11 nlohmann-json fmt spdlog sqlite3-dev
        tomlplusplus re2)
 examples=("${build[@]}" "${runtime[@]}" gtest gmock benchmark python3)
-e2e=("${examples[@]}" sqlite3)
+# The end-to-end tests also run Lua: a runtime that seeds its hashes from the clock.
+e2e=("${examples[@]}" sqlite3 lua5.4)
 development=("${e2e[@]}" clang clang-rt rsync curl jq groff-base)
 valgrind_build=(build-essential dpkg-dev pkg-config autoconf automake libc6-dbg)
 # Running a Valgrind built from source: its tools read ld.so's symbols from libc6-dbg.
@@ -63,6 +64,7 @@ gmock             libgmock-dev       libgmock-dev       libgmock-dev       libgm
 benchmark         libbenchmark-dev   libbenchmark-dev   libbenchmark-dev   libbenchmark-dev libbenchmark-dev
 python3           =                  =                  =                  =             =
 sqlite3           =                  =                  =                  =             =
+lua5.4            =                  =                  =                  =             =
 clang             =                  =                  =                  =             =
 clang-rt          libclang-rt-14-dev libclang-rt-19-dev libclang-rt-dev    libclang-common-14-dev libclang-rt-18-dev
 rsync             =                  =                  =                  =             =

@@ -102,6 +102,10 @@ std::vector<std::string> program_arguments(const CLI::App& app, const GlobalOpti
 // those costs (the latest such run), otherwise by name.
 config::RunPlan plan_sharded_run(const config::RunInput& input, const Context& ctx);
 
+// Runs of a benchmark found new (one --verify-new's result file lacks, or every one when
+// there is no baseline at all), unless its suite `verify` asks for more.
+inline constexpr int kNewBenchmarkRuns = 3;
+
 // Prints `run` in `format` (not with -q on the console), writes it to `out` (may be null) and
 // to each of `reports` (may be null) when at least one benchmark succeeded, records it in
 // `history` (may be null; failed benchmarks included), and throws BenchmarkError naming every

@@ -52,6 +52,8 @@ std::string run_wide(const config::RunSettings& s) {
     add(t, "cpu_baseline", s.cpu_baseline);
     add(t, "branch_sim", s.branch_sim);
     add(t, "region_tool", s.region_tool);
+    add(t, "fixed_clock", s.fixed_clock);
+    add(t, "fixed_random", s.fixed_random);
     add(t, "jobs", s.jobs);
     add(t, "shard", s.shard, "all");
     add(t, "format", s.format);
@@ -72,6 +74,7 @@ std::string per_benchmark(const config::RunPlan& plan, std::size_t i) {
     add(t, "allow_child_crash", b.allow_child_crash);
     add(t, "max_processes", b.max_processes);
     add(t, "warmup", b.warmup);
+    add(t, "verify", b.verify);
     for (const auto& e : b.env)
         add(t, "env", e);
     return fmt::format("\n{}:\n{}", util::printable(plan.request.benchmarks[i].name), t.render(2));

@@ -64,8 +64,11 @@ BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& bas
                                 const Context& ctx);
 
 // Builds the work tree as it is and measures it into OUT-DIR/head[-K].json, recorded in
-// `plan.history` when given. Returns 3 when a benchmark failed (recorded as failed), else 0.
-int measure_head(const config::PrPlan& plan, Tools& tools, const Context& ctx);
+// `plan.history` when given. Against a `base` (a pull request), a benchmark its file lacks
+// is new and must repeat over kNewBenchmarkRuns runs (every benchmark, without a baseline);
+// null: branch mode. Returns 3 when a benchmark failed (recorded as failed), else 0.
+int measure_head(const config::PrPlan& plan, const BaseResults* base, Tools& tools,
+                 const Context& ctx);
 
 // The suffix of a side's result file: "-K" for shard K, else empty.
 std::string shard_suffix(const config::PrPlan& plan);

@@ -32,7 +32,11 @@ std::string pr_help_footer() {
            "--history; a benchmark that fails there fails the run (exit 3), and a regression\n"
            "or a newly failing benchmark is alerted (--alert-webhook, --alert-issue) once.\n\n"
            "No baseline: when the merge base has no suite file (the pull request that adds\n"
-           "cgbench), every benchmark is reported as added and the gate passes, with a note.\n\n"
+           "cgbench), every benchmark is reported as added and the gate passes, with a note.\n"
+           "New benchmarks (those the base lacks; every one without a baseline) are measured\n"
+           "3 times (or as their suite 'verify' says) and fail unless the 3 give the same\n"
+           "counts. Base and head are measured at the same fixed paths (the sandbox's\n"
+           "/cgbench/tree), whichever directory each is checked out in.\n\n"
            "Files in OUT-DIR: base.json, head.json (results), report.md, report.xml (JUnit),\n"
            "compare.json, console.txt, metrics.txt (OpenMetrics), summary.txt, exit-code,\n"
            "base-commit, base-label; no-baseline (the reason) when there is none.\n\n"
@@ -140,7 +144,7 @@ int branch_mode(const config::PrPlan& plan, const Context& ctx) {
                                    plan.history->string())
                      : "no base and no history database: measuring HEAD only");
     pr::Tools tools(ctx);
-    const int measured = pr::measure_head(plan, tools, ctx);
+    const int measured = pr::measure_head(plan, nullptr, tools, ctx);
     auto [comparison, v] =
         plan.history
             ? pr::report(plan, pr::Against::Previous, "", ctx)
@@ -164,8 +168,8 @@ int execute(const config::PrInput& in, const Context& ctx) {
     if (!plan.base) return branch_mode(plan, ctx);
     pr::Tools tools(ctx);
     const auto base = pr::find_merge_base(plan, ctx);
-    pr::obtain_base_results(plan, base, tools, ctx);
-    pr::measure_head(plan, tools, ctx);
+    const auto base_results = pr::obtain_base_results(plan, base, tools, ctx);
+    pr::measure_head(plan, &base_results, tools, ctx);
     if (plan.shard) return 0;  // reported once every shard is in (--report-only)
     return report_pull_request(plan, ctx);
 }

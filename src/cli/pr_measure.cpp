@@ -76,7 +76,7 @@ void build(const config::PrPlan& plan, const fs::path& dir, const std::string& w
 // no benchmark. Both sides split the suite by name, so their shards hold the same benchmarks.
 std::optional<RunResult> measure(const config::PrPlan& plan, config::RunInput input,
                                  const fs::path& git_dir, std::string_view side, Tools& tools,
-                                 const Context& ctx) {
+                                 const Context& ctx, bool verify_every = false) {
     input.db.disabled = true;
     if (plan.shard) input.shard = plan.shard;
     if (plan.keep_raw) {
@@ -84,6 +84,7 @@ std::optional<RunResult> measure(const config::PrPlan& plan, config::RunInput in
             (plan.out_dir / fmt::format("raw-{}{}", side, shard_suffix(plan))).string();
     }
     auto rp = plan_sharded_run(input, ctx);
+    if (verify_every) config::plan_new_verification(rp, std::nullopt, kNewBenchmarkRuns);
     if (rp.request.benchmarks.empty()) {
         say(ctx,
             fmt::format("shard {} has no benchmarks: the {} measures nothing", *plan.shard, side));
@@ -228,12 +229,15 @@ BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& bas
     return {file, ""};
 }
 
-int measure_head(const config::PrPlan& plan, Tools& tools, const Context& ctx) {
+int measure_head(const config::PrPlan& plan, const BaseResults* base, Tools& tools,
+                 const Context& ctx) {
     remove_stale(plan, "head");
     // Opened (created, migrated) before anything is built: a bad database fails in milliseconds.
     const auto history = access::open_history_for_run(plan.history);
     build(plan, ctx.cwd, "the head", ctx);
-    auto run = measure(plan, plan.run, fs::path(), "head", tools, ctx);
+    auto input = plan.run;
+    if (base != nullptr && base->file) input.verify_new = base->file->string();
+    auto run = measure(plan, input, fs::path(), "head", tools, ctx, base != nullptr && !base->file);
     if (!run) return 0;
     const int code =
         save(*run, plan.out_dir / ("head" + shard_suffix(plan) + ".json"), "head", ctx);

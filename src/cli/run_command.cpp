@@ -14,6 +14,7 @@
 #include "cli/report_outputs.hpp"
 #include "config/gbench_plan.hpp"
 #include "config/run_options.hpp"
+#include "core/result_file.hpp"
 #include "core/result_json.hpp"
 #include "exec/environment.hpp"
 #include "exec/interrupt.hpp"
@@ -121,6 +122,12 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
                    "chooses for Valgrind's CPU [portable]");
     run.add_flag("--branch-sim", in.branch_sim,
                  "Also simulate branch prediction (Bc Bcm Bi Bim); the cost weighs Bcm");
+    run.add_flag("--fixed-clock", in.fixed_clock,
+                 "Show the program a clock that starts at 2000-01-01 and advances 1 ms per "
+                 "read (changes what it sees: for programs seeded or timed by the clock)");
+    run.add_flag("--fixed-random", in.fixed_random,
+                 "Show the program a fixed stream for getrandom, getentropy, arc4random and "
+                 "/dev/urandom (changes what it sees: for programs seeded from entropy)");
     run.add_option("--env", in.env,
                    "KEY=VALUE sets a variable for the program; KEY passes the caller's value "
                    "(the program otherwise sees a fixed environment: LANG=C.UTF-8, TZ=UTC, "
@@ -148,6 +155,10 @@ void add_run_options(CLI::App& run, config::RunInput& in) {
     run.add_option("--verify", in.verify,
                    "Measure N times; report any event that differs and exit 3 if one does")
         ->check(CLI::Range(1, 1000));
+    run.add_option("--verify-new", in.verify_new,
+                   "Measure the benchmarks this result file lacks 3 times (or their suite "
+                   "'verify'), as --verify does: new benchmarks are checked once (cgbench-pr "
+                   "passes the base)");
     run.add_option("-o,--out", in.out, "Write the result JSON here (a regular file atomically)");
     add_report_option(run, in.reports, report::Model::Run, true);
     run.add_option("--keep-raw", in.keep_raw, "Keep Valgrind's output files in this directory");
@@ -264,11 +275,45 @@ int finish_run(const RunResult& run, const report::OutputFormat& format, util::O
     return 0;
 }
 
+namespace {
+
+// New benchmarks are verified: those --verify-new's result file lacks (at least 3 runs), else
+// those the history lacks (as many as their suite `verify` says).
+void plan_verification(config::RunPlan& plan, const config::RunInput& input) {
+    std::optional<std::vector<std::string>> known;
+    if (input.verify_new) {
+        known.emplace();
+        for (const auto& b : read_result_file(*input.verify_new).benchmarks)
+            known->push_back(b.name);
+        config::plan_new_verification(plan, known, kNewBenchmarkRuns);
+        return;
+    }
+    const bool asked = std::any_of(plan.request.benchmarks.begin(), plan.request.benchmarks.end(),
+                                   [](const auto& b) { return b.verify_new > 1; });
+    if (!asked) return;
+    if (plan.db) {
+        if (auto db = access::open_history(plan.db->string(), access::Access::Read)) {
+            std::vector<std::string> names;
+            for (const auto& b : plan.request.benchmarks)
+                names.push_back(b.name);
+            known.emplace();
+            if (const auto stored = db->latest_costs(names)) {
+                for (const auto& [name, cost] : stored->costs)
+                    known->push_back(name);
+            }
+        }
+    }
+    config::plan_new_verification(plan, known, 1);
+}
+
+}  // namespace
+
 config::RunPlan plan_sharded_run(const config::RunInput& input, const Context& ctx) {
     auto plan = config::plan_run(input, ctx.env);
     config::expand_gbench(plan, [&ctx](const runner::BenchmarkSpec& spec) {
         return runner::list_gbench(spec, ctx.runner, ctx.env);
     });
+    plan_verification(plan, input);
     if (!plan.shard) return plan;
     std::optional<history::StoredCosts> stored;
     if (plan.db) {

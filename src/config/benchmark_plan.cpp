@@ -87,6 +87,7 @@ void finish(runner::BenchmarkSpec& spec, const BenchmarkSettings& b, RunPlan& pl
     spec.timeout_seconds = parse_timeout(b.timeout);
     spec.processes = parse_processes(b.processes);
     spec.warmup = static_cast<int>(parse_count(b.warmup, "warmup", 0));
+    spec.verify_new = static_cast<int>(parse_count(b.verify, "verify", 1));
     spec.max_processes = parse_count(b.max_processes, "max-processes", 1);
     spec.allow_child_crash = b.allow_child_crash.value == "on";
     spec.threshold = checked_threshold(b.threshold);
@@ -161,6 +162,8 @@ BenchmarkSettings entry_settings(const Suite& suite, const SuiteEntry& e) {
     layer(b.regions, e.regions, Source::SuiteEntry);
     layer(b.warmup, d.warmup, Source::SuiteDefaults);
     layer(b.warmup, e.warmup, Source::SuiteEntry);
+    layer(b.verify, d.verify, Source::SuiteDefaults);
+    layer(b.verify, e.verify, Source::SuiteEntry);
     for (const auto& [p, source] : {std::pair{&d.process, Source::SuiteDefaults},
                                     std::pair{&e.process, Source::SuiteEntry}}) {
         layer(b.processes, p->processes, source);

@@ -63,6 +63,8 @@ RunSettings layer_run_settings(const RunInput& in, const exec::EnvMap& env, cons
         from_suite(s.cpu_baseline, suite->defaults.cpu_baseline);
         from_suite(s.branch_sim, suite->defaults.branch_sim);
         from_suite(s.region_tool, suite->defaults.region_tool);
+        from_suite(s.fixed_clock, suite->defaults.fixed_clock);
+        from_suite(s.fixed_random, suite->defaults.fixed_random);
     }
     const auto layer = [&](Layered& l, std::string_view var, const std::optional<std::string>& cli,
                            std::string flag) {
@@ -75,6 +77,9 @@ RunSettings layer_run_settings(const RunInput& in, const exec::EnvMap& env, cons
     layer(s.branch_sim, "", in.branch_sim ? std::optional<std::string>("on") : std::nullopt,
           "--branch-sim");
     layer(s.region_tool, "CGBENCH_REGION_TOOL", in.region_tool, "--region-tool");
+    const auto on = [](bool flag) { return flag ? std::optional<std::string>("on") : std::nullopt; };
+    layer(s.fixed_clock, "", on(in.fixed_clock), "--fixed-clock");
+    layer(s.fixed_random, "", on(in.fixed_random), "--fixed-random");
     s.format = layered_format(in.format, env);
     layer(s.jobs, "CGBENCH_JOBS", in.jobs, "-j");
     apply_ci_node(s.shard, env);
@@ -134,6 +139,7 @@ void plan_run_settings(RunPlan& plan, const RunInput& in, const exec::EnvMap& en
     });
     ms.cpu_baseline = parse_layered(plan.settings.cpu_baseline, valgrind::parse_cpu_baseline);
     ms.region_tool = parse_layered(plan.settings.region_tool, valgrind::parse_region_tool);
+    ms.fixed = {plan.settings.fixed_clock.value == "on", plan.settings.fixed_random.value == "on"};
     ms.echo_output = in.show_output;
     if (in.keep_raw) ms.keep_raw_dir = *in.keep_raw;
     if (in.out) plan.out = *in.out;
@@ -169,6 +175,15 @@ RunPlan plan_run(const RunInput& in, const exec::EnvMap& env) {
     plan.suite_size = plan.request.benchmarks.size();
     plan_shard(plan, in);
     return plan;
+}
+
+void plan_new_verification(RunPlan& plan, const std::optional<std::vector<std::string>>& known,
+                           int new_runs) {
+    for (auto& spec : plan.request.benchmarks) {
+        const bool is_new =
+            !known || std::find(known->begin(), known->end(), spec.name) == known->end();
+        if (is_new) spec.verify = std::max(spec.verify_new, new_runs);
+    }
 }
 
 void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs, std::string balance) {

@@ -47,9 +47,13 @@ struct RunInput {
     DbInput db;
     int verify = 1;
     bool branch_sim = false;
+    bool fixed_clock = false;
+    bool fixed_random = false;
     bool show_output = false;
     bool regions = false;
     std::optional<std::string> gbench;  // a Google Benchmark binary; `command` is its extra args
+    // A result file: benchmarks it lacks are new, and verified (--verify-new).
+    std::optional<std::string> verify_new;
 };
 
 // The layered run-wide settings (for `config show` and the fingerprint).
@@ -59,6 +63,8 @@ struct RunSettings {
     Layered cpu_baseline = layered_default("portable");
     Layered branch_sim = layered_default("off");
     Layered region_tool = layered_default("auto");  // which tool measures regions
+    Layered fixed_clock = layered_default("off");   // "on": a clock that advances per read
+    Layered fixed_random = layered_default("off");  // "on": a seeded entropy stream
     Layered format = layered_default("console");
     Layered jobs = layered_default("1");  // built-in: the number of cores
     Layered shard = layered_default("");  // "K/N"; empty: the whole suite
@@ -79,6 +85,7 @@ struct BenchmarkSettings {
     Layered allow_child_crash = layered_default("off");  // "on": a crashed child is no failure
     Layered max_processes = layered_default("1000");     // processes a run may start
     Layered warmup = layered_default("1");               // native runs before measuring
+    Layered verify = layered_default("1");  // runs that must repeat when the benchmark is new
     std::vector<Layered> env;  // each request with the layer that added it
 };
 
@@ -122,6 +129,12 @@ RunPlan plan_run(const RunInput& input, const exec::EnvMap& env);
 // Keeps only the benchmarks of `plan.shard` (when set), in suite order, balanced by
 // `previous_costs` when given and by name otherwise (see shard_members); `balance` says
 // which (recorded in the result so `merge` can check every shard used the same).
+// Marks the benchmarks `known` lacks (names of a baseline: --verify-new's result file, or
+// the history) as new: each then runs max(its suite `verify`, `new_runs`) times and must
+// repeat. nullopt: no baseline to look in, so every benchmark is new.
+void plan_new_verification(RunPlan& plan, const std::optional<std::vector<std::string>>& known,
+                           int new_runs);
+
 void apply_shard(RunPlan& plan, const std::optional<CostMap>& previous_costs,
                  std::string balance = "names");
 

@@ -30,21 +30,23 @@ namespace {
 using Keys = std::vector<std::string_view>;
 const Keys kDefaultsKeys = {"geometry",  "weights",     "cpu_baseline", "branch_sim",
                             "region_tool", "threshold", "timeout",   "env",
-                            "processes", "warmup",      "allow_child_crash", "max_processes"};
+                            "processes", "warmup",      "allow_child_crash", "max_processes",
+                            "fixed_clock", "fixed_random", "verify"};
 const Keys kBenchKeys = {"name",      "command",       "cwd",     "stdin",
                          "env",       "threshold",     "timeout", "regions",
                          "processes", "warmup",        "allow_child_crash",
-                         "max_processes"};
+                         "max_processes", "verify"};
 const Keys kGbenchKeys = {"name",      "binary",  "filter", "args",
                           "cwd",       "env",     "threshold", "timeout",
-                          "warmup"};
+                          "warmup",    "verify"};
 const Keys kTopKeys = {"defaults", "bench", "gbench"};
 // Bounds checked before toml++ parses a suite, whose parser recurses once per dotted key
 // part (a key of 40,000 parts overflowed the stack) and holds the whole file in memory.
 constexpr std::size_t kMaxKeyParts = 64;
 constexpr std::uintmax_t kMaxSuiteBytes = 64u << 20;
 // Settings that decide the fingerprint: one value for the whole run.
-const Keys kRunWideKeys = {"geometry", "weights", "cpu_baseline", "branch_sim", "region_tool"};
+const Keys kRunWideKeys = {"geometry",    "weights",     "cpu_baseline", "branch_sim",
+                           "region_tool", "fixed_clock", "fixed_random"};
 
 int line_of(const toml::source_region& r) {
     return static_cast<int>(r.begin.line);
@@ -252,6 +254,10 @@ class Reader {
             d.cpu_baseline = checked(*n, "cpu_baseline", where, valgrind::parse_cpu_baseline);
         }
         if (const auto* n = t.get("branch_sim")) d.branch_sim = boolean(*n, "branch_sim", where);
+        if (const auto* n = t.get("fixed_clock")) d.fixed_clock = boolean(*n, "fixed_clock", where);
+        if (const auto* n = t.get("fixed_random")) {
+            d.fixed_random = boolean(*n, "fixed_random", where);
+        }
         if (const auto* n = t.get("region_tool")) {
             d.region_tool = checked(*n, "region_tool", where, valgrind::parse_region_tool);
         }
@@ -261,6 +267,7 @@ class Reader {
         if (const auto* n = t.get("timeout")) d.timeout = timeout(*n, where);
         if (const auto* n = t.get("env")) d.env = env(*n, where);
         if (const auto* n = t.get("warmup")) d.warmup = count(*n, "warmup", where, 0);
+        if (const auto* n = t.get("verify")) d.verify = count(*n, "verify", where, 1);
         process_settings(t, where, d.process);
         return d;
     }
@@ -275,6 +282,7 @@ class Reader {
         if (const auto* n = t.get("timeout")) e.timeout = timeout(*n, where);
         if (const auto* n = t.get("env")) e.env = env(*n, where);
         if (const auto* n = t.get("warmup")) e.warmup = count(*n, "warmup", where, 0);
+        if (const auto* n = t.get("verify")) e.verify = count(*n, "verify", where, 1);
     }
 
     SuiteEntry gbench_entry(const toml::table& t, std::size_t number) const {

@@ -7,6 +7,8 @@
 //   cpu_baseline = "portable"        #   never per benchmark
 //   branch_sim = false
 //   region_tool = "auto"             # run-wide: cachegrind (Valgrind >= 3.22) or callgrind
+//   fixed_clock = false              # run-wide: --fixed-clock, --fixed-random
+//   fixed_random = false
 //   threshold = "1%"                 # defaults for every [[bench]]
 //   timeout = 600                    # seconds
 //   env = { MODE = "fast" }          # or ["MODE=fast", "HOME"], like --env
@@ -24,6 +26,8 @@
 //   allow_child_crash = false        # a crashed child fails the benchmark (also [defaults])
 //   max_processes = 1000             # processes it may start (also [defaults])
 //   warmup = 1                       # native runs before measuring (also [defaults], [[gbench]])
+//   verify = 3                       # runs that must repeat exactly when the benchmark is new
+//                                    #   (also [defaults], [[gbench]])
 //
 //   [[gbench]]                       # a Google Benchmark binary: one result per benchmark
 //   name = "parse"                   # optional, default: the binary's file name
@@ -74,10 +78,14 @@ struct SuiteDefaults {
     std::optional<SuiteValue> cpu_baseline;
     std::optional<SuiteValue> branch_sim;   // "on" | "off"
     std::optional<SuiteValue> region_tool;  // "auto" | "cachegrind" | "callgrind"
+    std::optional<SuiteValue> fixed_clock;   // "on" | "off" (--fixed-clock)
+    std::optional<SuiteValue> fixed_random;  // "on" | "off" (--fixed-random)
     std::optional<SuiteValue> threshold;
     std::optional<SuiteValue> timeout;
     std::optional<SuiteEnv> env;
     std::optional<SuiteValue> warmup;  // native runs before measuring, a whole number >= 0
+    // Runs that must give the same counts the first time a benchmark appears (>= 1).
+    std::optional<SuiteValue> verify;
     ProcessSettings process;
 };
 
@@ -94,6 +102,7 @@ struct SuiteEntry {
     std::optional<SuiteValue> regions;  // "on" | "off"
     std::optional<SuiteEnv> env;
     std::optional<SuiteValue> warmup;
+    std::optional<SuiteValue> verify;
     ProcessSettings process;  // [[bench]] only
 };
 

@@ -65,6 +65,8 @@ std::vector<KeyField> key_fields(const Fingerprint& f) {
     if (!f.loader_env.empty()) {
         fields.push_back({"loader environment (--env)", util::join(f.loader_env, " ")});
     }
+    if (!f.isolation.empty()) fields.push_back({"isolation", f.isolation});
+    if (!f.fixed_inputs.empty()) fields.push_back({"fixed inputs", f.fixed_inputs});
     return fields;
 }
 
@@ -79,18 +81,24 @@ std::string Fingerprint::comparison_key() const {
 
 std::vector<std::string> Fingerprint::differences(const Fingerprint& other) const {
     std::vector<std::string> out;
-    auto mine = key_fields(*this);
-    auto theirs = key_fields(other);
-    // Optional fields (set on one side only) compare against "none".
-    for (auto* fields : {&mine, &theirs}) {
-        const auto& longer = fields == &mine ? theirs : mine;
-        for (std::size_t i = fields->size(); i < longer.size(); ++i)
-            fields->push_back({longer[i].label, "none"});
+    const auto mine = key_fields(*this);
+    const auto theirs = key_fields(other);
+    // Optional fields (set on one side only) compare against "none", matched by label.
+    const auto value_in = [](const std::vector<KeyField>& fields, std::string_view label) {
+        for (const auto& f : fields) {
+            if (f.label == label) return f.value;
+        }
+        return std::string("none");
+    };
+    for (const auto& f : mine) {
+        const std::string other_value = value_in(theirs, f.label);
+        if (f.value != other_value) {
+            out.push_back(fmt::format("{}: {} vs {}", f.label, f.value, other_value));
+        }
     }
-    for (std::size_t i = 0; i < mine.size(); ++i) {
-        if (mine[i].value != theirs[i].value) {
-            out.push_back(
-                fmt::format("{}: {} vs {}", mine[i].label, mine[i].value, theirs[i].value));
+    for (const auto& f : theirs) {
+        if (value_in(mine, f.label) == "none" && f.value != "none") {
+            out.push_back(fmt::format("{}: none vs {}", f.label, f.value));
         }
     }
     return out;

@@ -182,6 +182,14 @@ struct Fingerprint {
     // Loader and glibc variables a benchmark set with --env (LD_PRELOAD=..., GLIBC_TUNABLES=
     // ...), sorted: they change what runs, so they are part of the key.
     std::vector<std::string> loader_env;
+    // How the program was isolated from the machine (exec/sandbox.hpp): "namespaces (uid 0,
+    // pid 2, /cgbench)", or "none (staged under DIR)" where namespaces were refused. Part of
+    // the key: the working directory, the user, the pid and the staging path reach the
+    // program only without namespaces. Empty in results of cgbench before the sandbox.
+    std::string isolation;
+    // What --fixed-clock and --fixed-random changed ("clock", "random", "clock, random"; empty:
+    // nothing). Part of the key when set: the program saw another clock or entropy.
+    std::string fixed_inputs;
 
     // Hash of the fields that change counts or cost; equal keys mean comparable results.
     std::string comparison_key() const;

@@ -168,6 +168,8 @@ Fingerprint read_fingerprint(const Reader& r, const json& j) {
     f.compilers = read_strings(j, "compilers");
     f.valgrind_options = read_strings(j, "valgrind_options");
     f.loader_env = read_strings(j, "loader_env");
+    f.isolation = j.value("isolation", "");
+    f.fixed_inputs = j.value("fixed_inputs", "");
     return f;
 }
 
@@ -331,6 +333,8 @@ ojson to_json(const Fingerprint& f) {
     if (!f.compilers.empty()) j["compilers"] = f.compilers;
     j["valgrind_options"] = f.valgrind_options;
     if (!f.loader_env.empty()) j["loader_env"] = f.loader_env;
+    if (!f.isolation.empty()) j["isolation"] = f.isolation;
+    if (!f.fixed_inputs.empty()) j["fixed_inputs"] = f.fixed_inputs;
     j["key"] = f.comparison_key();
     return j;
 }

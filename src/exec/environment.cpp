@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.hpp"
+#include "exec/fixed_inputs.hpp"
 #include "util/strings.hpp"
 
 extern char** environ;
@@ -55,7 +56,8 @@ EnvRequest parse_env_request(const std::string& text) {
                                      util::printable(text), util::printable(req.name)),
                          "use --env NAME=VALUE or --env NAME to pass NAME through");
     }
-    if (req.name == "_" || req.name == kPadName || req.name == kRegionVariable) {
+    if (req.name == "_" || req.name == kPadName || req.name == kRegionVariable ||
+        req.name == kFixedVariable) {
         throw UsageError(fmt::format("--env cannot set {}: cgbench manages it", req.name));
     }
     if (req.name == "VALGRIND_OPTS" || req.name == "VALGRIND_LIB" ||
@@ -87,7 +89,7 @@ BuiltEnvironment build_environment(const EnvironmentSpec& spec, const EnvMap& ca
     EnvMap fixed = {{"LANG", "C.UTF-8"},       {"TZ", "UTC"},
                     {"HOME", "/nonexistent"},  {"PYTHONHASHSEED", "0"},
                     {"PERL_HASH_SEED", "0"},   {"PERL_PERTURB_KEYS", "0"},
-                    {"PYTHONNOUSERSITE", "1"}};
+                    {"PYTHONNOUSERSITE", "1"}, {"SHELL", "/bin/sh"}};
     EnvMap varying = {{"PATH", std::string(kFixedPath)}};
     EnvMap user;
     for (const auto& req : spec.requests) {
@@ -103,6 +105,11 @@ BuiltEnvironment build_environment(const EnvironmentSpec& spec, const EnvMap& ca
         }
         EnvMap& slot = varying.count(req.name) ? varying : fixed.count(req.name) ? fixed : user;
         slot[req.name] = value;
+    }
+    if (!spec.preload.empty()) {
+        auto& p = user.count("LD_PRELOAD") ? user["LD_PRELOAD"] : fixed["LD_PRELOAD"];
+        p = p.empty() ? spec.preload : spec.preload + ":" + p;
+        fixed[std::string(kFixedVariable)] = spec.fixed;
     }
     if (!spec.glibc_tunables.empty()) {
         auto& t = user.count("GLIBC_TUNABLES") ? user["GLIBC_TUNABLES"] : fixed["GLIBC_TUNABLES"];

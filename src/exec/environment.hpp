@@ -5,7 +5,8 @@
 // argv+environment to a constant total size, so the program's initial stack sits at the same
 // place whatever the CI runner, user name or checkout path.
 //
-// What the program sees: LANG=C.UTF-8, TZ=UTC, HOME=/nonexistent (the same for every user:
+// What the program sees: LANG=C.UTF-8, TZ=UTC, SHELL=/bin/sh (bash looks the user up in the
+// passwd database when SHELL is unset), HOME=/nonexistent (the same for every user:
 // Python, for one, puts ~/.local on sys.path), PYTHONHASHSEED=0, PERL_HASH_SEED=0 and
 // PERL_PERTURB_KEYS=0 (hash order), PYTHONNOUSERSITE=1 (Python's user-site check asks for the
 // uid, and a uid above 256 is a new int object: +357 Ir for uid 4242 against uid 0),
@@ -41,7 +42,7 @@ struct EnvRequest {
 inline constexpr std::string_view kRegionVariable = "CGBENCH_REGION";
 
 // Parses one --env argument. Throws UsageError for an invalid name, for the names cgbench
-// manages (`_`, its pad, CGBENCH_REGION) and for Valgrind's own variables (VALGRIND_OPTS, VALGRIND_LIB,
+// manages (`_`, its pad, CGBENCH_REGION, CGBENCH_FIXED) and for Valgrind's own variables (VALGRIND_OPTS, VALGRIND_LIB,
 // VALGRIND_LAUNCHER: they would change how Valgrind measures, unrecorded).
 EnvRequest parse_env_request(const std::string& text);
 
@@ -55,6 +56,10 @@ struct EnvironmentSpec {
     std::string underscore;            // value of `_`: the program path as run
     std::string glibc_tunables;        // CPU baseline tunables; empty for `native`
     std::vector<std::string> argv;     // the program's argv, counted in the size budget
+    // The fixed-inputs library to preload (before one --env sets), and what it fixes
+    // (exec/fixed_inputs.hpp); empty: none.
+    std::string preload;
+    std::string fixed;
 };
 
 struct BuiltEnvironment {

@@ -180,8 +180,21 @@ bool is_zombie(pid_t pid) {
            info.si_pid == pid;
 }
 
+// Whether the keeper is pid 1 of a pid namespace of its own (the sandbox): it then reaches
+// its tree through kill(-1) and waitpid(-1), never through /proc, which may be the host's.
+bool in_namespace = false;
+
 // Reaps the children that have ended, except `keep` (the program, reaped last).
 void reap_ended(pid_t self, pid_t keep) {
+    if (in_namespace) {
+        siginfo_t info{};
+        while (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0 &&
+               info.si_pid != keep) {
+            ::waitpid(info.si_pid, nullptr, WNOHANG);
+            info = siginfo_t{};
+        }
+        return;
+    }
     static pid_t kids[kMaxChildren];
     const int n = list_children(self, kids, kMaxChildren);
     for (int i = 0; i < n; ++i) {
@@ -189,17 +202,38 @@ void reap_ended(pid_t self, pid_t keep) {
     }
 }
 
+// In a pid namespace: kills every process but the keeper at once and reaps them all (the
+// program too); returns how many besides the program were still there.
+int sweep_namespace(pid_t program) {
+    reap_ended(0, program);
+    ::kill(-1, SIGKILL);
+    int killed = 0;
+    while (true) {
+        const pid_t pid = ::waitpid(-1, nullptr, 0);
+        if (pid < 0 && errno == EINTR) continue;
+        if (pid < 0) return killed;  // ECHILD: nothing left
+        if (pid != program) ++killed;
+    }
+}
+
 // Kills every process left in the tree, level by level (a killed process's children come to
-// the keeper, the subreaper), and returns how many were still running.
-int sweep(pid_t self, pid_t program) {
+// the keeper, the subreaper), and returns how many were still running. Processes the keeper
+// may not kill (a setuid program's) are counted in `unkillable` and left alone, never waited
+// for.
+int sweep(pid_t self, pid_t program, int& unkillable) {
+    if (in_namespace) return sweep_namespace(program);
     static pid_t kids[kMaxChildren];
     int killed = 0;
     for (int round = 0; round < 100000; ++round) {
         const int n = list_children(self, kids, kMaxChildren);
         int alive = 0;
+        int refused = 0;
         for (int i = 0; i < n; ++i) {
             if (kids[i] == program || is_zombie(kids[i])) continue;
-            ::kill(kids[i], SIGKILL);
+            if (::kill(kids[i], SIGKILL) != 0 && errno == EPERM) {
+                ++refused;
+                continue;
+            }
             kids[alive++] = kids[i];
         }
         for (int i = 0; i < alive; ++i) {
@@ -208,6 +242,7 @@ int sweep(pid_t self, pid_t program) {
         }
         killed += alive;
         reap_ended(self, program);
+        unkillable = refused;
         if (alive == 0) break;
     }
     return killed;
@@ -251,6 +286,7 @@ siginfo_t supervise(pid_t self, pid_t program, int sfd, bool kill_now) {
     bool killed = false;
     while (true) {
         if (kill_now && !killed) {
+            if (in_namespace) ::kill(-1, SIGKILL);
             ::kill(-program, SIGKILL);
             ::kill(program, SIGKILL);
             killed = true;
@@ -287,8 +323,23 @@ siginfo_t supervise(pid_t self, pid_t program, int sfd, bool kill_now) {
     sigfillset(&all);
     ::sigprocmask(SIG_SETMASK, &all, nullptr);
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // delivered through the signalfd below
+    // In a pid namespace the parent is outside it (getppid() is 0); a cgbench that died
+    // before writing the id maps shows as the end of the sync pipe instead.
+    bool orphaned = false;
+    if (s.sandbox != nullptr) {
+        in_namespace = true;
+        const char* step = "";
+        bool own_proc = false;
+        const int err = enter_sandbox(*s.sandbox, &step, &own_proc);
+        if (err != 0) {
+            const KeeperEvent e{kEventSandboxFailed, err};
+            write_all(s.event_fd, &e, sizeof e);
+            ::_exit(0);
+        }
+    } else {
+        orphaned = ::getppid() != s.parent_pid;
+    }
     move_fds(s);
-    const bool orphaned = ::getppid() != s.parent_pid;
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     sigset_t watch;
     sigemptyset(&watch);
@@ -296,7 +347,10 @@ siginfo_t supervise(pid_t self, pid_t program, int sfd, bool kill_now) {
         sigaddset(&watch, sig);
     const int sfd = ::signalfd(-1, &watch, SFD_CLOEXEC | SFD_NONBLOCK);
     const pid_t self = ::getpid();
-    const pid_t program = ::fork();
+    // Not fork(): a keeper cloned from a multi-threaded cgbench (the sandbox) may hold a copy
+    // of a C-library lock another thread held at that instant (fork's own atfork lock), and
+    // fork() would wait on it for ever. The program's half only makes async-signal-safe calls.
+    const pid_t program = static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0));
     if (program < 0) {
         send(kEventForkFailed, errno);
         ::_exit(0);
@@ -308,10 +362,12 @@ siginfo_t supervise(pid_t self, pid_t program, int sfd, bool kill_now) {
     send(kEventPid, program);
     const siginfo_t info = supervise(self, program, sfd, orphaned);
     send(info.si_code == CLD_EXITED ? kEventExit : kEventSignal, info.si_status);
-    const int leftovers = sweep(self, program);
+    int unkillable = 0;
+    const int leftovers = sweep(self, program, unkillable);
     while (::waitpid(program, nullptr, 0) < 0 && errno == EINTR) {
     }
     send(kEventLeftover, leftovers);
+    if (unkillable > 0) send(kEventUnkillable, unkillable);
     ::_exit(0);
 }
 

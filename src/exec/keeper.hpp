@@ -11,10 +11,18 @@
 // disappears: the control pipe then reads EOF, also after a SIGKILL of cgbench. The program
 // gets PR_SET_PDEATHSIG(SIGKILL) for the case that the keeper itself is killed.
 //
+// With the sandbox (exec/sandbox.hpp) the keeper is pid 1 of the run's pid namespace: it sets
+// the namespace's root up before it starts the program, every orphan comes to it, kill(-1)
+// reaches every process but itself, and its death (even by SIGKILL) makes the kernel kill
+// every process in the namespace. Without it, a process that runs a setuid program is beyond
+// its reach: the keeper reports such processes and stops waiting for them.
+//
 // The keeper runs in a child forked from a multi-threaded cgbench, so it makes only
 // async-signal-safe calls (system calls, no allocation) and never returns.
 
 #include <cstdint>
+
+#include "exec/sandbox_setup.hpp"
 
 namespace cgbench::exec {
 
@@ -28,6 +36,8 @@ inline constexpr char kEventExit = 'X';      // the program exited: its exit sta
 inline constexpr char kEventSignal = 'S';    // the program was killed by this signal
 inline constexpr char kEventLeftover = 'L';  // processes still running when it ended, killed
 inline constexpr char kEventForkFailed = 'F';  // could not start the program: errno
+inline constexpr char kEventUnkillable = 'U';  // processes that could not be killed (EPERM)
+inline constexpr char kEventSandboxFailed = 'N';  // the sandbox could not be set up: errno
 
 // Written by the program's process before execve (on the exec pipe, closed by exec).
 struct ChildReport {
@@ -45,6 +55,9 @@ struct KeeperSetup {
     const char* cwd;  // nullptr: inherit
     bool disable_aslr;
     int parent_pid;  // cgbench's pid, to notice a parent that died before the keeper started
+    // The namespaces to set up first (the keeper was started by clone_sandboxed()); nullptr:
+    // none (a plain fork).
+    const SandboxSetup* sandbox;
     // Descriptors, in cgbench's numbering; the keeper moves them to 3..8.
     int in_fd, out_fd, err_fd, exec_fd, event_fd, control_fd;
 };

@@ -10,9 +10,11 @@
 #include <chrono>
 #include <string_view>
 
+#include "exec/fixed_inputs.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/keeper.hpp"
 #include "exec/process_io.hpp"
+#include "exec/sandbox_setup.hpp"
 
 namespace cgbench::exec {
 
@@ -85,6 +87,7 @@ class Session {
     Session(const ProcessSpec& spec, pid_t keeper, int out_fd, int err_fd, int event_fd,
             int control_fd)
         : spec_(spec),
+          sandboxed_(spec.sandbox.has_value()),
           keeper_(keeper),
           control_fd_(control_fd),
           event_fd_(event_fd),
@@ -111,9 +114,14 @@ class Session {
                 request_kill();
             }
             if (kill_sent_ == kNever && interrupted()) request_kill();
+            // After the program ended the keeper only sweeps; one that does not finish within
+            // the grace (a process stuck in the kernel) is stopped, so no wait is unbounded.
+            if (kill_sent_ == kNever && ended_at_ != kNever && now - ended_at_ > kKillGrace) {
+                request_kill();
+            }
             if (kill_sent_ != kNever && now - kill_sent_ > kKillGrace) {
                 ::kill(keeper_, SIGKILL);  // a keeper that does not finish: stop waiting
-                if (outcome.pid > 0) ::kill(-outcome.pid, SIGKILL);
+                kill_group(outcome);
                 break;
             }
             const auto left = kill_sent_ == kNever && !ended_
@@ -134,8 +142,16 @@ class Session {
         outcome.stdout_tail = out_.take();
         outcome.stderr_tail = err_.take();
         if (!spec_.uninterruptible) throw_if_interrupted();
+        if (sandbox_errno_ != 0) {
+            throw EnvironmentError(
+                fmt::format("cannot set up the program's namespaces: {}", strerror(sandbox_errno_)),
+                "report this: the same setup succeeded when cgbench started");
+        }
         if (!ended_ && outcome.how != Termination::TimedOut &&
             outcome.how != Termination::Limited) {
+            // The keeper was killed: its tree is gone with it in a sandbox; without one, what
+            // is left of the program's process group goes now.
+            kill_group(outcome);
             throw EnvironmentError(
                 "the process that supervises the measured program ended without reporting "
                 "how the program ended");
@@ -144,6 +160,11 @@ class Session {
 
   private:
     bool interrupted() const { return !spec_.uninterruptible && interrupt_signal() != 0; }
+    // Kills the program's process group, when it is one of the host's (not in a sandbox, where
+    // the pid is the namespace's and the keeper's death kills everything).
+    void kill_group(const ProcessOutcome& outcome) const {
+        if (!sandboxed_ && outcome.pid > 0) ::kill(-outcome.pid, SIGKILL);
+    }
 
     void request_kill() {
         const char c = kControlKill;
@@ -176,6 +197,7 @@ class Session {
             case kEventExit:
             case kEventSignal:
                 ended_ = true;
+                ended_at_ = Clock::now();
                 if (killed) break;
                 outcome.how = e.kind == kEventExit ? Termination::Exited : Termination::Signaled;
                 (e.kind == kEventExit ? outcome.exit_code : outcome.signal) = e.value;
@@ -190,6 +212,13 @@ class Session {
                 outcome.how = Termination::SpawnFailed;
                 outcome.spawn_step = "fork";
                 outcome.spawn_errno = e.value;
+                break;
+            case kEventUnkillable:
+                outcome.unkillable_processes = e.value;
+                break;
+            case kEventSandboxFailed:
+                ended_ = true;
+                sandbox_errno_ = e.value;
                 break;
             default:
                 break;
@@ -247,17 +276,45 @@ class Session {
     }
 
     const ProcessSpec& spec_;
+    bool sandboxed_;
+    int sandbox_errno_ = 0;
     pid_t keeper_;
     int control_fd_;
     int event_fd_;
     int fds_[2];
     bool event_ready_ = false;
     bool ended_ = false;
+    Clock::time_point ended_at_ = kNever;
     Clock::time_point kill_sent_ = kNever;
     ProcessCounter counter_;
     Tail out_;
     Tail err_;
 };
+
+}  // namespace
+
+namespace {
+
+// The C-level sandbox setup of `spec` (its strings live in `strings`), or nullptr.
+const SandboxSetup* prepare_sandbox(const ProcessSpec& spec, SandboxSetup& setup,
+                                    std::vector<std::string>& strings, int sync_fd) {
+    if (!spec.sandbox) return nullptr;
+    const SandboxMounts& m = *spec.sandbox;
+    strings = {m.program_dir.string(), m.program_name, m.tree.string(), m.out_dir.string()};
+    const auto c = [&](std::size_t i) { return strings[i].empty() ? nullptr : strings[i].c_str(); };
+    setup.program_dir = c(0);
+    setup.program_name = c(1);
+    setup.tree = c(2);
+    setup.out_dir = c(3);
+    if (m.fixed.any()) {
+        const std::string_view lib = fixed_inputs_library();
+        setup.library = reinterpret_cast<const unsigned char*>(lib.data());
+        setup.library_size = lib.size();
+    }
+    setup.fixed_random = m.fixed.random;
+    setup.sync_fd = sync_fd;
+    return &setup;
+}
 
 }  // namespace
 
@@ -269,21 +326,37 @@ ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
         throw UsageError(fmt::format("cannot open stdin file {}: {}", in_path, strerror(errno)),
                          "check the stdin path");
     }
-    Pipe out, err, exec_status, events, control;
+    Pipe out, err, exec_status, events, control, sync;
     auto argv = c_strings(spec.argv);
     auto envp = c_strings(spec.env);
-    const KeeperSetup setup{
-        argv.data(),        envp.data(),       spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
-        spec.disable_aslr,  ::getpid(),        in.get(),
-        out.write.get(),    err.write.get(),   exec_status.write.get(),
-        events.write.get(), control.read.get()};
+    SandboxSetup sandbox_setup;
+    std::vector<std::string> sandbox_strings;
+    const KeeperSetup setup{argv.data(),
+                            envp.data(),
+                            spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
+                            spec.disable_aslr,
+                            ::getpid(),
+                            prepare_sandbox(spec, sandbox_setup, sandbox_strings, sync.read.get()),
+                            in.get(),
+                            out.write.get(),
+                            err.write.get(),
+                            exec_status.write.get(),
+                            events.write.get(),
+                            control.read.get()};
 
     const auto start = Clock::now();
-    const pid_t keeper = ::fork();
+    const pid_t keeper = spec.sandbox ? clone_sandboxed() : ::fork();
     if (keeper < 0) throw EnvironmentError(fmt::format("fork() failed: {}", strerror(errno)));
     if (keeper == 0) keeper_main(setup);
-    for (Fd* fd : {&out.write, &err.write, &exec_status.write, &events.write, &control.read})
+    for (Fd* fd : {&out.write, &err.write, &exec_status.write, &events.write, &control.read,
+                   &sync.read})
         fd->reset();
+    if (spec.sandbox) {
+        // The keeper waits for its id maps (only cgbench, outside, may write them).
+        const bool mapped = write_id_maps(keeper);
+        [[maybe_unused]] const ssize_t n = ::write(sync.write.get(), mapped ? "M" : "X", 1);
+    }
+    sync.write.reset();
 
     // The program reports a failed chdir or exec (and a refused ASLR switch) before exec;
     // EOF means it is running.

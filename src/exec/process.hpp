@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "exec/sandbox.hpp"
+
 namespace cgbench::exec {
 
 struct ProcessSpec {
@@ -34,6 +36,9 @@ struct ProcessSpec {
     // never throws Interrupted: for cleanup that runs while unwinding from one (removing a
     // worktree), where a throw would end cgbench with std::terminate.
     bool uninterruptible = false;
+    // Run in namespaces of its own with these mounts (exec/sandbox.hpp); argv, cwd and the
+    // environment then name the paths inside. nullopt: a plain child of cgbench.
+    std::optional<SandboxMounts> sandbox;
 };
 
 // TimedOut and Limited: cgbench killed the process tree (timeout, ProcessLimit).
@@ -52,11 +57,16 @@ struct ProcessOutcome {
     // When SpawnFailed: which step failed ("chdir", "exec") and its errno.
     std::string spawn_step;
     int spawn_errno = 0;
-    int pid = 0;  // the program's process id (and process group id); 0 if it never started
+    // The program's process id (and process group id), as the program and Valgrind see it
+    // (2 in a sandbox); 0 if it never started.
+    int pid = 0;
     // Processes of its tree still running when the program ended (all killed then; also the
     // ones that left its process group with setsid()). Not set when cgbench killed the tree.
     int leftover_processes = 0;
     bool killed_leftovers = false;  // leftover_processes > 0
+    // Processes of its tree cgbench may not kill (a setuid program's, without the sandbox):
+    // left running, never waited for.
+    int unkillable_processes = 0;
 };
 
 // Runs processes; an interface so that pipeline tests can substitute a fake.

@@ -10,9 +10,11 @@
 
 #include <cerrno>
 #include <chrono>
-#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "base/errors.hpp"
+#include "exec/interrupt.hpp"
 #include "util/hash.hpp"
 
 namespace cgbench::exec {
@@ -21,57 +23,91 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kSharedRoot = "/tmp/cgbench";
 constexpr const char* kOutPrefix = "out.";
 constexpr const char* kLockSuffix = ".lock";
 // An output directory without its lock file is a run killed while creating it; anything
 // younger may be one being created right now.
 constexpr auto kUnlockedGrace = std::chrono::hours(1);
+// How long a run waits for a link another run of the caller is removing.
+constexpr int kLockAttempts = 500;
+constexpr auto kLockPause = std::chrono::milliseconds(10);
 
-std::string errno_text() {
-    return strerror(errno);
+std::string errno_text(int err = errno) {
+    return strerror(err);
 }
 
-// Whether `st` may hold entries the caller relies on: owned by root or the caller, and if
-// others may write into it, sticky (so they cannot remove or replace the caller's entries).
-bool trusted_dir(const struct stat& st) {
-    if (!S_ISDIR(st.st_mode)) return false;
-    if (st.st_uid != 0 && st.st_uid != ::geteuid()) return false;
-    return (st.st_mode & (S_IWGRP | S_IWOTH)) == 0 || (st.st_mode & S_ISVTX) != 0;
-}
-
-bool usable_root(const char* path, mode_t mode) {
-    if (::mkdir(path, mode) == 0) {
-        ::chmod(path, mode);  // mkdir applies the umask
-    } else if (errno != EEXIST) {
+// A directory of the caller's own at `path`, mode 0700, created when missing. False with
+// errno set when it cannot be made (EEXIST: it is not a directory of the caller's).
+bool own_private_dir(const fs::path& path) {
+    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return false;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return false;
+    if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) {
+        errno = EEXIST;
         return false;
     }
-    struct stat st {};
-    return ::lstat(path, &st) == 0 && trusted_dir(st) && ::access(path, W_OK | X_OK) == 0;
+    if ((st.st_mode & 07777) != 0700 && ::chmod(path.c_str(), 0700) != 0) return false;
+    return true;
 }
 
 struct Root {
     fs::path path;
-    bool is_private = false;
+    std::string note;
+    bool temporary = false;  // a per-process mkdtemp directory, removed at exit
 };
 
-fs::path private_root_path() {
-    return fmt::format("{}-{}", kSharedRoot, ::geteuid());
+// Removes a per-process staging directory when cgbench exits.
+struct RemovedAtExit {
+    fs::path path;
+    ~RemovedAtExit() {
+        std::error_code ec;
+        if (!path.empty()) fs::remove_all(path, ec);
+    }
+};
+
+// Where private directories may go: /tmp, then $TMPDIR (when /tmp cannot be written).
+std::vector<fs::path> staging_bases() {
+    std::vector<fs::path> out = {"/tmp"};
+    const char* tmpdir = std::getenv("TMPDIR");
+    if (tmpdir != nullptr && tmpdir[0] == '/' && fs::path(tmpdir) != out.front()) {
+        out.emplace_back(tmpdir);
+    }
+    return out;
+}
+
+Root make_root() {
+    const std::string name = fmt::format("cgbench-{}", ::geteuid());
+    std::string why;
+    for (const fs::path& base : staging_bases()) {
+        const fs::path fixed = base / name;
+        Root r;
+        if (own_private_dir(fixed)) {
+            r.path = fixed;
+            if (!why.empty()) r.note = why + "; staged under " + fixed.string();
+            return r;
+        }
+        const int err = errno;
+        if (err == EEXIST) {
+            std::string pattern = fixed.string() + ".XXXXXX";
+            if (::mkdtemp(pattern.data()) != nullptr) {
+                r.path = pattern;
+                r.temporary = true;
+                r.note = fmt::format(
+                    "{} is not a private directory of this user (another user made it?), so "
+                    "this run was staged under {}, a new name each time",
+                    fixed.string(), r.path.string());
+                return r;
+            }
+        }
+        if (why.empty()) why = fmt::format("cannot use {}: {}", fixed.string(), errno_text(err));
+    }
+    throw EnvironmentError(fmt::format("cannot create a private staging directory: {}", why),
+                           "make /tmp writable, or set TMPDIR to a writable directory");
 }
 
 const Root& root() {
-    static const Root r = [] {
-        if (usable_root(kSharedRoot, 01777)) return Root{kSharedRoot, false};
-        const fs::path own = private_root_path();
-        struct stat st {};
-        if (usable_root(own.c_str(), 0700) && ::lstat(own.c_str(), &st) == 0 &&
-            st.st_uid == ::geteuid() && (st.st_mode & 077) == 0) {
-            return Root{own, true};
-        }
-        throw EnvironmentError(
-            fmt::format("cannot use {} or {} for staging", kSharedRoot, own.string()),
-            "cgbench needs a writable /tmp; remove or fix the ownership of those directories");
-    }();
+    static const Root r = make_root();
+    static const RemovedAtExit remove{r.temporary ? r.path : fs::path()};
     return r;
 }
 
@@ -108,20 +144,26 @@ bool owned_by_caller(const fs::path& p) {
     return ::lstat(p.c_str(), &st) == 0 && st.st_uid == ::geteuid();
 }
 
-// What stands at `link`: the symlink to `target` that the caller may use, nothing, or
-// something else (another user's link, or a foreign file).
-enum class LinkState { Usable, Missing, Foreign, OwnStale };
-
-LinkState link_state(const fs::path& link, const fs::path& target) {
-    struct stat st {};
-    if (::lstat(link.c_str(), &st) != 0) return LinkState::Missing;
-    const bool ours = st.st_uid == ::geteuid();
-    if (!ours && st.st_uid != 0) return LinkState::Foreign;
-    std::error_code ec;
-    if (S_ISLNK(st.st_mode) && fs::read_symlink(link, ec) == target && !ec) {
-        return LinkState::Usable;
+// Takes a shared lock on `fd`, waiting (boundedly, ending on Ctrl-C) while another run of the
+// caller holds it exclusively to remove the link.
+bool lock_shared(int fd) {
+    for (int attempt = 0; attempt < kLockAttempts; ++attempt) {
+        if (lock(fd, LOCK_SH | LOCK_NB) == 0) return true;
+        if (errno != EWOULDBLOCK) return false;
+        throw_if_interrupted();
+        std::this_thread::sleep_for(kLockPause);
     }
-    return ours ? LinkState::OwnStale : LinkState::Foreign;
+    errno = EWOULDBLOCK;
+    return false;
+}
+
+// Whether `link` is the symlink to `target`, after removing anything else of the caller's
+// that stands there (a link left by a killed run to another target).
+bool usable_link(const fs::path& link, const fs::path& target) {
+    std::error_code ec;
+    if (fs::read_symlink(link, ec) == target && !ec) return true;
+    if (owned_by_caller(link)) ::unlink(link.c_str());
+    return false;
 }
 
 }  // namespace
@@ -130,8 +172,8 @@ const fs::path& staging_root() {
     return root().path;
 }
 
-bool staging_is_private() {
-    return root().is_private;
+const std::string& staging_note() {
+    return root().note;
 }
 
 std::string link_name(const fs::path& target, std::size_t min_length) {
@@ -146,7 +188,7 @@ OutputDir::OutputDir() {
         throw EnvironmentError(
             fmt::format("cannot create a directory under {}: {}", staging_root().string(),
                         errno_text()),
-            "cgbench needs a writable /tmp");
+            "free space in /tmp (or $TMPDIR), or make it writable");
     }
     path_ = pattern;
     // Locked before it gets its name, so a cleaner never sees an unlocked "lock".
@@ -170,31 +212,27 @@ OutputDir::~OutputDir() {
 
 ProgramLink::ProgramLink(const fs::path& target, std::size_t min_name_length) {
     const std::string name = link_name(target, min_name_length);
-    for (const fs::path& dir : {staging_root(), private_root_path()}) {
-        if (dir != staging_root() && !usable_root(dir.c_str(), 0700)) break;
-        path_ = dir / name;
-        lock_path_ = dir / (name + kLockSuffix);
-        for (int attempt = 0; attempt < 20; ++attempt) {
-            lock_fd_ = open_lock(lock_path_, O_RDONLY | O_CREAT);
-            if (lock_fd_ < 0) break;  // a foreign file: try the private area
-            if (lock(lock_fd_, LOCK_SH) != 0 || !still_at(lock_fd_, lock_path_)) {
-                ::close(lock_fd_);  // removed by its last user meanwhile: take a new one
-                lock_fd_ = -1;
-                continue;
-            }
-            if (::symlink(target.c_str(), path_.c_str()) == 0) return;
-            const LinkState state = link_state(path_, target);
-            if (state == LinkState::Usable) return;
-            if (state == LinkState::OwnStale) ::unlink(path_.c_str());
-            ::close(lock_fd_);
-            lock_fd_ = -1;
-            if (state == LinkState::Foreign) break;
+    path_ = staging_root() / name;
+    lock_path_ = staging_root() / (name + kLockSuffix);
+    int err = 0;
+    for (int attempt = 0; attempt < 20; ++attempt) {
+        lock_fd_ = open_lock(lock_path_, O_RDONLY | O_CREAT);
+        if (lock_fd_ < 0 || !lock_shared(lock_fd_)) {
+            err = errno;
+            break;
         }
+        if (still_at(lock_fd_, lock_path_)) {
+            if (::symlink(target.c_str(), path_.c_str()) == 0) return;
+            err = errno;
+            if (usable_link(path_, target)) return;
+        }
+        ::close(lock_fd_);  // removed by its last user meanwhile, or a stale link: again
+        lock_fd_ = -1;
     }
-    throw EnvironmentError(
-        fmt::format("cannot create the program link {} (not writable, or held by another user)",
-                    path_.string()),
-        "remove stale entries under /tmp/cgbench");
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    throw EnvironmentError(fmt::format("cannot create the program link {}: {}", path_.string(),
+                                       errno_text(err)),
+                           fmt::format("remove {} (cgbench recreates it)", path_.string()));
 }
 
 ProgramLink::~ProgramLink() {

@@ -8,6 +8,7 @@
 
 #include "core/result.hpp"
 #include "exec/environment.hpp"
+#include "exec/sandbox.hpp"
 #include "metrics/score.hpp"
 #include "valgrind/command.hpp"
 #include "valgrind/cpu_baseline.hpp"
@@ -57,6 +58,11 @@ struct BenchmarkSpec {
     // Native runs before the measured one, so first-run effects (Python's __pycache__, a
     // tool's caches) are settled whether the checkout is fresh or not.
     int warmup = 1;
+    // Runs that must give the same counts when the benchmark is new (the suite's `verify`),
+    // and the runs this run makes of it (at least the run's --verify): planning sets `verify`
+    // from `verify_new` for a benchmark its baseline lacks.
+    int verify_new = 1;
+    int verify = 1;
 
     static constexpr std::size_t kDefaultMaxProcesses = 1000;
 };
@@ -70,6 +76,8 @@ struct MeasureSettings {
     valgrind::RegionTool region_tool = valgrind::RegionTool::Auto;
     bool echo_output = false;            // --show-output
     std::filesystem::path keep_raw_dir;  // empty: raw files are discarded
+    // --fixed-clock / --fixed-random: what the program reads of the clock and of entropy.
+    exec::FixedInputs fixed;
 };
 
 // The longest default name: names head tables and rows of every listing.

@@ -7,6 +7,7 @@
 
 #include "base/errors.hpp"
 #include "core/version.hpp"
+#include "exec/sandbox.hpp"
 #include "util/elf.hpp"
 #include "util/fs.hpp"
 #include "util/hash.hpp"
@@ -69,6 +70,8 @@ Fingerprint build_fingerprint(const Measurer& m, const valgrind::GlibcSelection&
     f.env_block_bytes = m.facts().env_block_bytes;
     f.loader_env = m.facts().loader_env;
     f.loader_cache = loader_cache_hash("/etc/ld.so.cache");
+    f.isolation = exec::isolation().describe();
+    f.fixed_inputs = s.fixed.describe();
     return f;
 }
 

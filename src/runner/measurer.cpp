@@ -10,6 +10,7 @@
 
 #include "base/errors.hpp"
 #include "exec/program.hpp"
+#include "exec/sandbox.hpp"
 #include "exec/staging.hpp"
 #include "runner/function_costs.hpp"
 #include "runner/measurement.hpp"
@@ -48,6 +49,14 @@ std::string valgrind_complaint(std::string_view stderr_text) {
 }  // namespace
 
 void throw_if_tmp_full() {
+    // Valgrind keeps temporary files of its own in /tmp (the program's environment, which
+    // it reads, has no TMPDIR).
+    if (::access("/tmp", W_OK) != 0 && (errno == EROFS || errno == EACCES)) {
+        throw EnvironmentError(fmt::format("/tmp is not writable ({}): Valgrind keeps its "
+                                           "temporary files there",
+                                           std::strerror(errno)),
+                               "make /tmp writable (TMPDIR moves only cgbench's own files)");
+    }
     constexpr std::uint64_t kEnough = 1 << 20;  // Valgrind's files of a small program
     const auto free = util::free_bytes("/tmp");
     if (!free || *free >= kEnough) return;
@@ -188,18 +197,24 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
                                      const fs::path& staging, BenchmarkResult& result,
                                      int attempt) {
     const auto [cwd, program] = locate(spec);
-    const exec::StagedProgram staged(program);
-    const std::string run_path = staged.path().string();
+    const exec::RunSandbox sandbox(program, cwd, staging, settings_.fixed);
+    const std::string run_path = sandbox.program_path().string();
 
     std::vector<std::string> argv = {run_path};
-    argv.insert(argv.end(), spec.command.begin() + 1, spec.command.end());
+    const auto args = sandbox.map_arguments({spec.command.begin() + 1, spec.command.end()});
+    argv.insert(argv.end(), args.begin(), args.end());
     argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+    argv = sandbox.map_output(argv);
     exec::EnvironmentSpec env_spec;
     env_spec.requests = spec.env;
     env_spec.underscore = run_path;
     env_spec.glibc_tunables =
         valgrind::glibc_tunables_for(settings_.cpu_baseline, settings_.geometry);
     env_spec.argv = argv;
+    env_spec.preload = sandbox.preload();
+    env_spec.fixed = settings_.fixed.clock && settings_.fixed.random ? "clock,random"
+                     : settings_.fixed.clock                         ? "clock"
+                                                                     : "random";
     const auto env = exec::build_environment(env_spec, caller_);
     if (env.over_budget) {
         result.warnings.push_back(fmt::format(
@@ -211,24 +226,27 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
     RawOutput raw;
     raw.files = {staging, options.tool};
     raw.max_processes = spec.max_processes;
-    raw.names = {run_path, program.as_given, staged.link().string()};
+    raw.names = {run_path, program.as_given, sandbox.link().string()};
     const std::string joined = util::join(argv, " ");
     raw.cmd_lines = 1 + static_cast<std::size_t>(std::count(joined.begin(), joined.end(), '\n'));
     raw.cmd_program = run_path;
     exec::ProcessSpec ps;
     ps.argv = argv;
     ps.env = env.entries;
-    ps.cwd = cwd.string();
+    ps.cwd = sandbox.cwd();
+    ps.sandbox = sandbox.mounts();
     ps.stdin_path = spec.stdin_path;
     ps.timeout_seconds = spec.timeout_seconds;
     if (attempt == 0 && !warm_up(spec, ps, result)) return raw;
 
     ps.argv = valgrind::valgrind_command(inst_, options, raw.files, argv);
     ps.echo_output = settings_.echo_output;
-    ps.process_limit = exec::ProcessSpec::ProcessLimit{staging, std::string(valgrind::kLogPrefix),
-                                                       spec.max_processes};
-    spdlog::debug("running: {}", util::shell_join(ps.argv));
+    ps.process_limit =
+        exec::ProcessSpec::ProcessLimit{staging, std::string(valgrind::kLogPrefix),
+                                        spec.max_processes};
+    spdlog::debug("running: {}", util::shell_join(ps.argv));  // the host's paths
     spdlog::trace("environment: {}", util::shell_join(ps.env));
+    ps.argv = sandbox.map_output(std::move(ps.argv));
     raw.outcome = runner_.run(ps);
     raw.root_pid = raw.outcome.pid;
     record_facts(raw.outcome.aslr_errno, env.block_bytes, spec.env);
@@ -250,6 +268,11 @@ bool Measurer::warm_up(const BenchmarkSpec& spec, const exec::ProcessSpec& nativ
             return false;
         }
         if (outcome.how == exec::Termination::SpawnFailed) return true;  // reported by the run
+        if (outcome.unkillable_processes > 0) {
+            result.status = BenchStatus::Failed;
+            result.error = unkillable_error(outcome.unkillable_processes) + " (native warm-up run)";
+            return false;
+        }
     }
     return true;
 }
@@ -298,6 +321,10 @@ void Measurer::interpret(const RawOutput& raw, std::optional<double> limit,
             result.status = BenchStatus::Failed;
             result.signal = outcome.signal;
             result.error = "killed by " + exec::describe_signal(outcome.signal);
+            if (const auto why = undecodable_instruction(traced_processes(raw.files, raw.root_pid));
+                !why.empty()) {
+                result.error += " from Valgrind, not from the program: " + why;
+            }
             return;
         case Termination::Exited:
             break;

@@ -38,8 +38,9 @@ struct MeasureFacts {
 // The Valgrind options of `tool` under `settings`.
 valgrind::ToolOptions tool_options(const MeasureSettings& settings, valgrind::Tool tool);
 
-// Throws EnvironmentError when /tmp, where every run is staged, is (nearly) full: Valgrind's
-// truncated or missing profile is then explained by that, not by Valgrind.
+// Throws EnvironmentError when /tmp, where Valgrind keeps its temporary files, is not
+// writable or (nearly) full: Valgrind's truncated or missing profile is then explained by
+// that, not by Valgrind.
 void throw_if_tmp_full();
 
 // Parses a profile Valgrind wrote; a malformed one means Valgrind misbehaved (EnvironmentError).

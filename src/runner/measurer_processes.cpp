@@ -6,6 +6,7 @@
 
 #include "runner/function_costs.hpp"
 #include "runner/measurer.hpp"
+#include "runner/repeatability.hpp"
 #include "util/strings.hpp"
 #include "valgrind/cachegrind_parser.hpp"
 
@@ -70,8 +71,22 @@ std::vector<std::size_t> unprofiled(const std::vector<ProcessResult>& processes)
 
 // Warnings and failures that concern the processes of an otherwise measured result.
 void check_processes(const BenchmarkSpec& spec, const exec::ProcessOutcome& outcome,
-                     BenchmarkResult& result) {
+                     const std::vector<TracedProcess>& traced, BenchmarkResult& result) {
     const auto& procs = result.processes;
+    // Valgrind refuses to exec a setuid program: the process saw a failed exec, which is not
+    // the program's behaviour (the native run exec'd it).
+    for (std::size_t i = 0; i < traced.size(); ++i) {
+        for (const auto& note : traced[i].log.notes) {
+            if (note.find("Can't execute setuid") == std::string::npos) continue;
+            result.status = BenchStatus::Failed;
+            result.error = fmt::format(
+                "{} could not run a setuid or setgid program under Valgrind ({}), so what "
+                "was measured is a failed exec; measure the program without it",
+                procs.empty() ? std::string("the program") : process_label(procs, i),
+                util::printable(note));
+            return;
+        }
+    }
     for (std::size_t i = 1; i < procs.size(); ++i) {
         if (!procs[i].signal || !is_crash_signal(*procs[i].signal) || spec.allow_child_crash) {
             continue;
@@ -80,6 +95,16 @@ void check_processes(const BenchmarkSpec& spec, const exec::ProcessOutcome& outc
         result.error =
             fmt::format("{} crashed: {} (pass --allow-child-crash if it is expected)",
                         process_label(procs, i), exec::describe_signal(*procs[i].signal));
+        if (const auto why = undecodable_instruction({traced[i]}); !why.empty()) {
+            result.error =
+                fmt::format("{} was killed by {} from Valgrind: {}", process_label(procs, i),
+                            exec::describe_signal(*procs[i].signal), why);
+        }
+        return;
+    }
+    if (outcome.unkillable_processes > 0) {
+        result.status = BenchStatus::Failed;
+        result.error = unkillable_error(outcome.unkillable_processes);
         return;
     }
     // Cachegrind copies a process's counts with it at fork: a child that does not exec holds
@@ -134,7 +159,10 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
     // a function's cost is summed over every process before the top ones are picked.
     valgrind::ParseOptions options = top_function_options(settings_.weights);
     if (counted > 1) options = {.collect_functions = true};
+    options.watch = repeatability_function;
     valgrind::ProfileSum sum;
+    std::vector<ProcessEvidence> evidence;
+    std::vector<std::optional<std::size_t>> evidence_index(traced.size());
     for (std::size_t i = 0; i < traced.size(); ++i) {
         if (!procs[i].profiled) continue;
         auto these = procs[i].counted ? options : valgrind::ParseOptions{};
@@ -161,6 +189,10 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
         procs[i].events = profile.totals;
         procs[i].cost = metrics::cost(profile.totals, settings_.weights);
         if (!procs[i].counted) continue;
+        evidence_index[i] = evidence.size();
+        evidence.push_back({procs[i].command, std::move(profile.watched),
+                            procs[i].parent ? evidence_index[*procs[i].parent] : std::nullopt,
+                            traced[i].started_ns, traced[i].ended_ns, traced[i].log.threads});
         sum.add(std::move(profile));
     }
     if (procs.size() > 1) result.processes = procs;
@@ -168,8 +200,11 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
     for (const auto& p : procs)
         counts.push_back(p.counted);
     mark_threads(traced, counts, result);
-    check_processes(spec, raw.outcome, result);
-    if (result.status == BenchStatus::Ok) score(sum.profile(), result);
+    check_processes(spec, raw.outcome, traced, result);
+    if (result.status != BenchStatus::Ok) return;
+    score(sum.profile(), result);
+    for (auto& w : repeatability_warnings(evidence, settings_.fixed))
+        result.warnings.push_back(std::move(w));
 }
 
 }  // namespace cgbench::runner

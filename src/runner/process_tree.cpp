@@ -1,7 +1,9 @@
 #include "runner/process_tree.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <map>
@@ -39,6 +41,15 @@ std::vector<TracedProcess> traced_processes(const valgrind::OutputFiles& files, 
         } catch (const Error&) {
         }
         if (fs::exists(files.out_file(*pid), ec)) p.profile = files.out_file(*pid);
+        struct statx st {};
+        if (::statx(AT_FDCWD, entry.path().c_str(), 0, STATX_BTIME | STATX_MTIME, &st) == 0 &&
+            (st.stx_mask & STATX_BTIME) != 0) {
+            const auto ns = [](const statx_timestamp& t) {
+                return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+            };
+            p.started_ns = ns(st.stx_btime);
+            p.ended_ns = ns(st.stx_mtime);
+        }
         by_pid.emplace(*pid, std::move(p));
     }
     std::map<int, std::vector<int>> children;  // pid order within each parent
@@ -98,16 +109,45 @@ std::vector<ProcessResult> describe_processes(const std::vector<TracedProcess>& 
 void mark_threads(const std::vector<TracedProcess>& traced, const std::vector<bool>& counted,
                   BenchmarkResult& result) {
     int most = 0;
+    int preemptions = 0;
     for (std::size_t i = 0; i < traced.size(); ++i) {
-        if (counted.empty() || (i < counted.size() && counted[i]))
-            most = std::max(most, traced[i].log.threads);
+        if (!counted.empty() && (i >= counted.size() || !counted[i])) continue;
+        most = std::max(most, traced[i].log.threads);
+        if (traced[i].log.threads > 1) preemptions += traced[i].log.preemptions;
     }
     result.threads = most;
     if (most <= 1) return;
+    if (preemptions > 0) {
+        result.warnings.push_back(fmt::format(
+            "ran {} threads, and Valgrind switched between them {} time(s) mid-work, in an "
+            "order the host's scheduler chose: these counts are not repeatable (a gate on them "
+            "can fire by chance; see --verify)",
+            most, preemptions));
+        return;
+    }
     result.warnings.push_back(fmt::format(
-        "ran {} threads: Valgrind interleaves them differently from run to run, so these "
-        "counts are not repeatable (a gate on them can fire by chance; see --verify)",
+        "ran {} threads: which one runs after another waits (a lock, a join, a system call) "
+        "is the kernel's choice, so these counts are not repeatable (a gate on them can fire "
+        "by chance; see --verify)",
         most));
+}
+
+std::string undecodable_instruction(const std::vector<TracedProcess>& traced) {
+    for (const auto& p : traced) {
+        if (!p.log.unhandled_instruction.empty()) {
+            return "Valgrind cannot run an instruction of " + util::printable(p.log.command) +
+                   ": " + valgrind::describe_unhandled_instruction(p.log.unhandled_instruction);
+        }
+    }
+    return {};
+}
+
+std::string unkillable_error(int count) {
+    return fmt::format(
+        "left {} process(es) running that cgbench may not kill (a setuid program it started?); "
+        "they were not waited for, and run on; without namespaces cgbench cannot stop what "
+        "runs as another user (allow user namespaces: docs/sandbox.md)",
+        count);
 }
 
 bool is_crash_signal(int signo) {

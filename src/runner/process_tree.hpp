@@ -21,6 +21,10 @@ struct TracedProcess {
     valgrind::ProcessLog log;
     std::filesystem::path log_file;
     std::filesystem::path profile;  // empty: it wrote none (killed, or still running at the end)
+    // When it started and ended: its log's birth and last write (Valgrind writes the summary
+    // at exit), in nanoseconds of the real-time clock; 0 when the file system cannot say.
+    std::int64_t started_ns = 0;
+    std::int64_t ended_ns = 0;
 };
 
 // Every traced process in `files`: the started one (`root_pid`) first, then depth first with
@@ -47,9 +51,17 @@ std::vector<ProcessResult> describe_processes(const std::vector<TracedProcess>& 
 
 // Sets `result.threads` to the most threads one of the `counted` processes of `traced` ran
 // (counted[i] for traced[i]; all when `counted` is empty) and, above 1, adds the warning that
-// the counts are not repeatable.
+// the counts are not repeatable, naming the mid-work switches the scheduler's log shows.
 void mark_threads(const std::vector<TracedProcess>& traced, const std::vector<bool>& counted,
                   BenchmarkResult& result);
+
+// Why a process of `traced` got SIGILL from Valgrind rather than from its own code: the
+// instruction Valgrind could not decode, described with the fix; "" when none did.
+std::string undecodable_instruction(const std::vector<TracedProcess>& traced);
+
+// The failure of a run that left `count` processes cgbench may not kill (a setuid program's,
+// without the sandbox).
+std::string unkillable_error(int count);
 
 // Signals that mean a process crashed (a fault: SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
 // SIGSYS, SIGTRAP) rather than was told to stop (SIGTERM, SIGKILL, SIGPIPE, ...).

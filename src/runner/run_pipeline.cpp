@@ -1,10 +1,12 @@
 #include "runner/run_pipeline.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <future>
 
+#include "exec/sandbox.hpp"
 #include "exec/staging.hpp"
 #include "runner/fingerprint.hpp"
 #include "runner/git_info.hpp"
@@ -112,6 +114,8 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
     run.id = util::new_run_id();
     run.started = util::now_iso8601();
     Measurer measurer(inst, request.settings, runner, caller);
+    spdlog::debug("isolation: {}{}", exec::isolation().describe(),
+                  exec::isolation().namespaces ? "" : "; refused: " + exec::isolation().refused);
     std::vector<std::filesystem::path> programs;
     for (const auto& spec : request.benchmarks) {
         measurer.check(spec);  // fail before any run
@@ -127,7 +131,9 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
     });
     run.benchmarks = run_scheduled(
         request.benchmarks, request.jobs,
-        [&](const BenchmarkSpec& spec) { return measure_verified(measurer, spec, request.verify); },
+        [&](const BenchmarkSpec& spec) {
+            return measure_verified(measurer, spec, std::max(request.verify, spec.verify));
+        },
         progress);
     flag_implausible(run.benchmarks);
     run.fingerprint = fingerprint_of(measurer, request, inst, runner);
@@ -150,11 +156,9 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
             "container's seccomp profile); Valgrind's fixed layout on 64-bit "
             "Linux keeps counts stable anyway");
     }
-    if (exec::staging_is_private()) {
-        run.warnings.push_back(fmt::format(
-            "/tmp/cgbench belongs to another user, so programs ran from {}: their paths, and "
-            "so the counts of programs that hash their own path, differ from other users' runs",
-            exec::staging_root().string()));
+    if (const auto& iso = exec::isolation(); !iso.namespaces) {
+        run.warnings.push_back(iso.warning());
+        if (!exec::staging_note().empty()) run.warnings.push_back(exec::staging_note());
     }
     if (!measurer.facts().loader_env.empty()) {
         run.warnings.push_back(fmt::format(

@@ -129,6 +129,10 @@ std::vector<std::string> valgrind_command(const Installation& inst, const ToolOp
     // result came from several threads and is not repeatable. It prints to the log only; the
     // counts are the same with and without it.
     argv.push_back("--trace-sched=yes");
+    // No gdbserver: it makes a file /tmp/vgdb-pipe-*-<pid>-by-<user>-on-<host> in the shared
+    // /tmp, and in the sandbox every program is pid 2, so two runs at once would collide
+    // (another user's file made a run fail). It serves debuggers only; counts do not change.
+    argv.push_back("--vgdb=no");
     argv.push_back("--");
     argv.insert(argv.end(), program_argv.begin(), program_argv.end());
     return argv;

@@ -1,7 +1,11 @@
 #include "valgrind/process_log.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <initializer_list>
 
 #include "util/strings.hpp"
 
@@ -79,6 +83,22 @@ std::optional<RegionMark> region_mark(const std::vector<std::string_view>& lines
     return mark;
 }
 
+// Follows the scheduler's lock: a thread that releases it because its timeslice ended, and
+// another thread that acquires it next, is one preemption. `timeslice_of` is that thread's
+// number, 0 for none (Valgrind numbers threads from 1).
+void count_preemption(std::string_view sched, int& timeslice_of, int& count) {
+    const auto thread = leading_int(sched.substr(6));
+    if (!thread) return;
+    if (sched.find("releasing lock (VG_(scheduler):timeslice)") != std::string_view::npos) {
+        timeslice_of = *thread;
+    } else if (sched.find("releasing lock") != std::string_view::npos) {
+        timeslice_of = 0;
+    } else if (sched.find("acquired lock") != std::string_view::npos) {
+        if (timeslice_of != 0 && timeslice_of != *thread) ++count;
+        timeslice_of = 0;
+    }
+}
+
 }  // namespace
 
 ProcessLog parse_process_log(std::string_view text) {
@@ -86,6 +106,7 @@ ProcessLog parse_process_log(std::string_view text) {
     constexpr std::string_view kSignal = "Process terminating with default action of signal ";
     constexpr std::string_view kThreadStart = "acquired lock (thread_wrapper(starting new thread))";
     const auto lines = util::split(text, '\n');
+    int timeslice_of = 0;  // the thread whose timeslice ended, until the next acquire
     for (std::size_t i = 0; i < lines.size(); ++i) {
         if (auto mark = region_mark(lines, i)) {
             log.region_marks.push_back(std::move(*mark));
@@ -96,6 +117,14 @@ ProcessLog parse_process_log(std::string_view text) {
             continue;
         }
         const std::string_view line = util::trim(lines[i]);
+        constexpr std::string_view kUnhandled = "->IR: unhandled instruction bytes: ";
+        if (line.starts_with("vex ") && log.unhandled_instruction.empty()) {
+            if (const auto at = line.find(kUnhandled); at != std::string_view::npos) {
+                log.unhandled_instruction =
+                    std::string(util::trim(line.substr(at + kUnhandled.size())));
+            }
+            continue;
+        }
         if (line.starts_with("valgrind: ")) {
             log.notes.emplace_back(line);
             continue;
@@ -106,6 +135,7 @@ ProcessLog parse_process_log(std::string_view text) {
         if (log.pid == 0) log.pid = pid;
         if (body.starts_with("SCHED[")) {
             if (body.ends_with(kThreadStart)) ++log.threads;
+            count_preemption(body, timeslice_of, log.preemptions);
         } else if (body.starts_with("Command: ")) {
             log.command = std::string(body.substr(9));
         } else if (body.starts_with("Parent PID: ")) {
@@ -117,6 +147,38 @@ ProcessLog parse_process_log(std::string_view text) {
         }
     }
     return log;
+}
+
+std::string describe_unhandled_instruction(std::string_view bytes) {
+    // The bytes up to the opcode; Valgrind prints the next ones too.
+    std::vector<std::string_view> words;
+    for (const auto w : util::split(util::trim(bytes), ' ')) {
+        if (!w.empty()) words.push_back(w);
+    }
+    const auto starts = [&](std::initializer_list<std::string_view> prefix) {
+        return words.size() >= prefix.size() &&
+               std::equal(prefix.begin(), prefix.end(), words.begin());
+    };
+    const std::string shown =
+        util::join(std::vector<std::string>(words.begin(),
+                                            words.begin() + std::min<std::size_t>(words.size(), 4)),
+                   " ");
+    if (starts({"0xF", "0x1", "0xF9"})) {
+        return fmt::format(
+            "RDTSCP ({}), which this Valgrind cannot decode: Go up to 1.20 reads the clock with it "
+            "(pass --env GODEBUG=cpu.rdtscp=off), other programs need a build without it",
+            shown);
+    }
+    if (starts({"0x62"})) {
+        return fmt::format(
+            "an AVX-512 instruction ({}), which Valgrind cannot run: build the "
+            "program without AVX-512 (e.g. -march=x86-64-v3)",
+            shown);
+    }
+    return fmt::format(
+        "an instruction Valgrind cannot decode ({}): build the program for an "
+        "older CPU (e.g. -march=x86-64-v2), or use a newer Valgrind",
+        shown);
 }
 
 }  // namespace cgbench::valgrind

@@ -32,6 +32,14 @@ struct ProcessLog {
     // --trace-sched=yes logs ("SCHED[N]:  acquired lock (thread_wrapper(starting new
     // thread))"); 0 in a log written without that option.
     int threads = 0;
+    // How often another thread took over from one whose timeslice ran out (it could have
+    // run on): the threads interleaved mid-work, in an order the host's scheduler chose.
+    // Hand-overs where a thread waited (a lock, a join, a system call) are not counted.
+    int preemptions = 0;
+    // The bytes of an instruction Valgrind could not decode ("0xF 0x1 0xF9 ..."), from
+    // "vex amd64->IR: unhandled instruction bytes: ..."; empty when there was none. Valgrind
+    // then raises SIGILL in the program, which the program ran fine without it.
+    std::string unhandled_instruction;
     // The region markers, in the order written.
     std::vector<RegionMark> region_marks;
     // "**PID** cgbench:nested": regions began inside the instrumented one, whose markers the
@@ -41,5 +49,9 @@ struct ProcessLog {
 
 // Parses a log; never throws (an empty or truncated log gives empty fields).
 ProcessLog parse_process_log(std::string_view text);
+
+// What an instruction Valgrind could not decode is and what to do about it, from its bytes
+// (ProcessLog::unhandled_instruction): "RDTSCP (0xF 0x1 0xF9), which Go 1.19 uses ...".
+std::string describe_unhandled_instruction(std::string_view bytes);
 
 }  // namespace cgbench::valgrind

@@ -38,6 +38,8 @@ struct Profile {
     // its self-cost lines.
     metrics::EventCounts totals;
     std::vector<FunctionCost> functions;  // filled only when requested
+    // The functions ParseOptions::watch accepted, in order of first appearance.
+    std::vector<FunctionCost> watched;
 
     // The column of `e`, or nullopt when the file did not record it.
     std::optional<std::size_t> column_of(metrics::Event e) const;

@@ -112,6 +112,13 @@ metrics::EventCounts ProfileBuilder::function_counts(std::size_t index) const {
 }
 
 void ProfileBuilder::emit_functions() {
+    if (options_.watch) {
+        for (std::size_t i = 0; i < keys_.size(); ++i) {
+            if (!options_.watch(keys_[i].name)) continue;
+            profile_.watched.push_back(FunctionCost{std::string(keys_[i].file),
+                                                    std::string(keys_[i].name), function_counts(i)});
+        }
+    }
     std::vector<std::size_t> order(keys_.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;

@@ -45,6 +45,9 @@ struct ParseOptions {
     // 0: unknown; the command then spans every line up to the last `events:` line (nothing
     // after the real one starts so).
     std::size_t cmd_lines = 0;
+    // With collect_functions: every function whose name this accepts is also copied to
+    // Profile::watched, whatever its rank (the functions runner/repeatability.hpp reads).
+    std::function<bool(std::string_view)> watch = {};
 };
 
 class ProfileBuilder {

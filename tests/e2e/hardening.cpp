@@ -92,7 +92,8 @@ void drain(int out, int err, std::string& out_text, std::string& err_text) {
 }  // namespace
 
 Spawned run_cgbench(const std::vector<std::string>& args, const Spawn& spawn) {
-    std::vector<std::string> argv = {CGBENCH_BINARY};
+    std::vector<std::string> argv = spawn.through;
+    argv.push_back(CGBENCH_BINARY);
     argv.insert(argv.end(), args.begin(), args.end());
     const auto env = environment_with(spawn.env);
     // stdin: a pipe closed at once (end of file); stdout and stderr: pipes read here. Nothing

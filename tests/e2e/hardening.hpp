@@ -27,6 +27,8 @@ struct Spawn {
     bool remove_cwd = false;            // cwd deleted after cgbench's process entered it
     // Called with the pid once cgbench started, before waiting (to signal it).
     std::function<void(pid_t)> started = {};
+    // A program (and its arguments) that runs cgbench: cgbench's argv follows it.
+    std::vector<std::string> through = {};
 };
 
 struct Spawned {

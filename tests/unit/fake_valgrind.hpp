@@ -31,13 +31,23 @@ inline std::string with_pid(std::string path, int pid = kPid) {
     return path.replace(path.find("%p"), 2, std::to_string(pid));
 }
 
+// Where a path Valgrind was given lies on the host: in a sandboxed run the output directory
+// is /cgbench/out (exec/sandbox.hpp).
+inline std::string host_path(const exec::ProcessSpec& spec, std::string path) {
+    const std::string inside(exec::kSandboxOut);
+    if (spec.sandbox && path.starts_with(inside)) {
+        path.replace(0, inside.size(), spec.sandbox->out_dir.string());
+    }
+    return path;
+}
+
 // Writes the log a traced process starts with, then `extra`.
 inline void write_log(const exec::ProcessSpec& spec, int pid = kPid, const std::string& extra = {}) {
     for (const auto& a : spec.argv) {
         if (!util::starts_with(a, "--log-file=")) continue;
         const auto dashdash = std::find(spec.argv.begin(), spec.argv.end(), std::string("--"));
         std::vector<std::string> program(dashdash + 1, spec.argv.end());
-        std::ofstream(with_pid(a.substr(11), pid))
+        std::ofstream(with_pid(host_path(spec, a.substr(11)), pid))
             << fmt::format("=={0}== Command: {1}\n=={0}== Parent PID: 1\n", pid,
                            util::join(program, " "))
             << extra;
@@ -69,10 +79,10 @@ class FakeRunner final : public exec::ProcessRunner {
         for (const auto& a : spec.argv) {
             if (util::starts_with(a, "--cachegrind-out-file=") && profile) {
                 const std::string text = profile(call);
-                if (!text.empty()) std::ofstream(with_pid(a.substr(22))) << text;
+                if (!text.empty()) std::ofstream(with_pid(host_path(spec, a.substr(22)))) << text;
             }
             if (util::starts_with(a, "--callgrind-out-file=") && !callgrind_parts.empty()) {
-                const fs::path dest = with_pid(a.substr(21));
+                const fs::path dest = with_pid(host_path(spec, a.substr(21)));
                 const fs::path source =
                     std::string(CGBENCH_TEST_DATA) + "/callgrind/" + callgrind_parts;
                 for (const auto& file : valgrind::callgrind_part_files(source)) {

@@ -36,7 +36,7 @@ TEST(Environment, OnlyTheAllowListPasses) {
     const auto env = build_environment(spec_for(), caller);
     const std::vector<std::string> expected = {
         "HOME", "LANG", "PERL_HASH_SEED", "PERL_PERTURB_KEYS", "PYTHONHASHSEED", "PYTHONNOUSERSITE",
-        "TZ",   "_",    "PATH",           "CGBENCH_ENV_PAD"};
+        "SHELL", "TZ",  "_",              "PATH",              "CGBENCH_ENV_PAD"};
     EXPECT_EQ(names(env), expected);
     EXPECT_TRUE(contains(env, "LANG=C.UTF-8"));
     EXPECT_TRUE(contains(env, "TZ=UTC"));

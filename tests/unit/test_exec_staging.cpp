@@ -39,15 +39,17 @@ std::string in_killed_process(Body body) {
 
 }  // namespace
 
-TEST(Staging, RootIsPrivateToTheCallerOrSharedAndSticky) {
+TEST(Staging, RootIsPrivateToTheCaller) {
     struct stat st {};
     ASSERT_EQ(::lstat(staging_root().c_str(), &st), 0);
     EXPECT_TRUE(S_ISDIR(st.st_mode));
-    if (staging_is_private()) {
-        EXPECT_EQ(st.st_mode & 077, 0u);
-    } else {
-        EXPECT_EQ(staging_root(), "/tmp/cgbench");
-        EXPECT_NE(st.st_mode & S_ISVTX, 0u);
+    EXPECT_EQ(st.st_uid, ::geteuid());
+    EXPECT_EQ(st.st_mode & 07777, 0700u);
+    const std::string fixed = "/tmp/cgbench-" + std::to_string(::geteuid());
+    if (staging_note().empty()) {
+        EXPECT_EQ(staging_root(), fixed);
+    } else {  // another user holds the fixed name: a fresh directory, and the note says so
+        EXPECT_TRUE(staging_root().string().starts_with(fixed + ".")) << staging_root();
     }
 }
 

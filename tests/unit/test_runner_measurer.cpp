@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "base/errors.hpp"
+#include "exec/sandbox.hpp"
 #include "exec/staging.hpp"
 #include "runner/measurer.hpp"
 #include "runner/run_pipeline.hpp"
@@ -59,7 +60,8 @@ class ConcurrentFake final : public exec::ProcessRunner {
         }
         const auto arg = std::stoull(spec.argv.back());
         std::this_thread::sleep_for(std::chrono::milliseconds(4 * (10 - static_cast<int>(arg))));
-        std::ofstream(with_pid(out->substr(22), pid)) << with_extra_ir(captured(), arg);
+        std::ofstream(with_pid(host_path(spec, out->substr(22)), pid))
+            << with_extra_ir(captured(), arg);
         --running;
         exec::ProcessOutcome o;
         o.pid = pid;
@@ -119,8 +121,11 @@ TEST(Measurer, BuildsTheDocumentedCommandLine) {
     EXPECT_TRUE(has("--LL=8388608,16,64"));
     const auto dashdash = std::find(argv.begin(), argv.end(), std::string("--"));
     ASSERT_NE(dashdash, argv.end());
-    // The program runs through the fixed-path link, keeping its last two components.
-    EXPECT_TRUE(util::starts_with(*(dashdash + 1), exec::staging_root().string() + "/"));
+    // The program runs by its fixed path in the sandbox (or through the fixed-path link),
+    // keeping its last two components.
+    const std::string staged = exec::isolation().namespaces ? std::string(exec::kSandboxStaging)
+                                                            : exec::staging_root().string();
+    EXPECT_TRUE(util::starts_with(*(dashdash + 1), staged + "/"));
     EXPECT_TRUE((dashdash + 1)->ends_with("/programs/workload"));
     EXPECT_TRUE(has("--trace-children=yes"));
     EXPECT_TRUE(has("--command-line-only=yes"));

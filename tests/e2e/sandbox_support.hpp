@@ -1,0 +1,52 @@
+#pragma once
+// Support for the sandbox tests (test_sandbox_e2e.cpp, test_hardening_sandbox_e2e.cpp): local
+// users made inside a private mount namespace, cgbench run where the kernel refuses user
+// namespaces, and the events and fingerprint of a run.
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "e2e/hardening.hpp"
+#include "e2e/harness.hpp"
+
+namespace cgbench::e2e {
+
+// Users the tests create: last in the passwd file, like a user added after installation.
+inline constexpr uid_t kVictimUid = 4301;
+inline constexpr uid_t kAttackerUid = 4302;
+
+// In a process that runs in a private mount namespace (in_private_tmpfs): puts copies of
+// /etc/passwd and /etc/group with the users `cgb-victim` (kVictimUid) and `cgb-attacker`
+// (kAttackerUid) appended over the real ones, in this namespace only. `scratch` is a
+// directory of the namespace's own tmpfs to keep the copies in. Returns "" or what failed.
+std::string add_test_users(const fs::path& scratch);
+
+// A directory `path` (created, with its parents) owned by `uid` with mode `mode`.
+bool make_owned_dir(const fs::path& path, uid_t uid, mode_t mode);
+
+// The first benchmark's events and the fingerprint key of a `--format json` run's output;
+// empty when the run failed or printed no document.
+struct RunFacts {
+    int exit_code = -1;
+    nlohmann::json events;
+    std::string key;
+    std::string isolation;
+    std::vector<std::string> warnings;  // the run's and the first benchmark's
+    std::string err;
+};
+RunFacts run_facts(const Spawned& run);
+
+// `cgbench run --no-db -q --format json ARGS...` spawned as `spawn` says.
+RunFacts measure(const std::vector<std::string>& run_args, const Spawn& spawn = {});
+
+// The same, through tests/programs/no_namespaces: the kernel refuses the user namespace.
+RunFacts measure_without_namespaces(const std::vector<std::string>& run_args,
+                                    const Spawn& spawn = {});
+
+// Whether any of `warnings` holds `text`.
+bool mentions(const std::vector<std::string>& warnings, const std::string& text);
+
+}  // namespace cgbench::e2e
