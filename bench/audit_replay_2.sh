@@ -76,25 +76,29 @@ A2W="$W/a2"
 mkdir -p "$A2W"
 chmod 777 "$A2W"
 cd "$A2W" || exit 1
-# left MARKER: processes whose command line holds MARKER; kill_marked MARKER ends them.
+# left MARKER: processes whose command line holds MARKER; kill_marked MARKER ends them, by
+# pid. Markers hold this replay's pid (MK), so another replay's processes are never touched.
+MK="cgbench-a2-$$"
 left() { pgrep -f -- "$1" | grep -vc "^$$\$" || true; }
-kill_marked() { pkill -KILL -f -- "$1" 2>/dev/null; true; }
+kill_pids() { local p; for p in "$@"; do [ "$p" != $$ ] && kill -KILL "$p" 2>/dev/null; done; true; }
+# shellcheck disable=SC2046  # one pid a word
+kill_marked() { kill_pids $(pgrep -f -- "$1"); }
 
 # --- P: the keeper ------------------------------------------------------------------------
 if wanted 2:P01; then
-    cg run --no-db -- "$AUD/daemon" 300 cgbench-a2-p01
+    cg run --no-db -- "$AUD/daemon" 300 "$MK-p01"
     sleep 1
-    n="$(left cgbench-a2-p01)"
-    kill_marked cgbench-a2-p01
+    n="$(left "$MK-p01")"
+    kill_marked "$MK-p01"
     if [ "$RC" != 0 ]; then record 2:P01 wrong "exit $RC: $(first)"
     elif [ "$n" != 0 ]; then record 2:P01 wrong "$n processes left"
     elif ! grep -q "outlived the program and were killed" <<<"$OUT$ERR"; then record 2:P01 weak "not reported"
     else record 2:P01 good; fi
 fi
 if wanted 2:P02; then
-    cg run --no-db --timeout 2 -- "$AUD/ignterm" cgbench-a2-p02
-    n="$(left cgbench-a2-p02)"
-    kill_marked cgbench-a2-p02
+    cg run --no-db --timeout 2 -- "$AUD/ignterm" "$MK-p02"
+    n="$(left "$MK-p02")"
+    kill_marked "$MK-p02"
     if [ "$n" != 0 ]; then record 2:P02 wrong "$n processes left"; else judge 2:P02 3 "timed out after 2 s"; fi
 fi
 if wanted 2:P03 || wanted 2:P04; then
@@ -102,15 +106,15 @@ if wanted 2:P03 || wanted 2:P04; then
         cp "$AUD/suidsleep" "$AUD/suid" && chown root:root "$AUD/suid" && chmod 4755 "$AUD/suid"
         if wanted 2:P03; then  # native warm-up: the keeper cannot kill a root helper
             t0=$(date +%s)
-            (cd "$AUD" && as_user "$VICTIM" "$CGBENCH" run --no-db --timeout 5 -- "$AUD/spawnbg2" "$AUD/suid" 15 cgbench-a2-p03 >/dev/null 2>"$A2W/.p03")
+            (cd "$AUD" && as_user "$VICTIM" "$CGBENCH" run --no-db --timeout 5 -- "$AUD/spawnbg2" "$AUD/suid" 15 "$MK-p03" >/dev/null 2>"$A2W/.p03")
             t=$(($(date +%s) - t0))
-            kill_marked cgbench-a2-p03
+            kill_marked "$MK-p03"
             if [ "$t" -le 10 ]; then record 2:P03 good "$t s"
             else record 2:P03 wrong "ran $t s with --timeout 5: the setuid helper held the run"; fi
         fi
         if wanted 2:P04; then  # under Valgrind the setuid exec fails: said, not measured silently
-            (cd "$AUD" && as_user "$VICTIM" "$CGBENCH" run --no-db --warmup 0 --timeout 30 -- "$AUD/spawnbg2" "$AUD/suid" 1 cgbench-a2-p04 >"$A2W/.p04" 2>&1)
-            kill_marked cgbench-a2-p04
+            (cd "$AUD" && as_user "$VICTIM" "$CGBENCH" run --no-db --warmup 0 --timeout 30 -- "$AUD/spawnbg2" "$AUD/suid" 1 "$MK-p04" >"$A2W/.p04" 2>&1)
+            kill_marked "$MK-p04"
             if grep -qi "setuid" "$A2W/.p04"; then record 2:P04 good
             else record 2:P04 weak "a failed setuid exec measured silently"; fi
         fi
@@ -128,8 +132,8 @@ bomb() {  # bomb UID LIMIT ARGS...: cgbench ARGS as UID under ulimit -u LIMIT; R
     ERR="$(<"$A2W/.bomb")"
     sleep 1
     N="$(pgrep -u "$uid" | wc -l)"
-    pkill -KILL -u "$uid" 2>/dev/null
-    true
+    # shellcheck disable=SC2046  # one pid a word
+    kill_pids $(pgrep -u "$uid")
 }
 if wanted 2:P07 && needs_root 2:P07; then
     bomb "$OTHER" 100 run --no-db --timeout 3 -- "$AUD/bomb"
@@ -142,7 +146,7 @@ if wanted 2:P08 && needs_root 2:P08; then
     else record 2:P08 good; fi
 fi
 if wanted 2:P09; then  # the keeper killed: nothing of the tree may survive it
-    "$CGBENCH" run --no-db --warmup 0 -- /bin/sh -c 'setsid sleep 61.2901 & sleep 62.2902' >/dev/null 2>"$A2W/.p09" &
+    "$CGBENCH" run --no-db --warmup 0 -- /bin/sh -c "setsid sleep 61 0.$$ & sleep 62 0.$$" >/dev/null 2>"$A2W/.p09" &
     pid=$!
     sleep 4
     keeper="$(pgrep -P "$pid" | head -n 1)"
@@ -150,8 +154,8 @@ if wanted 2:P09; then  # the keeper killed: nothing of the tree may survive it
     wait "$pid"
     rc=$?
     sleep 2
-    n="$(left 'sleep 6[12].290')"
-    kill_marked 'sleep 6[12].290'
+    n="$(left "sleep 6[12] 0.$$")"
+    kill_marked "sleep 6[12] 0.$$"
     if [ -z "$keeper" ]; then record 2:P09 skip "no keeper process found"
     elif [ "$n" != 0 ]; then record 2:P09 wrong "exit $rc; $n processes of the tree outlived the killed keeper"
     else record 2:P09 good; fi
@@ -369,15 +373,15 @@ if wanted 2:B01; then
         [ "$(b_worktrees "$A2W/brepo")" = 1 ]; then record 2:B01 good
     else record 2:B01 wrong "exit $RC: $(first)"; fi
 fi
-b_hang='case $(cat ver.txt) in 8) sh -c "sleep 300" cgbench-a2-bhang;; esac; cc -O2 -o prog prog.c'
+b_hang='case $(cat ver.txt) in 8) sh -c "sleep 300" '"$MK-bhang"';; esac; cc -O2 -o prog prog.c'
 if wanted 2:B02; then  # a hanging build is bounded
     t0=$(date +%s)
     cd "$A2W/brepo" || exit 1
     cg bisect c1 c8 --build "$b_hang" --build-timeout 5 --weights ir --no-db -- ./prog
     cd "$A2W" || exit 1
     t=$(($(date +%s) - t0))
-    n="$(left cgbench-a2-bhang)"
-    kill_marked cgbench-a2-bhang
+    n="$(left "$MK-bhang")"
+    kill_marked "$MK-bhang"
     if [ "$t" -le 30 ] && [ "$n" = 0 ] && grep -q "timed out" <<<"$ERR"; then record 2:B02 good "$t s"
     else record 2:B02 wrong "exit $RC after $t s: the build is not bounded: $(first)"; fi
 fi
@@ -401,9 +405,9 @@ b_signal() {
     else record "$id" good; fi
     git -C "$A2W/brepo" worktree prune
 }
-if wanted 2:B03; then b_signal 2:B03 INT 130 "$b_hang" cgbench-a2-bhang ./prog; fi
+if wanted 2:B03; then b_signal 2:B03 INT 130 "$b_hang" "$MK-bhang" ./prog; fi
 if wanted 2:B04; then  # SIGTERM while a benchmark's warm-up runs (its program sleeps)
-    b_signal 2:B04 TERM 143 "cc -O2 -o prog prog.c" cgbench-a2-bsleep /bin/sh -c 'sleep 30' cgbench-a2-bsleep
+    b_signal 2:B04 TERM 143 "cc -O2 -o prog prog.c" "$MK-bsleep" /bin/sh -c 'sleep 30' "$MK-bsleep"
 fi
 if wanted 2:B05; then
     cd "$A2W/brepo" || exit 1
@@ -637,16 +641,16 @@ fi
 if wanted 2:Q05; then  # SIGTERM to cgbench-pr while the base's build runs
     rm -rf q05 && mkdir q05 && cd q05 || exit 1
     printf 'int main(void) { return 0; }\n' >prog.c
-    printf '#!/bin/sh\nsh -c "sleep 120" cgbench-a2-q05\ncc -O1 -o prog prog.c\n' >build.sh && chmod +x build.sh
+    printf '#!/bin/sh\nsh -c "sleep 120" %s\ncc -O1 -o prog prog.c\n' "$MK-q05" >build.sh && chmod +x build.sh
     git init -q -b main && git add . && git -c user.name=a -c user.email=a@b commit -q -m one && git checkout -q -b pr
     PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>&1 &
     pid=$!
-    for _ in $(seq 1 300); do [ "$(left cgbench-a2-q05)" != 0 ] && break; sleep 0.1; done
+    for _ in $(seq 1 300); do [ "$(left "$MK-q05")" != 0 ] && break; sleep 0.1; done
     kill -TERM "$pid"
     wait "$pid"
     sleep 1
-    n="$(left cgbench-a2-q05)"
-    kill_marked cgbench-a2-q05
+    n="$(left "$MK-q05")"
+    kill_marked "$MK-q05"
     cd "$A2W" || exit 1
     if [ "$n" = 0 ]; then record 2:Q05 good; else record 2:Q05 weak "the build kept running after SIGTERM"; fi
 fi
