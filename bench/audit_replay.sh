@@ -15,14 +15,16 @@
 # Usage: bench/audit_replay.sh [ID-REGEX]      e.g. bench/audit_replay.sh '^(D|O0)', '^2:B'
 # Env:   SKIP_BUILD=1, K01_RUNS=N (runs per writer, default 10; the audit ran 100),
 #        I07_KILLS=N (default 20; the audit ran 80), AUDIT_CGBENCH=PATH (replay another
-#        binary, e.g. an older build, with this tree's test programs), and those of
-#        audit_replay_2.sh
+#        binary, e.g. an older build or a merge, with this tree's test programs),
+#        AUDIT_ROOT=DIR (the tree whose scripts/ and ci/ the cases run or read, e.g. the one
+#        AUDIT_CGBENCH was built from; default this one), and those of audit_replay_2.sh
 set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 bench_init
 bench_build
 CGBENCH="${AUDIT_CGBENCH:-$CGBENCH}"
+AROOT="${AUDIT_ROOT:-$ROOT}"
 ONLY="${1:-.}"
 K01_RUNS="${K01_RUNS:-10}"
 I07_KILLS="${I07_KILLS:-20}"
@@ -1072,9 +1074,9 @@ if wanted M25; then  # D2 (CI): a stale head.json must not pass the gate
     printf '#!/bin/sh\ncc -O1 -o prog prog.c\n' >build.sh && chmod +x build.sh
     git init -q -b main && git add prog.c build.sh && git -c user.name=a -c user.email=a@b commit -q -m one
     git checkout -q -b pr
-    PATH="$(dirname "$CGBENCH"):$PATH" "$ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command './prog 1000' >/dev/null 2>&1
+    CGBENCH="$CGBENCH" PATH="$(dirname "$CGBENCH"):$PATH" "$AROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command './prog 1000' >/dev/null 2>&1
     sed -i 's/return 0;/return 7;/' prog.c
-    PATH="$(dirname "$CGBENCH"):$PATH" "$ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command './prog 1000' >/dev/null 2>.err
+    CGBENCH="$CGBENCH" PATH="$(dirname "$CGBENCH"):$PATH" "$AROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command './prog 1000' >/dev/null 2>.err
     rc=$?
     cd "$W" || exit 1
     if [ "$rc" != 0 ]; then record M25 good; else record M25 wrong "the gate passed a failing HEAD (D2, CI)"; fi

@@ -11,16 +11,14 @@
 # their programs in a directory of the build tree. At most 2 Valgrind processes run at a time,
 # except where the case is many processes (P06-P08, X04, X06: bounded by the case itself).
 # Env: D04_N (benchmarks per run in D04, default 100000), G02_JOBS (default 12), X06_N
-# (default 2000), AUDIT_ROOT (the tree whose scripts/ and ci/ the cases use; default this one).
+# (default 2000); AUDIT_ROOT as for audit_replay.sh (AROOT: the scripts and CI files run or read).
 # shellcheck disable=SC2016  # scripts for in_ns are single-quoted on purpose
 # shellcheck disable=SC2153  # BUILD, W, CGBENCH ... come from audit_replay.sh
 
 D04_N="${D04_N:-100000}"
 G02_JOBS="${G02_JOBS:-12}"
 X06_N="${X06_N:-2000}"
-# The scripts and CI files the cases run or read (AUDIT_ROOT: those of another tree, e.g. the
-# commit an older AUDIT_CGBENCH was built from).
-A2ROOT="${AUDIT_ROOT:-$ROOT}"
+A2ROOT="$AROOT"
 VICTIM=65533
 OTHER=65532
 as_user() {  # as_user UID CMD...: runs CMD as UID (its own group, no supplementary groups)
@@ -643,7 +641,7 @@ if wanted 2:Q05; then  # SIGTERM to cgbench-pr while the base's build runs
     printf 'int main(void) { return 0; }\n' >prog.c
     printf '#!/bin/sh\nsh -c "sleep 120" %s\ncc -O1 -o prog prog.c\n' "$MK-q05" >build.sh && chmod +x build.sh
     git init -q -b main && git add . && git -c user.name=a -c user.email=a@b commit -q -m one && git checkout -q -b pr
-    PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>&1 &
+    CGBENCH="$CGBENCH" PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>&1 &
     pid=$!
     for _ in $(seq 1 300); do [ "$(left "$MK-q05")" != 0 ] && break; sleep 0.1; done
     kill -TERM "$pid"
@@ -815,7 +813,7 @@ if wanted 2:J04; then
     j_pr_repo "$A2W/j04"
     branch="feat\$(touch\${IFS}$A2W/pwn/PWN_BRANCH)\`touch\${IFS}$A2W/pwn/PWN_BT\`<img>\"q"
     git checkout -q -b "$branch" 2>/dev/null || git checkout -q -b feat-fallback
-    GITHUB_HEAD_REF="$branch" PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>&1
+    GITHUB_HEAD_REF="$branch" CGBENCH="$CGBENCH" PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>&1
     rc=$?
     cd "$A2W" || exit 1
     if compgen -G "$A2W/pwn/PWN*" >/dev/null; then record 2:J04 security "the branch name ran"
@@ -824,7 +822,7 @@ if wanted 2:J04; then
 fi
 if wanted 2:J05; then
     j_pr_repo "$A2W/j05" && git checkout -q -b pr
-    PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command "./prog \$(touch $A2W/pwn-cmd)" >/dev/null 2>&1
+    CGBENCH="$CGBENCH" PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command "./prog \$(touch $A2W/pwn-cmd)" >/dev/null 2>&1
     cd "$A2W" || exit 1
     if [ -e "$A2W/pwn-cmd" ]; then record 2:J05 weak "--command is eval'd: \$(...) ran"; else record 2:J05 good; fi
 fi
@@ -834,14 +832,20 @@ if wanted 2:J06; then  # action.yml: no ${{ }} in the text of a run: step
         inrun && /\$\{\{/ { print FILENAME ":" NR }' "$A2ROOT/ci/github/action.yml")"
     if [ -z "$bad" ]; then record 2:J06 good; else record 2:J06 security "expressions in shell text: $bad"; fi
 fi
-if wanted 2:J07; then  # the comment workflow's pull-request lookup encodes the branch
-    if grep -q 'pulls?state=open&head=\$' "$A2ROOT/ci/github/examples/cgbench-comment.yml"; then
-        record 2:J07 weak "the branch goes into the query string unencoded"
-    else record 2:J07 good; fi
+if wanted 2:J07; then  # the comment workflow's pull-request lookup encodes the branch (by reading)
+    wf="$A2ROOT/ci/github/examples/cgbench-comment.yml"
+    if grep -q 'pulls?[^"]*head=\$' "$wf"; then record 2:J07 weak "the branch goes into the query string unencoded"
+    elif grep -qE -- '-f "?head=\$' "$wf"; then record 2:J07 good  # gh api -f: a field gh encodes
+    else record 2:J07 skip "no pull-request lookup found in $wf to read"; fi
 fi
-if wanted 2:J08; then  # the GitLab template runs the cached installer: checked first?
-    if grep -qE 'sha256sum|--check|verify' "$A2ROOT/ci/gitlab/cgbench.gitlab-ci.yml"; then record 2:J08 good
-    else record 2:J08 weak "the cached installer runs unchecked (by reading)"; fi
+if wanted 2:J08; then  # the GitLab template runs the cached installer (by reading)
+    # Fixed: what a merge request's job saved is never restored by a job of a protected ref
+    # (the history job, which holds the push token): the cache key tells them apart; or the
+    # cached installer is checked against a checksum before it runs.
+    yml="$A2ROOT/ci/gitlab/cgbench.gitlab-ci.yml"
+    if grep -qE '^ *- key: .*\$CI_COMMIT_REF_PROTECTED' "$yml"; then record 2:J08 good "cache keyed by protected ref"
+    elif grep -qE 'sha256sum[^|]*(installer|\.cgbench-install)' "$yml"; then record 2:J08 good "cache checked"
+    else record 2:J08 weak "a merge request's cached installer runs in every job of its cache key"; fi
 fi
 
 # --- W: weights files -----------------------------------------------------------------------
