@@ -29,7 +29,7 @@ ONLY="${1:-.}"
 K01_RUNS="${K01_RUNS:-10}"
 I07_KILLS="${I07_KILLS:-20}"
 unset CGBENCH_DB  # each case names its database, or uses --no-db
-for tool in jq sqlite3 cc; do
+for tool in jq sqlite3 cc perl; do
     command -v "$tool" >/dev/null || { echo "audit: needs $tool" >&2; exit 1; }
 done
 W="$TMP/w"
