@@ -3,8 +3,9 @@
 # ../shared/reports/reliability-audit.md (165 rows: C01-C37, T01-T24, F01-F35, O01-O23,
 # I01-I08, K01, J01-J12, M01-M25) and reliability-audit-2.md (86 rows, as 2:P01 ... 2:E01,
 # bench/audit_replay_2.sh): 251 cases, each judged as its audit did:
-# good (right exit code, clear message, nothing lost), weak, wrong, data-loss, crash,
-# security; or skip (needs root, or cannot be automated; the reason is printed).
+# good (right exit code, clear message, nothing lost), weak, wrong, data-loss, crash (also
+# any case in which cgbench itself dies of SIGSEGV, SIGABRT, ...), security; or skip (needs
+# root, or cannot be automated; the reason is printed).
 #
 # Each case states what a fixed cgbench does (the documented behaviour) and checks the
 # outcome: the exit code, the message, and what was written or lost. Cases that need device
@@ -43,10 +44,13 @@ ROOT_OK=0
 # --- results ----------------------------------------------------------------------------
 declare -A VERDICT NOTE
 IDS=()
-record() {  # record ID VERDICT [NOTE]
+record() {  # record ID VERDICT [NOTE]: a case in which cgbench crashed (CRASH) is a crash
+    local v="$2" note="${3:-}"
+    if [ -n "${CRASH:-}" ] && [ "$v" != skip ]; then v=crash note="$CRASH"; fi
+    CRASH=""
     IDS+=("$1")
-    VERDICT[$1]="$2"
-    NOTE[$1]="${3:-}"
+    VERDICT[$1]="$v"
+    NOTE[$1]="$note"
 }
 wanted() { [[ "$1" =~ $ONLY ]]; }
 # cg ARGS...: runs cgbench; RC, OUT, ERR
@@ -55,6 +59,9 @@ cg() {
     RC=$?
     OUT="$(<"$W/.out")"  # no external command: a case may run with PATH=
     ERR="$(<"$W/.err")"
+    case "$RC" in  # SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV: the case's verdict is crash
+        132 | 134 | 135 | 136 | 139) CRASH="${CRASH:-cgbench $1 killed by signal $((RC - 128)): ${ERR:0:120}}" ;;
+    esac
 }
 first() { head -c 160 <<<"$ERR$OUT" | tr '\n' ' '; }
 # judge ID WANT-RC REGEX: good when the exit code is WANT-RC and stderr/stdout match REGEX
@@ -902,7 +909,9 @@ fi
 if wanted J03; then
     cg report -q --db j.db --html j.html
     # The page's own <script> elements are fine; the name's must be escaped.
-    if [ "$RC" = 0 ] && ! grep -q '<script>alert' j.html; then record J03 good; else record J03 security "raw <script in the page"; fi
+    if [ "$RC" != 0 ]; then record J03 wrong "exit $RC: $(first)"
+    elif grep -q '<script>alert' j.html; then record J03 security "raw <script in the page"
+    else record J03 good; fi
 fi
 if wanted J04; then
     cg run --no-db --name $'x\n::error::pwned' -- ./tiny

@@ -669,8 +669,9 @@ if wanted 2:H01 || wanted 2:H02; then
 fi
 if wanted 2:H01; then
     cg report -q --db h.db --html h.html --commit-url 'https://example.com/c/{commit}'
-    if [ "$RC" = 0 ] && ! grep -q '<img src=x' h.html && grep -q "Content-Security-Policy" h.html; then record 2:H01 good
-    else record 2:H01 security "exit $RC, markup from the data in the page"; fi
+    if [ "$RC" != 0 ]; then record 2:H01 wrong "exit $RC: $(first)"
+    elif grep -q '<img src=x' h.html || ! grep -q "Content-Security-Policy" h.html; then record 2:H01 security "markup from the data in the page, or no CSP"
+    else record 2:H01 good; fi
 fi
 expect 2:H02 2 "not an http" -- report --db h.db --html h.html --commit-url 'javascript:alert({commit})'
 
