@@ -822,12 +822,12 @@ if wanted 2:J04; then
     j_pr_repo "$A2W/j04"
     branch="feat\$(touch\${IFS}$A2W/pwn/PWN_BRANCH)\`touch\${IFS}$A2W/pwn/PWN_BT\`<img>\"q"
     git checkout -q -b "$branch" 2>/dev/null || git checkout -q -b feat-fallback
-    GITHUB_HEAD_REF="$branch" CGBENCH="$CGBENCH" PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>&1
+    GITHUB_HEAD_REF="$branch" CGBENCH="$CGBENCH" PATH="$(dirname "$CGBENCH"):$PATH" "$A2ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command ./prog >/dev/null 2>"$A2W/.j04"
     rc=$?
     cd "$A2W" || exit 1
     if compgen -G "$A2W/pwn/PWN*" >/dev/null; then record 2:J04 security "the branch name ran"
     elif [ "$rc" = 0 ]; then record 2:J04 good
-    else record 2:J04 wrong "exit $rc"; fi
+    else record 2:J04 wrong "exit $rc: $(grep -m 1 error "$A2W/.j04" | head -c 200)"; fi
 fi
 if wanted 2:J05; then
     j_pr_repo "$A2W/j05" && git checkout -q -b pr
