@@ -3,8 +3,9 @@
 # ../shared/reports/reliability-audit.md (165 rows: C01-C37, T01-T24, F01-F35, O01-O23,
 # I01-I08, K01, J01-J12, M01-M25) and reliability-audit-2.md (86 rows, as 2:P01 ... 2:E01,
 # bench/audit_replay_2.sh): 251 cases, each judged as its audit did:
-# good (right exit code, clear message, nothing lost), weak, wrong, data-loss, crash,
-# security; or skip (needs root, or cannot be automated; the reason is printed).
+# good (right exit code, clear message, nothing lost), weak, wrong, data-loss, crash (also
+# any case in which cgbench itself dies of SIGSEGV, SIGABRT, ...), security; or skip (needs
+# root, or cannot be automated; the reason is printed).
 #
 # Each case states what a fixed cgbench does (the documented behaviour) and checks the
 # outcome: the exit code, the message, and what was written or lost. Cases that need device
@@ -15,19 +16,21 @@
 # Usage: bench/audit_replay.sh [ID-REGEX]      e.g. bench/audit_replay.sh '^(D|O0)', '^2:B'
 # Env:   SKIP_BUILD=1, K01_RUNS=N (runs per writer, default 10; the audit ran 100),
 #        I07_KILLS=N (default 20; the audit ran 80), AUDIT_CGBENCH=PATH (replay another
-#        binary, e.g. an older build, with this tree's test programs), and those of
-#        audit_replay_2.sh
+#        binary, e.g. an older build or a merge, with this tree's test programs),
+#        AUDIT_ROOT=DIR (the tree whose scripts/ and ci/ the cases run or read, e.g. the one
+#        AUDIT_CGBENCH was built from; default this one), and those of audit_replay_2.sh
 set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 bench_init
 bench_build
 CGBENCH="${AUDIT_CGBENCH:-$CGBENCH}"
+AROOT="${AUDIT_ROOT:-$ROOT}"
 ONLY="${1:-.}"
 K01_RUNS="${K01_RUNS:-10}"
 I07_KILLS="${I07_KILLS:-20}"
 unset CGBENCH_DB  # each case names its database, or uses --no-db
-for tool in jq sqlite3 cc; do
+for tool in jq sqlite3 cc perl; do
     command -v "$tool" >/dev/null || { echo "audit: needs $tool" >&2; exit 1; }
 done
 W="$TMP/w"
@@ -41,10 +44,13 @@ ROOT_OK=0
 # --- results ----------------------------------------------------------------------------
 declare -A VERDICT NOTE
 IDS=()
-record() {  # record ID VERDICT [NOTE]
+record() {  # record ID VERDICT [NOTE]: a case in which cgbench crashed (CRASH) is a crash
+    local v="$2" note="${3:-}"
+    if [ -n "${CRASH:-}" ] && [ "$v" != skip ]; then v=crash note="$CRASH"; fi
+    CRASH=""
     IDS+=("$1")
-    VERDICT[$1]="$2"
-    NOTE[$1]="${3:-}"
+    VERDICT[$1]="$v"
+    NOTE[$1]="$note"
 }
 wanted() { [[ "$1" =~ $ONLY ]]; }
 # cg ARGS...: runs cgbench; RC, OUT, ERR
@@ -53,6 +59,9 @@ cg() {
     RC=$?
     OUT="$(<"$W/.out")"  # no external command: a case may run with PATH=
     ERR="$(<"$W/.err")"
+    case "$RC" in  # SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV: the case's verdict is crash
+        132 | 134 | 135 | 136 | 139) CRASH="${CRASH:-cgbench $1 killed by signal $((RC - 128)): ${ERR:0:120}}" ;;
+    esac
 }
 first() { head -c 160 <<<"$ERR$OUT" | tr '\n' ' '; }
 # judge ID WANT-RC REGEX: good when the exit code is WANT-RC and stderr/stdout match REGEX
@@ -900,7 +909,9 @@ fi
 if wanted J03; then
     cg report -q --db j.db --html j.html
     # The page's own <script> elements are fine; the name's must be escaped.
-    if [ "$RC" = 0 ] && ! grep -q '<script>alert' j.html; then record J03 good; else record J03 security "raw <script in the page"; fi
+    if [ "$RC" != 0 ]; then record J03 wrong "exit $RC: $(first)"
+    elif grep -q '<script>alert' j.html; then record J03 security "raw <script in the page"
+    else record J03 good; fi
 fi
 if wanted J04; then
     cg run --no-db --name $'x\n::error::pwned' -- ./tiny
@@ -1072,9 +1083,9 @@ if wanted M25; then  # D2 (CI): a stale head.json must not pass the gate
     printf '#!/bin/sh\ncc -O1 -o prog prog.c\n' >build.sh && chmod +x build.sh
     git init -q -b main && git add prog.c build.sh && git -c user.name=a -c user.email=a@b commit -q -m one
     git checkout -q -b pr
-    PATH="$(dirname "$CGBENCH"):$PATH" "$ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command './prog 1000' >/dev/null 2>&1
+    CGBENCH="$CGBENCH" PATH="$(dirname "$CGBENCH"):$PATH" "$AROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command './prog 1000' >/dev/null 2>&1
     sed -i 's/return 0;/return 7;/' prog.c
-    PATH="$(dirname "$CGBENCH"):$PATH" "$ROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command './prog 1000' >/dev/null 2>.err
+    CGBENCH="$CGBENCH" PATH="$(dirname "$CGBENCH"):$PATH" "$AROOT/scripts/cgbench-pr.sh" --base main --build ./build.sh --command './prog 1000' >/dev/null 2>.err
     rc=$?
     cd "$W" || exit 1
     if [ "$rc" != 0 ]; then record M25 good; else record M25 wrong "the gate passed a failing HEAD (D2, CI)"; fi
