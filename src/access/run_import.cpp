@@ -67,7 +67,7 @@ std::vector<ImportSource> json_files_below(const fs::path& dir) {
 // A run that starts a day or more after now would be "the latest run" of every listing
 // until then.
 void refuse_future_start(const RunResult& run, const ImportSource& source) {
-    const auto started = util::parse_iso8601(run.started);
+    const auto started = util::parse_utc_iso8601(run.started);
     if (started && *started > std::time(nullptr) + 86400) {
         throw UsageError(fmt::format("{}: run {} started {}, more than a day ahead of this "
                                      "machine's clock",

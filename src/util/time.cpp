@@ -65,7 +65,7 @@ std::optional<std::time_t> parse_date(std::string_view text) {
     return utc_time(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2), 0, 0, 0);
 }
 
-std::optional<std::time_t> parse_iso8601(std::string_view text) {
+std::optional<std::time_t> parse_utc_iso8601(std::string_view text) {
     if (text.size() != 20 || text[10] != 'T' || text[13] != ':' || text[16] != ':' ||
         text[19] != 'Z') {
         return std::nullopt;
@@ -87,7 +87,7 @@ std::string iso8601_at(std::time_t t) {
 namespace {
 
 // The decimal number of `text[at, at + n)`, or -1 when those are not all digits.
-int digits(std::string_view text, std::size_t at, std::size_t n) {
+int number_at(std::string_view text, std::size_t at, std::size_t n) {
     int v = 0;
     for (std::size_t i = at; i < at + n; ++i) {
         if (text[i] < '0' || text[i] > '9') return -1;
@@ -115,8 +115,8 @@ std::optional<std::int64_t> parse_iso8601(std::string_view t) {
         t[16] != ':') {
         return std::nullopt;
     }
-    const int y = digits(t, 0, 4), mo = digits(t, 5, 2), d = digits(t, 8, 2);
-    const int h = digits(t, 11, 2), mi = digits(t, 14, 2), s = digits(t, 17, 2);
+    const int y = number_at(t, 0, 4), mo = number_at(t, 5, 2), d = number_at(t, 8, 2);
+    const int h = number_at(t, 11, 2), mi = number_at(t, 14, 2), s = number_at(t, 17, 2);
     if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
         s < 0 || s > 60) {
         return std::nullopt;
@@ -127,7 +127,7 @@ std::optional<std::int64_t> parse_iso8601(std::string_view t) {
         if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':') {
             return std::nullopt;
         }
-        const int oh = digits(zone, 1, 2), om = digits(zone, 4, 2);
+        const int oh = number_at(zone, 1, 2), om = number_at(zone, 4, 2);
         if (oh < 0 || om < 0 || oh > 23 || om > 59) return std::nullopt;
         offset = (zone[0] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
     }

@@ -25,7 +25,7 @@ std::string new_run_id();
 // The time "YYYY-MM-DDTHH:MM:SSZ" names (exactly as now_iso8601() writes it: UTC, a real
 // calendar date and time of day, year 1970 to 9999), as seconds since the epoch; nullopt for
 // anything else. Such strings sort as text in time order, which the history relies on.
-std::optional<std::time_t> parse_iso8601(std::string_view text);
+std::optional<std::time_t> parse_utc_iso8601(std::string_view text);
 
 // The start of the UTC day "YYYY-MM-DD" names (a real calendar date, year 1970 to 9999), as
 // seconds since the epoch; nullopt otherwise ("2026-13-45", "2025-02-30", "2026-1-5").
