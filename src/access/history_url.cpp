@@ -7,6 +7,7 @@
 
 #include "access/memory_history.hpp"
 #include "base/errors.hpp"
+#include "postgres_store/pg_history.hpp"
 #include "sqlite_store/sqlite_history.hpp"
 #include "util/strings.hpp"
 
@@ -25,6 +26,8 @@ struct Scheme {
 constexpr Scheme kSchemes[] = {
     {"sqlite:", sqlite_store::SqliteHistory::open},
     {"memory:", MemoryHistory::open},
+    {"postgresql:", postgres_store::PgHistory::open},
+    {"postgres:", postgres_store::PgHistory::open},
 };
 
 // The scheme `url` starts with ("name:"), or empty for a plain path. One letter before the
