@@ -71,8 +71,9 @@ Backend open_history_for_run(const std::optional<std::filesystem::path>& url) {
 std::optional<history::HistorySource> history_source(
     const std::optional<std::filesystem::path>& url) {
     if (!url) return std::nullopt;
-    const std::string name = url->string();
-    return history::HistorySource{name, [name] { return open_history(name, Access::Read); }};
+    const std::string url_text = url->string();
+    return history::HistorySource{util::without_password(url_text),
+                                  [url_text] { return open_history(url_text, Access::Read); }};
 }
 
 }  // namespace cgbench::access
