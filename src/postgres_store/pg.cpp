@@ -109,6 +109,7 @@ PgLocation parse_location(const std::string& url) {
     PQconninfoFree(options);
     if (project && project->empty()) bad_syntax(url, "project= names no project");
     for (const auto part : util::split(port, ',')) {
+        if (port.empty()) break;
         if (part.empty() || part.find_first_not_of("0123456789") != std::string_view::npos) {
             bad_syntax(url, fmt::format("the port '{}' is not a number", util::printable(port)));
         }

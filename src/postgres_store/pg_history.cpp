@@ -216,32 +216,4 @@ std::size_t PgHistory::run_count() {
             .int64(0, 0));
 }
 
-std::optional<history::StoredCosts> PgHistory::latest_costs(const std::vector<std::string>& names) {
-    std::optional<std::int64_t> latest;
-    const std::string project = std::to_string(project_id_);
-    // Only complete runs: a shard run of the current split would change the balance of the
-    // shards measured after it.
-    for (const auto& name : names) {
-        const auto r = c_.exec(
-            "SELECT r.run FROM cgbench.results r JOIN cgbench.runs u ON u.seq = r.run "
-            "WHERE r.project = $1 AND r.name = $2 AND r.status = 'ok' AND u.shard IS NULL "
-            "ORDER BY r.run DESC LIMIT 1",
-            {project, as_json_text(name)});
-        if (r.rows() > 0 && (!latest || r.int64(0, 0) > *latest)) latest = r.int64(0, 0);
-    }
-    if (!latest) return std::nullopt;
-    history::StoredCosts out;
-    const std::string seq = std::to_string(*latest);
-    out.run_id = std::string(c_.exec("SELECT id FROM cgbench.runs WHERE seq = $1", {seq}).text(0, 0));
-    const auto costs = c_.exec(
-        "SELECT name, cost FROM cgbench.results WHERE run = $1 AND status = 'ok'", {seq});
-    for (int i = 0; i < costs.rows(); ++i) {
-        const std::string name(costs.text(i, 0));
-        if (std::find(names.begin(), names.end(), name) != names.end()) {
-            out.costs[name] = static_cast<std::uint64_t>(costs.int64(i, 1));
-        }
-    }
-    return out;
-}
-
 }  // namespace cgbench::postgres_store

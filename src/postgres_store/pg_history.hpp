@@ -39,7 +39,7 @@ class PgHistory final : public history::HistoryBackend {
 
     // One transaction per batch; runs of other writers never wait for it.
     std::unique_ptr<history::RunBatch> begin_batch() override;
-    // One transaction; `symbols` stays 0 (function names are not interned here).
+    // One transaction.
     history::RemovedRows remove_runs(const std::vector<history::Run>& runs) override;
     std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
     // Through the result file's own reader (run_from_json).
@@ -55,12 +55,14 @@ class PgHistory final : public history::HistoryBackend {
     std::vector<std::string> benchmark_names() override;
     std::vector<history::RunRow> runs(std::size_t limit) override;
     std::size_t run_count() override;
-    std::optional<history::StoredCosts> latest_costs(
-        const std::vector<std::string>& names) override;
 
     // postgresql://USER@HOST:PORT/DB?project=NAME, never with a password.
     std::string name() const override;
-    std::optional<std::filesystem::path> file() const override { return std::nullopt; }
+    // No directory of its own, no size of its own (projects share the database).
+    std::optional<std::filesystem::path> unrecorded_directory() const override {
+        return std::nullopt;
+    }
+    std::optional<std::uintmax_t> stored_bytes() const override { return std::nullopt; }
 
     // The project's name, and every project in the database, sorted.
     const std::string& project() const { return project_; }
