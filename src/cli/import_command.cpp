@@ -81,10 +81,10 @@ std::string summary(const access::RunImporter& importer, const Tally& t, const s
 int import_history(const std::string& from_url, const std::string& db, const Context& ctx) {
     const auto from = access::open_history(from_url, access::Access::Read);
     if (!from) {
-        throw UsageError(fmt::format("--from {}: there is no history there",
-                                     util::without_password(from_url)),
-                         "name an existing history: a SQLite file (sqlite:PATH) or a "
-                         "postgresql:// URL with its project");
+        throw UsageError(
+            fmt::format("--from {}: there is no history there", util::without_password(from_url)),
+            "name an existing history: a SQLite file (sqlite:PATH) or a "
+            "postgresql:// URL with its project");
     }
     const auto store = access::open_history(db, access::Access::Record);
     if (store->name() == from->name()) {

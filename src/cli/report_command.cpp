@@ -41,7 +41,7 @@ struct ReportInput {
 std::unique_ptr<history::HistoryBackend> open_store(const std::filesystem::path& path) {
     auto store = open_history(path);
     if (store->run_count() == 0) {
-        throw UsageError(fmt::format("the history database {} has no runs", path.string()),
+        throw UsageError(fmt::format("the history database {} has no runs", store->name()),
                          "record runs with `cgbench run` first");
     }
     return store;

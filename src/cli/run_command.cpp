@@ -194,9 +194,9 @@ namespace {
 // Writes `json` where a run that could not be recorded is kept: beside the database, or else
 // in the working directory. The file, or nullopt with the reason in `why`.
 std::optional<fs::path> keep_unrecorded(const RunResult& run, const std::string& json,
-                                        const std::optional<fs::path>& dir, std::string& why) {
+                                        const std::optional<fs::path>& db_dir, std::string& why) {
     const std::string name = "unrecorded-" + util::file_safe(run.id) + ".json";
-    const fs::path beside = dir && !dir->empty() ? *dir : fs::path(".");
+    const fs::path beside = db_dir && !db_dir->empty() ? *db_dir : fs::path(".");
     for (const auto& dir : {beside, fs::path(".")}) {
         try {
             util::write_file_atomic(dir / name, json);

@@ -46,8 +46,9 @@ std::string with_project(const std::string& url, const std::optional<std::string
     }
     if (!name) return url;
     if (name->empty()) {
-        throw UsageError("--project needs a name", "pass --project ORG/REPO, or leave it out for "
-                                                   "the git remote's path");
+        throw UsageError("--project needs a name",
+                         "pass --project ORG/REPO, or leave it out for "
+                         "the git remote's path");
     }
     return url + (url.find('?') == std::string::npos ? "?" : "&") + "project=" + url_encoded(*name);
 }

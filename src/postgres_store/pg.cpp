@@ -62,7 +62,8 @@ bool has_password(std::string_view url) {
     const auto rest = url.substr(start + 2);
     const auto at = rest.find('@');
     const auto slash = rest.find('/');
-    if (at == std::string_view::npos || (slash != std::string_view::npos && slash < at)) return false;
+    if (at == std::string_view::npos || (slash != std::string_view::npos && slash < at))
+        return false;
     return rest.substr(0, at).find(':') != std::string_view::npos;
 }
 
@@ -90,9 +91,8 @@ PgLocation parse_location(const std::string& url) {
     PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
     if (options == nullptr) {
         // libpq may quote a piece of the URL, and with it of a password.
-        const std::string why = has_password(url) || error == nullptr
-                                    ? std::string("bad syntax")
-                                    : first_line(error);
+        const std::string why =
+            has_password(url) || error == nullptr ? std::string("bad syntax") : first_line(error);
         PQfreemem(error);
         bad_syntax(url, why);
     }
@@ -136,8 +136,7 @@ bool PgResult::null(int row, int column) const {
     return PQgetisnull(r_, row, column) != 0;
 }
 std::string_view PgResult::text(int row, int column) const {
-    return {PQgetvalue(r_, row, column),
-            static_cast<std::size_t>(PQgetlength(r_, row, column))};
+    return {PQgetvalue(r_, row, column), static_cast<std::size_t>(PQgetlength(r_, row, column))};
 }
 std::optional<std::string> PgResult::optional_text(int row, int column) const {
     if (null(row, column)) return std::nullopt;
@@ -220,6 +219,38 @@ PgResult Connection::exec(std::string_view sql, const std::vector<Param>& params
     return out;
 }
 
+void Connection::stream(std::string_view sql, const std::vector<Param>& params,
+                        const std::function<void(const PgResult&)>& row) {
+    const std::string text(sql);
+    std::vector<const char*> values;
+    for (const auto& p : params)
+        values.push_back(p ? p->c_str() : nullptr);
+    if (PQsendQueryParams(conn_, text.c_str(), static_cast<int>(values.size()), nullptr,
+                          values.data(), nullptr, nullptr, 0) == 0 ||
+        PQsetSingleRowMode(conn_) == 0) {
+        fail("a query failed");
+    }
+    bool failed = false;
+    std::string error;
+    // Every result is read, even after a failure, so the connection is ready for the next.
+    while (PGresult* r = PQgetResult(conn_)) {
+        PgResult result(r);
+        const auto status = PQresultStatus(r);
+        if (status == PGRES_SINGLE_TUPLE && !failed) {
+            try {
+                row(result);
+            } catch (...) {
+                while (PGresult* rest = PQgetResult(conn_))
+                    PQclear(rest);
+                throw;
+            }
+        } else if (status != PGRES_TUPLES_OK && status != PGRES_SINGLE_TUPLE) {
+            failed = true;
+        }
+    }
+    if (failed) fail("a query failed");
+}
+
 PgTransaction::PgTransaction(Connection& c) : c_(c) {
     c_.exec("BEGIN");
 }
@@ -285,6 +316,10 @@ PgResult Connection::exec(std::string_view) {
     fail("");
 }
 PgResult Connection::exec(std::string_view, const std::vector<Param>&) {
+    fail("");
+}
+void Connection::stream(std::string_view, const std::vector<Param>&,
+                        const std::function<void(const PgResult&)>&) {
     fail("");
 }
 PgTransaction::PgTransaction(Connection& c) : c_(c) {}

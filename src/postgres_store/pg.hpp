@@ -4,6 +4,7 @@
 // committed. Every error is one line naming the history by its URL without the password.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,6 +68,10 @@ class Connection {
     // Runs `sql` (several statements allowed when there are no parameters).
     PgResult exec(std::string_view sql);
     PgResult exec(std::string_view sql, const std::vector<Param>& params);
+    // Runs the query `sql` and hands its rows to `row` one at a time (each a result of one
+    // row), as they arrive: a million rows are never held at once.
+    void stream(std::string_view sql, const std::vector<Param>& params,
+                const std::function<void(const PgResult&)>& row);
     // What messages call it.
     const std::string& shown() const { return shown_; }
 

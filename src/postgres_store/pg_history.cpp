@@ -62,17 +62,14 @@ class PgRunBatch final : public history::RunBatch {
   protected:
     void write(const RunResult& run) override {
         const auto& git = run.git;
-        const auto empty_null = [](const std::string& v) {
-            return v.empty() ? Param() : Param(v);
-        };
+        const auto empty_null = [](const std::string& v) { return v.empty() ? Param() : Param(v); };
         const auto r = c_.exec(
-            kInsertRun,
-            {std::to_string(h_.project_id()), run.id, run.started, util::now_iso8601(),
-             text_or_null(git.commit), text_or_null(git.branch),
-             git.dirty ? Param(*git.dirty ? "true" : "false") : Param(),
-             dump_json(to_json(git), -1), run.recorded_by, empty_null(run.shard),
-             run.fingerprint.comparison_key(), dump_json(to_json(run.fingerprint), -1),
-             run_document(run)});
+            kInsertRun, {std::to_string(h_.project_id()), run.id, run.started, util::now_iso8601(),
+                         text_or_null(git.commit), text_or_null(git.branch),
+                         git.dirty ? Param(*git.dirty ? "true" : "false") : Param(),
+                         dump_json(to_json(git), -1), run.recorded_by, empty_null(run.shard),
+                         run.fingerprint.comparison_key(), dump_json(to_json(run.fingerprint), -1),
+                         run_document(run)});
         if (r.rows() == 0) return;  // another writer stored this run id meanwhile
         const std::string seq(r.text(0, 0));
         for (std::size_t first = 0; first < run.benchmarks.size(); first += kResultsPerInsert) {
@@ -90,19 +87,20 @@ class PgRunBatch final : public history::RunBatch {
         std::vector<Param> params;
         for (std::size_t i = first; i < last; ++i) {
             const int p = static_cast<int>(params.size());
-            sql += fmt::format("{}(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})", i == first ? "" : ", ",
-                               p + 1, p + 2, p + 3, p + 4, p + 5, p + 6, p + 7, p + 8, p + 9);
+            sql += fmt::format("{}(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                               i == first ? "" : ", ", p + 1, p + 2, p + 3, p + 4, p + 5, p + 6,
+                               p + 7, p + 8, p + 9);
             BenchmarkResult b = run.benchmarks[i];
             b.functions = history::kept_functions(b.functions);
             const bool ok = b.status == BenchStatus::Ok;
             const bool ir = b.events.has(metrics::Event::Ir);
-            params.insert(params.end(),
-                          {seq, std::to_string(i), std::to_string(h_.project_id()),
-                           as_json_text(b.name), std::string(to_string(b.status)),
-                           number(ok ? std::optional(b.cost) : std::nullopt),
-                           number(ir ? std::optional(b.events.get(metrics::Event::Ir))
-                                     : std::nullopt),
-                           std::to_string(b.functions.size()), dump_json(to_json(b), -1)});
+            params.insert(
+                params.end(),
+                {seq, std::to_string(i), std::to_string(h_.project_id()), as_json_text(b.name),
+                 std::string(to_string(b.status)),
+                 number(ok ? std::optional(b.cost) : std::nullopt),
+                 number(ir ? std::optional(b.events.get(metrics::Event::Ir)) : std::nullopt),
+                 std::to_string(b.functions.size()), dump_json(to_json(b), -1)});
         }
         static_assert(kResultColumns == 9);
         c_.exec(sql, params);
@@ -160,8 +158,7 @@ std::unique_ptr<PgHistory> PgHistory::open(const PgLocation& location, const std
     Connection c(location);
     if (access == history::Access::Read) {
         if (pg_schema_version(c) == 0) return nullptr;
-        const auto r =
-            c.exec("SELECT id FROM cgbench.projects WHERE name = $1", {Param(project)});
+        const auto r = c.exec("SELECT id FROM cgbench.projects WHERE name = $1", {Param(project)});
         if (r.rows() == 0) return nullptr;
         const auto id = r.int64(0, 0);
         return std::unique_ptr<PgHistory>(new PgHistory(std::move(c), project, id));
@@ -211,9 +208,9 @@ history::RemovedRows PgHistory::remove_runs(const std::vector<history::Run>& run
 }
 
 std::size_t PgHistory::run_count() {
-    return static_cast<std::size_t>(
-        c_.exec("SELECT COUNT(*) FROM cgbench.runs WHERE project = $1", {std::to_string(project_id_)})
-            .int64(0, 0));
+    return static_cast<std::size_t>(c_.exec("SELECT COUNT(*) FROM cgbench.runs WHERE project = $1",
+                                            {std::to_string(project_id_)})
+                                        .int64(0, 0));
 }
 
 }  // namespace cgbench::postgres_store

@@ -54,51 +54,56 @@ history::FoundRun read_run(const Connection& c, const PgResult& r, int row) {
     return out;
 }
 
-// The series of the rows of `r` (name, run, position, status, cost, ir; ordered by name,
-// run) that `keep` accepts, handed to `visit` one at a time.
-void read_series(const PgResult& r, const std::unordered_map<std::int64_t, std::size_t>& index,
-                 const history::NameFilter& keep, std::size_t limit,
-                 const history::SeriesVisitor& visit) {
-    history::Series series;
-    bool open = false;
-    bool wanted = false;
-    const auto close = [&] {
-        if (!wanted) return;
-        history::finish_series(series, limit);
-        visit(series);
-    };
-    for (int i = 0; i < r.rows(); ++i) {
-        const std::string_view name = r.text(i, 0);
-        if (!open || series.name != name) {
-            close();
-            open = true;
-            series.name.assign(name);
-            series.results.clear();
-            wanted = !keep || keep(name);
+// Builds the series of the rows of a results query (name, run, position, status, cost, ir;
+// ordered by name, run) that `keep` accepts, handing each to `visit` when it is complete.
+class SeriesReader {
+  public:
+    SeriesReader(const history::History& h, const history::NameFilter& keep, std::size_t limit,
+                 const history::SeriesVisitor& visit)
+        : keep_(keep), limit_(limit), visit_(visit) {
+        index_.reserve(h.runs.size());
+        for (std::size_t i = 0; i < h.runs.size(); ++i)
+            index_.emplace(h.runs[i].handle, i);
+    }
+    void add(const PgResult& r) {
+        const std::string_view name = r.text(0, 0);
+        if (!open_ || series_.name != name) {
+            finish();
+            open_ = true;
+            series_.name.assign(name);
+            series_.results.clear();
+            wanted_ = !keep_ || keep_(name);
         }
-        if (!wanted) continue;
-        const auto run = index.find(r.int64(i, 1));
-        if (run == index.end()) continue;  // recorded after `h` was read
+        if (!wanted_) return;
+        const auto run = index_.find(r.int64(0, 1));
+        if (run == index_.end()) return;  // recorded after `h` was read
         history::Result res;
         res.run = run->second;
-        res.position = r.int64(i, 2);
-        res.status = bench_status_from(r.text(i, 3)).value_or(BenchStatus::Failed);
-        if (const auto cost = r.optional_int64(i, 4); cost && res.status == BenchStatus::Ok) {
+        res.position = r.int64(0, 2);
+        res.status = bench_status_from(r.text(0, 3)).value_or(BenchStatus::Failed);
+        if (const auto cost = r.optional_int64(0, 4); cost && res.status == BenchStatus::Ok) {
             res.cost = static_cast<std::uint64_t>(*cost);
         }
-        if (const auto ir = r.optional_int64(i, 5)) res.ir = static_cast<std::uint64_t>(*ir);
-        series.results.push_back(res);
+        if (const auto ir = r.optional_int64(0, 5)) res.ir = static_cast<std::uint64_t>(*ir);
+        series_.results.push_back(res);
     }
-    close();
-}
+    // Hands the last series over.
+    void finish() {
+        if (!open_ || !wanted_) return;
+        history::finish_series(series_, limit_);
+        visit_(series_);
+        open_ = false;
+    }
 
-std::unordered_map<std::int64_t, std::size_t> index_runs(const history::History& h) {
-    std::unordered_map<std::int64_t, std::size_t> out;
-    out.reserve(h.runs.size());
-    for (std::size_t i = 0; i < h.runs.size(); ++i)
-        out.emplace(h.runs[i].handle, i);
-    return out;
-}
+  private:
+    history::NameFilter keep_;
+    std::size_t limit_;
+    const history::SeriesVisitor& visit_;
+    std::unordered_map<std::int64_t, std::size_t> index_;
+    history::Series series_;
+    bool open_ = false;
+    bool wanted_ = false;
+};
 
 class PgResultReader final : public history::StoredResultReader {
   public:
@@ -114,7 +119,8 @@ class PgResultReader final : public history::StoredResultReader {
         auto b = read_known_benchmark(r.text(0, 0));
         if (!b) {
             json doc{{"schema", kResultSchema},
-                     {"run", {{"id", run.id}, {"started", run.started}, {"fingerprint", json::object()}}},
+                     {"run",
+                      {{"id", run.id}, {"started", run.started}, {"fingerprint", json::object()}}},
                      {"benchmarks", json::array({parse_stored(c, r.text(0, 0), "a result")})}};
             b = std::move(read_document(doc, h_.name()).benchmarks.front());
         }
@@ -148,11 +154,13 @@ std::vector<history::FoundRun> PgHistory::find_runs(const history::RunFilter& fi
     add(filter.branch, "git_branch");
     add(filter.fingerprint_key, "fingerprint_key");
     if (filter.clean_only) where += " AND git_dirty IS NOT TRUE";
-    if (filter.limit != SIZE_MAX) where += fmt::format(" ORDER BY started DESC, seq DESC LIMIT {}", filter.limit);
-    else where += " ORDER BY started DESC, seq DESC";
-    const auto r = c_.exec(
-        fmt::format("SELECT {} FROM cgbench.runs WHERE project = $1{}", kRunColumns, where),
-        params);
+    if (filter.limit != SIZE_MAX)
+        where += fmt::format(" ORDER BY started DESC, seq DESC LIMIT {}", filter.limit);
+    else
+        where += " ORDER BY started DESC, seq DESC";
+    const auto r =
+        c_.exec(fmt::format("SELECT {} FROM cgbench.runs WHERE project = $1{}", kRunColumns, where),
+                params);
     std::vector<history::FoundRun> out;
     for (int i = 0; i < r.rows(); ++i)
         out.push_back(read_run(c_, r, i));
@@ -161,8 +169,8 @@ std::vector<history::FoundRun> PgHistory::find_runs(const history::RunFilter& fi
 
 std::optional<RunResult> PgHistory::load_run(std::int64_t handle, const history::NameFilter& only) {
     const std::vector<Param> params = {std::to_string(handle), std::to_string(project_id_)};
-    const auto run = c_.exec(
-        "SELECT id, document FROM cgbench.runs WHERE seq = $1 AND project = $2", params);
+    const auto run =
+        c_.exec("SELECT id, document FROM cgbench.runs WHERE seq = $1 AND project = $2", params);
     if (run.rows() == 0) return std::nullopt;
     json doc = parse_stored(c_, run.text(0, 1), "a run's document");
     auto& benchmarks = doc["benchmarks"] = json::array();
@@ -177,10 +185,11 @@ std::optional<RunResult> PgHistory::load_run(std::int64_t handle, const history:
 }
 
 history::History PgHistory::load_runs() {
-    const auto r = c_.exec(fmt::format("SELECT {}, fingerprint FROM cgbench.runs WHERE project = $1 "
-                                       "ORDER BY started, seq",
-                                       kRunColumns),
-                           {std::to_string(project_id_)});
+    const auto r =
+        c_.exec(fmt::format("SELECT {}, fingerprint FROM cgbench.runs WHERE project = $1 "
+                            "ORDER BY started, seq",
+                            kRunColumns),
+                {std::to_string(project_id_)});
     history::History h;
     std::unordered_map<std::string_view, std::size_t> fingerprints;  // document -> index
     h.runs.reserve(static_cast<std::size_t>(r.rows()));
@@ -208,20 +217,23 @@ history::History PgHistory::load_runs() {
 
 void PgHistory::scan_series(const history::History& h, const history::NameFilter& keep,
                             std::size_t limit, const history::SeriesVisitor& visit) {
-    const auto r = c_.exec(
+    SeriesReader series(h, keep, limit, visit);
+    c_.stream(
         "SELECT name, run, position, status, cost, ir FROM cgbench.results WHERE project = $1 "
         "ORDER BY name, run",
-        {std::to_string(project_id_)});
-    read_series(r, index_runs(h), keep, limit, visit);
+        {std::to_string(project_id_)}, [&series](const PgResult& r) { series.add(r); });
+    series.finish();
 }
 
 void PgHistory::scan_series(const history::History& h, std::string_view name, std::size_t limit,
                             const history::SeriesVisitor& visit) {
-    const auto r = c_.exec(
+    SeriesReader series(h, {}, limit, visit);
+    c_.stream(
         "SELECT name, run, position, status, cost, ir FROM cgbench.results "
         "WHERE project = $1 AND name = $2 ORDER BY run",
-        {std::to_string(project_id_), std::string(name)});
-    read_series(r, index_runs(h), {}, limit, visit);
+        {std::to_string(project_id_), std::string(name)},
+        [&series](const PgResult& r) { series.add(r); });
+    series.finish();
 }
 
 std::unique_ptr<history::StoredResultReader> PgHistory::result_reader() {
@@ -229,9 +241,9 @@ std::unique_ptr<history::StoredResultReader> PgHistory::result_reader() {
 }
 
 std::vector<std::string> PgHistory::benchmark_names() {
-    const auto r = c_.exec(
-        "SELECT DISTINCT name FROM cgbench.results WHERE project = $1 ORDER BY name",
-        {std::to_string(project_id_)});
+    const auto r =
+        c_.exec("SELECT DISTINCT name FROM cgbench.results WHERE project = $1 ORDER BY name",
+                {std::to_string(project_id_)});
     std::vector<std::string> out;
     for (int i = 0; i < r.rows(); ++i)
         out.emplace_back(r.text(i, 0));

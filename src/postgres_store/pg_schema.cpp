@@ -103,9 +103,10 @@ void prepare_pg_schema(Connection& c) {
     for (const auto& m : pg_migrations()) {
         if (m.version > version) c.exec(m.sql);
     }
-    c.exec("INSERT INTO cgbench.meta (key, value) VALUES ('schema_version', $1) "
-           "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-           {std::to_string(kPgSchemaVersion)});
+    c.exec(
+        "INSERT INTO cgbench.meta (key, value) VALUES ('schema_version', $1) "
+        "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        {std::to_string(kPgSchemaVersion)});
     tx.commit();
 }
 

@@ -13,8 +13,8 @@
 
 #include "access/history_url.hpp"
 #include "access/memory_history.hpp"
-#include "pg_fixtures.hpp"
 #include "history/backend.hpp"
+#include "pg_fixtures.hpp"
 #include "run_fixtures.hpp"
 #include "sqlite_store/sqlite_history.hpp"
 

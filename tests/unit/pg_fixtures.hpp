@@ -26,8 +26,9 @@ inline TestServer test_server() {
     };
     if (std::filesystem::exists(dir / "url")) return {line(dir / "url"), {}};
     if (std::filesystem::exists(dir / "skip")) return {{}, "PostgreSQL: " + line(dir / "skip")};
-    return {{}, "PostgreSQL: the test server is not running (ctest starts it for these cases: "
-                "ctest -R Postgres)"};
+    return {{},
+            "PostgreSQL: the test server is not running (ctest starts it for these cases: "
+            "ctest -R Postgres)"};
 }
 
 // `server_url` with a project of its own for `test`: unique per process and start, so a case

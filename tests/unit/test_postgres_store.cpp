@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "access/history_url.hpp"
+#include "access/run_import.hpp"
 #include "backend_fixtures.hpp"
 #include "base/errors.hpp"
 #include "history/stored_runs.hpp"
@@ -30,10 +31,10 @@ class PostgresStore : public ::testing::Test {
         if (!server_.skip.empty()) GTEST_SKIP() << server_.skip;
     }
     std::string project(const std::string& name) {
-        return project_url(server_.url, std::string(::testing::UnitTest::GetInstance()
-                                                        ->current_test_info()
-                                                        ->name()) +
-                                            "-" + name);
+        return project_url(
+            server_.url,
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+                name);
     }
     // A database of its own (for schema cases), dropped at the end.
     std::string fresh_database() {
@@ -97,9 +98,9 @@ TEST_F(PostgresStore, ThirtyTwoWritersAtOnceLoseNothing) {
             try {
                 const auto h = access::open_history(url, Access::Record);
                 for (int r = 0; r < kRuns; ++r) {
-                    history::record_run(
-                        *h, small_run(fmt::format("20261122T031500Z-{:04}{:04}", w, r),
-                                      static_cast<std::uint64_t>(1000 * w + r)));
+                    history::record_run(*h,
+                                        small_run(fmt::format("20261122T031500Z-{:04}{:04}", w, r),
+                                                  static_cast<std::uint64_t>(1000 * w + r)));
                 }
             } catch (const std::exception& e) {
                 ADD_FAILURE() << e.what();
@@ -209,6 +210,49 @@ TEST_F(PostgresStore, ANoServerIsAnEnvironmentError) {
                  EnvironmentError);
 }
 
+// Every run of `from` into `to`; how many were new.
+std::size_t copy_history(history::HistoryBackend& from, history::HistoryBackend& to) {
+    access::RunImporter importer(to);
+    for (const auto& run : from.load_runs().runs)
+        importer.import_run(from, run);
+    importer.finish();
+    return importer.committed_runs();
+}
+
+TEST_F(PostgresStore, ImportFromSqliteAndBackGivesTheSameRuns) {
+    const auto dir = fresh_dir("cgbench-pg-import");
+    const auto sqlite = access::open_history((dir / "a.db").string(), Access::Record);
+    std::vector<RunResult> runs;
+    for (int i = 0; i < 3; ++i) {
+        auto r = rich_run(fmt::format("20261122T03150{}Z-0000000{}", i, i));
+        r.started = fmt::format("2026-11-22T03:15:0{}Z", i);
+        r.git.commit = std::string(40, static_cast<char>('a' + i));
+        r.benchmarks[0].functions = stored_functions({"parse", "lex", "emit"}, 900);
+        history::record_run(*sqlite, r);
+        runs.push_back(r);
+    }
+    const auto pg = access::open_history(project("moved"), Access::Record);
+    EXPECT_EQ(copy_history(*sqlite, *pg), 3u);
+    EXPECT_EQ(copy_history(*sqlite, *pg), 0u) << "idempotent by run id";
+    const auto back = access::open_history((dir / "b.db").string(), Access::Record);
+    EXPECT_EQ(copy_history(*pg, *back), 3u);
+    for (const auto& r : runs) {
+        const auto in_pg = history::run_by_id(*pg, r.id);
+        const auto in_back = history::run_by_id(*back, r.id);
+        const auto in_a = history::run_by_id(*sqlite, r.id);
+        ASSERT_TRUE(in_pg && in_back && in_a);
+        expect_same_run(*in_pg, *in_a);
+        expect_same_run(*in_back, *in_a);
+        EXPECT_EQ(in_pg->benchmarks[0].functions, r.benchmarks[0].functions);
+    }
+    // The same fingerprints, keys and order.
+    const auto a = sqlite->load_runs(), p = pg->load_runs();
+    ASSERT_EQ(a.runs.size(), p.runs.size());
+    EXPECT_EQ(a.keys, p.keys);
+    for (std::size_t i = 0; i < a.runs.size(); ++i)
+        EXPECT_EQ(a.runs[i].id, p.runs[i].id);
+}
+
 // Needs no server.
 TEST(PostgresUrl, BadSyntaxIsAUsageErrorThatNeverShowsThePassword) {
     for (const char* bad : {"postgresql://u:s3cret@host:port/db", "postgresql://u:s3cret@h/db?x=1",
@@ -221,7 +265,8 @@ TEST(PostgresUrl, BadSyntaxIsAUsageErrorThatNeverShowsThePassword) {
             EXPECT_EQ(text.find("s3cret"), std::string::npos) << text;
         }
     }
-    const auto l = parse_location("postgresql://ci:s3cret@db.example:5433/bench?project=org%2Frepo");
+    const auto l =
+        parse_location("postgresql://ci:s3cret@db.example:5433/bench?project=org%2Frepo");
     EXPECT_EQ(l.shown, "postgresql://ci@db.example:5433/bench");
     EXPECT_EQ(l.project, "org/repo");
     EXPECT_EQ(l.conninfo.find("project"), std::string::npos);
