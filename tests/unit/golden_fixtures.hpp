@@ -186,7 +186,8 @@ inline report::StepsReport hostile_steps(const history::History& h) {
                 step.explanation = history::StepExplanation{
                     {{metrics::Metric::event(metrics::Event::Ir), 800, 960}},
                     true,
-                    {{names[1], names[0], 100, 260, 160, 0.8}, {"b.c", names[3], 50, 90, 40, 0.2}}};
+                    {{names[1], names[0], "", 100, 260, 160, 0.8},
+                     {"b.c", names[3], "", 50, 90, 40, 0.2}}};
             }
         }
     }

@@ -56,8 +56,8 @@ TEST(FunctionReport, Json) {
 
 TEST(FunctionReport, ChangesInEveryFormat) {
     std::vector<compare::FunctionChange> changes = {
-        {"a.c", "beta", 1000, 1100, 100, 1.0},
-        {"b.c", "gone|x", 50, std::nullopt, -50, std::nullopt}};
+        {"a.c", "beta", "", 1000, 1100, 100, 1.0},
+        {"b.c", "gone|x", "", 50, std::nullopt, -50, std::nullopt}};
     const auto console = console_function_changes("bench", changes);
     EXPECT_NE(console.find("+100"), std::string::npos) << console;
     EXPECT_NE(console.find("100.0%"), std::string::npos) << console;

@@ -49,7 +49,7 @@ StepsReport report_of(const history::History& h) {
     step.explanation = history::StepExplanation{
         {{metrics::Metric::event(metrics::Event::Ir), 20'000'000, 23'120'000}},
         true,
-        {{"s.c", "tk_search", 100, 3'900'100, 3'900'000, 1.0}}};
+        {{"s.c", "tk_search", "", 100, 3'900'100, 3'900'000, 1.0}}};
     return r;
 }
 
