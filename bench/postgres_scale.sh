@@ -15,7 +15,8 @@
 #
 # Usage: bench/postgres_scale.sh
 # Env:   BENCHES=N COMMITS=N (default 1000 each), RUNS=N (default 11), WRITERS=N (32),
-#        PER_WRITER=N (50), SKIP_BUILD=1, SKIP_SCALE=1 (only part 2)
+#        PER_WRITER=N (50), SKIP_BUILD=1, SKIP_SCALE=1 (only part 2), SKIP_WRITERS=1 (only
+#        part 1)
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -89,6 +90,7 @@ if [ "${SKIP_SCALE:-0}" != 1 ]; then
 fi
 
 # 2. Many writers at once.
+[ "${SKIP_WRITERS:-0}" = 1 ] && exit 0
 total=$((WRITERS * PER_WRITER))
 "$CGBENCH" run -q --no-db --name template --out "$TMP/template.json" -- "$PROGRAMS/workload" 2000
 result_files "$TMP/template.json" "$TMP/w" "$total" 20

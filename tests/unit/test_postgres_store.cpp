@@ -70,14 +70,17 @@ RunResult small_run(const std::string& id, std::uint64_t cost) {
 TEST_F(PostgresStore, ProjectsInOneServerAreKeptApart) {
     const auto one = access::open_history(project("one"), Access::Record);
     const auto two = access::open_history(project("two"), Access::Record);
-    history::record_run(*one, small_run("20261122T031500Z-00000001", 100));
+    const auto in_one = small_run("20261122T031500Z-00000001", 100);
+    const auto in_two = small_run("20261122T031500Z-00000001", 300);
+    history::record_run(*one, in_one);
     history::record_run(*two, small_run("20261122T031500Z-00000002", 200));
     // One run id in two projects: two runs.
-    history::record_run(*two, small_run("20261122T031500Z-00000001", 300));
+    history::record_run(*two, in_two);
     EXPECT_EQ(one->run_count(), 1u);
     EXPECT_EQ(two->run_count(), 2u);
-    EXPECT_EQ(history::run_by_id(*one, "20261122T031500Z-00000001")->benchmarks[0].cost, 100u);
-    EXPECT_EQ(history::run_by_id(*two, "20261122T031500Z-00000001")->benchmarks[0].cost, 300u);
+    EXPECT_EQ(history::run_by_id(*one, in_one.id)->benchmarks[0].cost, in_one.benchmarks[0].cost);
+    EXPECT_EQ(history::run_by_id(*two, in_two.id)->benchmarks[0].cost, in_two.benchmarks[0].cost);
+    EXPECT_NE(in_one.benchmarks[0].cost, in_two.benchmarks[0].cost);
     EXPECT_FALSE(history::run_by_id(*one, "20261122T031500Z-00000002").has_value());
     const auto h = one->load_history(history::NameFilter{});
     ASSERT_EQ(h.runs.size(), 1u);
