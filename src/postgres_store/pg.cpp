@@ -219,6 +219,20 @@ PgResult Connection::exec(std::string_view sql, const std::vector<Param>& params
     return out;
 }
 
+void Connection::revive() {
+    PGresult* probe = PQexec(conn_, "SELECT 1");
+    const bool alive = probe != nullptr && PQresultStatus(probe) == PGRES_TUPLES_OK;
+    PQclear(probe);
+    if (alive) return;
+    PQreset(conn_);
+    if (PQstatus(conn_) != CONNECTION_OK) {
+        throw EnvironmentError(fmt::format("history database {}: the connection was lost and "
+                                           "cannot be made again ({})",
+                                           shown_, first_line(PQerrorMessage(conn_))),
+                               "check that the server runs, then run again");
+    }
+}
+
 void Connection::stream(std::string_view sql, const std::vector<Param>& params,
                         const std::function<void(const PgResult&)>& row) {
     const std::string text(sql);
@@ -320,6 +334,9 @@ PgResult Connection::exec(std::string_view, const std::vector<Param>&) {
 }
 void Connection::stream(std::string_view, const std::vector<Param>&,
                         const std::function<void(const PgResult&)>&) {
+    fail("");
+}
+void Connection::revive() {
     fail("");
 }
 PgTransaction::PgTransaction(Connection& c) : c_(c) {}

@@ -72,6 +72,10 @@ class Connection {
     // row), as they arrive: a million rows are never held at once.
     void stream(std::string_view sql, const std::vector<Param>& params,
                 const std::function<void(const PgResult&)>& row);
+    // Connects again with the same parameters when the connection was lost (the server
+    // restarted, an idle timeout cut it while a run was measured); EnvironmentError when
+    // that fails too.
+    void revive();
     // What messages call it.
     const std::string& shown() const { return shown_; }
 

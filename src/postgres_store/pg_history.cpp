@@ -184,6 +184,8 @@ std::vector<std::string> PgHistory::projects() {
 }
 
 std::unique_ptr<history::RunBatch> PgHistory::begin_batch() {
+    // A run is recorded after its measurement, which may outlast the connection.
+    c_.revive();
     return std::make_unique<PgRunBatch>(*this);
 }
 

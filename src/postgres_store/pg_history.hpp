@@ -37,7 +37,8 @@ class PgHistory final : public history::HistoryBackend {
 
     // history::HistoryBackend; the contracts are there, what PostgreSQL adds is said here.
 
-    // One transaction per batch; runs of other writers never wait for it.
+    // One transaction per batch; runs of other writers never wait for it. A connection lost
+    // since the last query (a server restarted while a run was measured) is made again.
     std::unique_ptr<history::RunBatch> begin_batch() override;
     // One transaction.
     history::RemovedRows remove_runs(const std::vector<history::Run>& runs) override;

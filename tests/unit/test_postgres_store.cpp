@@ -165,6 +165,9 @@ TEST_F(PostgresStore, ALostConnectionMidBatchStoresNothing) {
     // The project exists (recorded on opening) and holds no run.
     ASSERT_NE(read, nullptr);
     EXPECT_EQ(read->run_count(), 0u);
+    // The next batch connects again: a run measured while the server restarted is recorded.
+    history::record_run(*h, small_run("20261122T031500Z-00000003", 3));
+    EXPECT_EQ(read->run_count(), 1u);
 }
 
 TEST_F(PostgresStore, ANewerSchemaIsRefusedAndLeftAlone) {
