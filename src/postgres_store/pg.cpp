@@ -67,11 +67,10 @@ bool has_password(std::string_view url) {
     return rest.substr(0, at).find(':') != std::string_view::npos;
 }
 
-[[noreturn]] void bad_syntax(const std::string& url, const std::string& why) {
+[[noreturn]] void bad_syntax(const std::string& why) {
     throw UsageError(fmt::format("--db: the PostgreSQL URL is not valid ({})", why),
                      "write --db postgresql://USER@HOST:PORT/DATABASE; give the password in "
                      "PGPASSWORD or ~/.pgpass rather than in the URL");
-    (void)url;
 }
 
 }  // namespace
@@ -94,7 +93,7 @@ PgLocation parse_location(const std::string& url) {
         const std::string why =
             has_password(url) || error == nullptr ? std::string("bad syntax") : first_line(error);
         PQfreemem(error);
-        bad_syntax(url, why);
+        bad_syntax(why);
     }
     std::string user, host, port, db;
     for (auto* o = options; o->keyword != nullptr; ++o) {
@@ -107,17 +106,17 @@ PgLocation parse_location(const std::string& url) {
         if (k == "dbname") db = v;
     }
     PQconninfoFree(options);
-    if (project && project->empty()) bad_syntax(url, "project= names no project");
+    if (project && project->empty()) bad_syntax("project= names no project");
     for (const auto part : util::split(port, ',')) {
         if (port.empty()) break;
         if (part.empty() || part.find_first_not_of("0123456789") != std::string_view::npos) {
-            bad_syntax(url, fmt::format("the port '{}' is not a number", util::printable(port)));
+            bad_syntax(fmt::format("the port '{}' is not a number", util::printable(port)));
         }
     }
     PgLocation out;
     out.conninfo = std::move(conninfo);
-    out.shown = fmt::format("postgresql://{}{}{}{}/{}", user.empty() ? "" : user + "@", host,
-                            port.empty() ? "" : ":" + port, "", db);
+    out.shown = fmt::format("postgresql://{}{}{}/{}", user.empty() ? "" : user + "@", host,
+                            port.empty() ? "" : ":" + port, db);
     out.project = std::move(project);
     return out;
 }

@@ -22,13 +22,9 @@ INSERT INTO cgbench.runs (project, id, started, recorded, git_commit, git_branch
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 ON CONFLICT (project, id) DO NOTHING RETURNING seq)sql";
 
-// Results go in by this many rows per INSERT (9 parameters each, 65535 at most).
+// Results go in by this many rows per INSERT (9 parameters each; a statement takes 65,535).
 constexpr std::size_t kResultsPerInsert = 500;
-constexpr int kResultColumns = 9;
 
-Param text_or_null(const std::optional<std::string>& v) {
-    return v;
-}
 Param number(std::optional<std::uint64_t> v) {
     if (!v) return std::nullopt;
     return std::to_string(*v);
@@ -63,13 +59,13 @@ class PgRunBatch final : public history::RunBatch {
     void write(const RunResult& run) override {
         const auto& git = run.git;
         const auto empty_null = [](const std::string& v) { return v.empty() ? Param() : Param(v); };
-        const auto r = c_.exec(
-            kInsertRun, {std::to_string(h_.project_id()), run.id, run.started, util::now_iso8601(),
-                         text_or_null(git.commit), text_or_null(git.branch),
-                         git.dirty ? Param(*git.dirty ? "true" : "false") : Param(),
-                         dump_json(to_json(git), -1), run.recorded_by, empty_null(run.shard),
-                         run.fingerprint.comparison_key(), dump_json(to_json(run.fingerprint), -1),
-                         run_document(run)});
+        const auto r =
+            c_.exec(kInsertRun, {std::to_string(h_.project_id()), run.id, run.started,
+                                 util::now_iso8601(), git.commit, git.branch,
+                                 git.dirty ? Param(*git.dirty ? "true" : "false") : Param(),
+                                 dump_json(to_json(git), -1), run.recorded_by,
+                                 empty_null(run.shard), run.fingerprint.comparison_key(),
+                                 dump_json(to_json(run.fingerprint), -1), run_document(run)});
         if (r.rows() == 0) return;  // another writer stored this run id meanwhile
         const std::string seq(r.text(0, 0));
         for (std::size_t first = 0; first < run.benchmarks.size(); first += kResultsPerInsert) {
@@ -102,7 +98,6 @@ class PgRunBatch final : public history::RunBatch {
                  number(ir ? std::optional(b.events.get(metrics::Event::Ir)) : std::nullopt),
                  std::to_string(b.functions.size()), dump_json(to_json(b), -1)});
         }
-        static_assert(kResultColumns == 9);
         c_.exec(sql, params);
     }
 
