@@ -12,6 +12,12 @@ endif()
 # RE2 (--filter): Debian's package has a pkg-config file, no CMake one, and ships libre2.a.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
+# libpq (--db postgresql://...): Debian's libpq-dev has a pkg-config file. Its static library
+# needs OpenSSL's, Kerberos' and LDAP's beside it, so the static build leaves PostgreSQL out
+# (postgresql:// then says so); every other build needs it.
+if(NOT CGBENCH_STATIC)
+  pkg_check_modules(PQ REQUIRED IMPORTED_TARGET libpq)
+endif()
 
 # cgbench_deps: the libraries cgbench_lib links. Debian ships fmt, spdlog and toml++ as
 # shared libraries only, so the static build compiles fmt's core once (fmt 9.1, the version
@@ -46,7 +52,9 @@ if(CGBENCH_STATIC)
   target_link_options(cgbench_deps INTERFACE -static)
 else()
   target_link_libraries(cgbench_deps INTERFACE fmt::fmt spdlog::spdlog SQLite::SQLite3
-                                               tomlplusplus::tomlplusplus PkgConfig::RE2)
+                                               tomlplusplus::tomlplusplus PkgConfig::RE2
+                                               PkgConfig::PQ)
+  target_compile_definitions(cgbench_deps INTERFACE CGBENCH_HAVE_LIBPQ=1)
 endif()
 
 find_program(VALGRIND_EXECUTABLE NAMES valgrind)

@@ -11,7 +11,8 @@
 #   --tests      also what only the test suite needs: chromium, which loads the HTML report
 #                in tests/browser/, debootstrap, which makes the clean Debian roots of
 #                tests/roots/, and cmark-gfm, GitHub's Markdown renderer, which renders the
-#                PR comment in Hardening.J01 (scripts/test.sh passes it)
+#                PR comment in Hardening.J01 (scripts/test.sh passes it), and postgresql,
+#                whose server the PostgreSQL tests start as their own (tests/support/)
 #   --e2e        what building cgbench with its tests and running the end-to-end tests needs
 #                (the platform lanes install it in their roots, tests/roots/)
 #   --valgrind-build  what building Valgrind from Debian's source package needs
@@ -31,7 +32,7 @@ set -euo pipefail
 # What each set needs, by role; a role's package name on each release comes from the table.
 runtime=(valgrind git curl ca-certificates)
 build=(build-essential cmake pkg-config git cli11 nlohmann-json fmt spdlog sqlite3-dev
-       tomlplusplus re2)
+       libpq-dev tomlplusplus re2)
 examples=("${build[@]}" "${runtime[@]}" gtest gmock benchmark python3)
 # The end-to-end tests also run Lua: a runtime that seeds its hashes from the clock.
 e2e=("${examples[@]}" sqlite3 lua5.4)
@@ -57,6 +58,7 @@ nlohmann-json     nlohmann-json3-dev nlohmann-json3-dev nlohmann-json3-dev nlohm
 fmt               libfmt-dev         libfmt-dev         libfmt-dev         libfmt-dev    libfmt-dev
 spdlog            libspdlog-dev      libspdlog-dev      libspdlog-dev      libspdlog-dev libspdlog-dev
 sqlite3-dev       libsqlite3-dev     libsqlite3-dev     libsqlite3-dev     libsqlite3-dev libsqlite3-dev
+libpq-dev         =                  =                  =                  =             =
 tomlplusplus      libtomlplusplus-dev libtomlplusplus-dev libtomlplusplus-dev -          libtomlplusplus-dev
 re2               libre2-dev         libre2-dev         libre2-dev         libre2-dev    libre2-dev
 gtest             libgtest-dev       libgtest-dev       libgtest-dev       libgtest-dev  libgtest-dev
@@ -65,6 +67,7 @@ benchmark         libbenchmark-dev   libbenchmark-dev   libbenchmark-dev   libbe
 python3           =                  =                  =                  =             =
 sqlite3           =                  =                  =                  =             =
 lua5.4            =                  =                  =                  =             =
+postgresql        =                  =                  =                  =             =
 clang             =                  =                  =                  =             =
 clang-rt          libclang-rt-14-dev libclang-rt-19-dev libclang-rt-dev    libclang-common-14-dev libclang-rt-18-dev
 rsync             =                  =                  =                  =             =
@@ -128,7 +131,7 @@ case "${1:-}" in
   --examples) roles=("${examples[@]}") ;;
   --build) roles=("${build[@]}") ;;
   --runtime) roles=("${runtime[@]}") ;;
-  --tests) roles=("${development[@]}" chromium debootstrap cmark-gfm) ;;
+  --tests) roles=("${development[@]}" chromium debootstrap cmark-gfm postgresql) ;;
   --e2e) roles=("${e2e[@]}") ;;
   --valgrind-build) roles=("${valgrind_build[@]}") ;;
   --pinned-runtime) roles=("${pinned_runtime[@]}") ;;

@@ -7,6 +7,7 @@
 
 #include "access/memory_history.hpp"
 #include "base/errors.hpp"
+#include "postgres_store/pg_history.hpp"
 #include "sqlite_store/sqlite_history.hpp"
 #include "util/strings.hpp"
 
@@ -25,6 +26,8 @@ struct Scheme {
 constexpr Scheme kSchemes[] = {
     {"sqlite:", sqlite_store::SqliteHistory::open},
     {"memory:", MemoryHistory::open},
+    {"postgresql:", postgres_store::PgHistory::open},
+    {"postgres:", postgres_store::PgHistory::open},
 };
 
 // The scheme `url` starts with ("name:"), or empty for a plain path. One letter before the
@@ -68,8 +71,9 @@ Backend open_history_for_run(const std::optional<std::filesystem::path>& url) {
 std::optional<history::HistorySource> history_source(
     const std::optional<std::filesystem::path>& url) {
     if (!url) return std::nullopt;
-    const std::string name = url->string();
-    return history::HistorySource{name, [name] { return open_history(name, Access::Read); }};
+    const std::string url_text = url->string();
+    return history::HistorySource{util::without_password(url_text),
+                                  [url_text] { return open_history(url_text, Access::Read); }};
 }
 
 }  // namespace cgbench::access

@@ -46,18 +46,6 @@ history::Result series_entry(const BenchmarkResult& b, std::size_t run, std::siz
     return r;
 }
 
-// The (file, name) pairs of the kept functions of `runs`: what SQLite interns as symbols.
-std::set<std::pair<std::string, std::string>> symbols(const std::vector<Stored>& runs) {
-    std::set<std::pair<std::string, std::string>> out;
-    for (const auto& s : runs) {
-        for (const auto& b : s.run.benchmarks) {
-            for (const auto& f : b.functions)
-                out.emplace(f.file, f.name);
-        }
-    }
-    return out;
-}
-
 class MemoryBatch final : public history::RunBatch {
   public:
     explicit MemoryBatch(MemoryHistory::Runs& runs) : runs_(runs) {}
@@ -159,7 +147,6 @@ history::RemovedRows MemoryHistory::remove_runs(const std::vector<history::Run>&
     for (const auto& r : runs)
         handles.insert(r.handle);
     history::RemovedRows out;
-    const auto symbols_before = symbols(runs_->runs).size();
     auto& all = runs_->runs;
     const auto removed = std::stable_partition(
         all.begin(), all.end(), [&](const Stored& s) { return handles.count(s.handle) == 0; });
@@ -170,7 +157,6 @@ history::RemovedRows MemoryHistory::remove_runs(const std::vector<history::Run>&
             out.functions += b.functions.size();
     }
     all.erase(removed, all.end());
-    out.symbols = symbols_before - symbols(all).size();
     return out;
 }
 
@@ -275,25 +261,6 @@ std::vector<history::RunRow> MemoryHistory::runs(std::size_t limit) {
 
 std::size_t MemoryHistory::run_count() {
     return runs_->runs.size();
-}
-
-std::optional<history::StoredCosts> MemoryHistory::latest_costs(
-    const std::vector<std::string>& names) {
-    const auto wanted = [&names](const BenchmarkResult& b) {
-        return b.status == BenchStatus::Ok &&
-               std::find(names.begin(), names.end(), b.name) != names.end();
-    };
-    // The runs in the order recorded, newest first; shard runs measured part of a split.
-    for (auto it = runs_->runs.rbegin(); it != runs_->runs.rend(); ++it) {
-        const auto& b = it->run.benchmarks;
-        if (!it->run.shard.empty() || std::none_of(b.begin(), b.end(), wanted)) continue;
-        history::StoredCosts out{it->run.id, {}};
-        for (const auto& r : b) {
-            if (wanted(r)) out.costs[r.name] = r.cost;
-        }
-        return out;
-    }
-    return std::nullopt;
 }
 
 }  // namespace cgbench::access

@@ -30,7 +30,6 @@ class MemoryHistory final : public history::HistoryBackend {
 
     // Runs are stored on commit(), in the order added.
     std::unique_ptr<history::RunBatch> begin_batch() override;
-    // `symbols` counts the (file, name) pairs of kept functions no other run uses.
     history::RemovedRows remove_runs(const std::vector<history::Run>& runs) override;
     // Each a pass over every run: a history in memory is small.
     std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
@@ -45,12 +44,13 @@ class MemoryHistory final : public history::HistoryBackend {
     std::vector<std::string> benchmark_names() override;
     std::vector<history::RunRow> runs(std::size_t limit) override;
     std::size_t run_count() override;
-    std::optional<history::StoredCosts> latest_costs(
-        const std::vector<std::string>& names) override;
 
     // "memory:"; no file.
     std::string name() const override { return "memory:"; }
-    std::optional<std::filesystem::path> file() const override { return std::nullopt; }
+    std::optional<std::filesystem::path> unrecorded_directory() const override {
+        return std::nullopt;
+    }
+    std::optional<std::uintmax_t> stored_bytes() const override { return std::nullopt; }
 
     // One stored run: the run as stored, its handle (the order recorded) and its key.
     struct Stored {

@@ -115,6 +115,28 @@ ImportedFile RunImporter::import(const ImportSource& source) {
     const auto header = file.header(out.benchmarks);
     out.run_id = header.id;
     refuse_future_start(header, source);
+    return add(std::move(out), [&file] { return file.run(); }, source.path.string());
+}
+
+ImportedFile RunImporter::import_run(history::HistoryBackend& from, const history::Run& run) {
+    ImportedFile out;
+    out.run_id = run.id;
+    return add(
+        std::move(out),
+        [&] {
+            auto loaded = from.load_run(run.handle, {});
+            if (!loaded) {
+                throw EnvironmentError(
+                    fmt::format("{}: run {} disappeared while it was copied", from.name(), run.id),
+                    "import again; runs copied already are skipped");
+            }
+            return std::move(*loaded);
+        },
+        fmt::format("{} run {}", from.name(), run.id));
+}
+
+ImportedFile RunImporter::add(ImportedFile out, const std::function<RunResult()>& read,
+                              const std::string& source) {
     const auto now = std::chrono::steady_clock::now();
     if (batch_ && (now - batch_started_ >= batching_.max_age ||
                    batch_->results() + out.benchmarks > batching_.max_results)) {
@@ -129,11 +151,12 @@ ImportedFile RunImporter::import(const ImportSource& source) {
         out.stored = std::move(stored);
         return out;
     }
-    const auto run = file.run();  // its errors name the file already
+    const auto run = read();  // its errors name the file already
+    out.benchmarks = run.benchmarks.size();
     try {
         batch_->add(run);
     } catch (const UsageError& e) {  // a value the history cannot store
-        throw UsageError(fmt::format("{}: {}", source.path.string(), e.what()), e.hint());
+        throw UsageError(fmt::format("{}: {}", source, e.what()), e.hint());
     }
     return out;
 }

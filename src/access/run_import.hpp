@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,6 +67,9 @@ class RunImporter {
     // clock, or holds what the history cannot store) and adds its run to the open
     // transaction, committing it first when it is due.
     ImportedFile import(const ImportSource& source);
+    // Adds run `run` of another history `from` (from its load_runs()) as it is stored there
+    // (id, fingerprint, kept functions), read only when its id is not stored yet.
+    ImportedFile import_run(history::HistoryBackend& from, const history::Run& run);
     // Commits the open transaction. Runs added since the previous commit are stored only
     // after this; an importer destroyed without it rolls them back.
     void finish();
@@ -78,6 +82,9 @@ class RunImporter {
 
   private:
     void commit_open_batch();
+    // Adds the run `read` gives, unless out.run_id is stored already; `source` names it.
+    ImportedFile add(ImportedFile out, const std::function<RunResult()>& read,
+                     const std::string& source);
 
     history::HistoryBackend& store_;
     Batching batching_;

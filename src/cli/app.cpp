@@ -146,9 +146,13 @@ CLI::Validator positive_count() {
 void add_db_options(CLI::App& app, config::DbInput& db) {
     auto* path = app.add_option(
         "--db", db.path,
-        fmt::format("History database: a path, sqlite:PATH or memory: [{}; env CGBENCH_DB]",
+        fmt::format("History database: a path, sqlite:PATH, postgresql://USER@HOST:PORT/DB or "
+                    "memory: [{}; env CGBENCH_DB]",
                     config::kDefaultDbPath));
     app.add_flag("--no-db", db.disabled, "Use no history database")->excludes(path);
+    app.add_option("--project", db.project,
+                   "Project within a PostgreSQL history [the git remote's path; env "
+                   "CGBENCH_PROJECT]");
 }
 
 void add_format_option(CLI::App& app, std::optional<std::string>& format, report::Model model) {
@@ -173,7 +177,8 @@ const report::OutputFormat& run_format(const std::optional<std::string>& format,
 std::unique_ptr<history::HistoryBackend> open_history(const std::filesystem::path& url) {
     auto store = access::open_history(url.string(), access::Access::Read);
     if (!store) {
-        throw UsageError(fmt::format("there is no history database at {}", url.string()),
+        throw UsageError(fmt::format("there is no history database at {}",
+                                     util::without_password(url.string())),
                          "record runs with `cgbench run`, or pass --db PATH");
     }
     return store;

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 
 #include "access/history_url.hpp"
 #include "access/run_import.hpp"
@@ -24,6 +25,7 @@ namespace {
 
 struct ImportInput {
     std::vector<std::string> paths;
+    std::optional<std::string> from;  // --from: another history to copy
     config::DbInput db;
 };
 
@@ -75,11 +77,53 @@ std::string summary(const access::RunImporter& importer, const Tally& t, const s
     return out + "\n";
 }
 
+// `import --from HISTORY`: every run of another history, oldest first, as stored there.
+int import_history(const std::string& from_url, const std::string& db, const Context& ctx) {
+    const auto from = access::open_history(from_url, access::Access::Read);
+    if (!from) {
+        throw UsageError(
+            fmt::format("--from {}: there is no history there", util::without_password(from_url)),
+            "name an existing history: a SQLite file (sqlite:PATH) or a "
+            "postgresql:// URL with its project");
+    }
+    const auto store = access::open_history(db, access::Access::Record);
+    if (store->name() == from->name()) {
+        throw UsageError(fmt::format("--from and --db both name {}", store->name()),
+                         "pass --db with the history to copy into");
+    }
+    access::RunImporter importer(*store);
+    Tally tally;
+    for (const auto& run : from->load_runs().runs) {
+        exec::throw_if_interrupted();  // batches committed so far stay; the open one is undone
+        ++tally.files;
+        if (importer.import_run(*from, run).status == access::ImportedFile::Status::AlreadyStored)
+            ++tally.present;
+    }
+    importer.finish();
+    if (!ctx.global.quiet) {
+        auto line = summary(importer, tally, store->name());
+        line.insert(line.find(" into "), " from " + from->name());
+        print_out(line);
+    }
+    return 0;
+}
+
 int execute(const ImportInput& in, const Context& ctx) {
     const auto path = config::resolve_db(in.db, ctx.env);
     if (!path) {
         throw UsageError("import writes into the history database, and --no-db was given",
                          "drop --no-db; --db PATH chooses the database");
+    }
+    if (in.from) {
+        if (!in.paths.empty()) {
+            throw UsageError("import takes result files or --from, not both",
+                             "import the files and the other history in two commands");
+        }
+        return import_history(*in.from, path->string(), ctx);
+    }
+    if (in.paths.empty()) {
+        throw UsageError("import needs result files, directories or --from HISTORY",
+                         "cgbench import FILE|DIR..., or cgbench import --from sqlite:PATH");
     }
     const auto sources = access::import_sources(in.paths);
     const auto store = access::open_history(path->string(), access::Access::Record);
@@ -101,7 +145,7 @@ int execute(const ImportInput& in, const Context& ctx) {
                 spdlog::debug("{}: not a result file, skipped", source.path.string());
             } else if (file.status == Status::AlreadyStored) {
                 ++tally.present;
-                note_present(source, file, path->string(), ctx.global);
+                note_present(source, file, store->name(), ctx.global);
             }
         } catch (const UsageError& e) {
             ++tally.invalid;
@@ -109,7 +153,7 @@ int execute(const ImportInput& in, const Context& ctx) {
         }
     }
     importer.finish();
-    if (!ctx.global.quiet) print_out(summary(importer, tally, path->string()));
+    if (!ctx.global.quiet) print_out(summary(importer, tally, store->name()));
     if (tally.invalid > 0) {
         throw UsageError(fmt::format("{} of {} not imported: not a valid result file (named above)",
                                      tally.invalid, plural(tally.files, "file", "files")),
@@ -129,11 +173,17 @@ Subcommand register_import(CLI::App& app, GlobalOptions& global) {
         "stands for every *.json file below it (other JSON documents there are skipped).\n"
         "A run whose id is stored already is skipped, so importing a file twice stores it\n"
         "once. Each run is stored entirely or not at all; files are read as `compare` reads\n"
-        "them, and an invalid one is named and not imported (exit 2) while the others are.");
+        "them, and an invalid one is named and not imported (exit 2) while the others are.\n"
+        "  cgbench import --from HISTORY [--db URL]\n"
+        "copies every run of another history (a SQLite file, sqlite:PATH, or a\n"
+        "postgresql:// URL) with its id, fingerprint and kept functions: moving a\n"
+        "history into PostgreSQL, or back into a file. Runs stored already are skipped.");
     add_global_flags(*cmd, global);
     cmd->footer(exit_code_help());
     auto input = std::make_shared<ImportInput>();
-    cmd->add_option("paths", input->paths, "Result files, or directories holding them")->required();
+    cmd->add_option("paths", input->paths, "Result files, or directories holding them");
+    cmd->add_option("--from", input->from,
+                    "Copy every run of another history: a path, sqlite:PATH or postgresql://...");
     add_db_options(*cmd, input->db);
     return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }

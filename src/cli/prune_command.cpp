@@ -63,12 +63,13 @@ std::string cutoff(const std::string& age, std::time_t now, bool dry_run) {
                      "write days or weeks (90d, 12w) or a date (2026-01-31)");
 }
 
-// The size of the file `history` lives in (0 for one in memory).
-std::uintmax_t size_of(const history::HistoryBackend& history) {
-    const auto file = history.file();
-    std::error_code ec;
-    const auto size = file ? std::filesystem::file_size(*file, ec) : 0;
-    return ec ? 0 : size;
+// "FILE: 1,000 -> 800 bytes", for a history whose size is its own.
+std::string size_change(const history::HistoryBackend& history,
+                        std::optional<std::uintmax_t> before) {
+    const auto after = history.stored_bytes();
+    if (!before || !after) return {};
+    return fmt::format("{}: {} -> {} bytes\n", history.name(), util::with_commas(*before),
+                       util::with_commas(*after));
 }
 
 std::string listing(const history::History& h, const std::vector<std::size_t>& drop) {
@@ -120,15 +121,12 @@ int execute(const PruneInput& in, const Context& ctx) {
     std::vector<history::Run> drop;
     for (const auto i : selection.drop)
         drop.push_back(h.runs[i]);
-    const auto before = size_of(*store);
+    const auto before = store->stored_bytes();
     const auto removed = store->remove_runs(drop);
     if (!ctx.global.quiet) {
-        fmt::print(
-            "removed {} of {} runs ({} results, {} function rows, {} unused names){}\n"
-            "{}: {} -> {} bytes\n",
-            removed.runs, h.runs.size(), removed.results, removed.functions, removed.symbols,
-            selection.protected_runs > 0 ? "; " + kept : "", store->name(),
-            util::with_commas(before), util::with_commas(size_of(*store)));
+        fmt::print("removed {} of {} runs ({} results, {} function rows){}\n{}", removed.runs,
+                   h.runs.size(), removed.results, removed.functions,
+                   selection.protected_runs > 0 ? "; " + kept : "", size_change(*store, before));
     }
     return 0;
 }

@@ -41,7 +41,7 @@ struct ReportInput {
 std::unique_ptr<history::HistoryBackend> open_store(const std::filesystem::path& path) {
     auto store = open_history(path);
     if (store->run_count() == 0) {
-        throw UsageError(fmt::format("the history database {} has no runs", path.string()),
+        throw UsageError(fmt::format("the history database {} has no runs", store->name()),
                          "record runs with `cgbench run` first");
     }
     return store;
@@ -76,13 +76,13 @@ int execute(const ReportInput& in, const Context& ctx) {
         [&filter](std::string_view name) { return !filter || filter->search(std::string(name)); },
         in.last);
     if (h.series.empty()) {
-        throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'", path->string(),
+        throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'", store->name(),
                                      util::printable(in.filter.value_or(""))),
                          "the filter is a regular expression searched in each name; `cgbench "
                          "history` lists the runs");
     }
     report::HtmlHistory page;
-    page.database = path->string();
+    page.database = store->name();
     page.generated = util::iso8601_at(ctx.now());
     page.limit = in.last;
     page.filter = in.filter;

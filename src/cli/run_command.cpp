@@ -205,9 +205,9 @@ namespace {
 // Writes `json` where a run that could not be recorded is kept: beside the database, or else
 // in the working directory. The file, or nullopt with the reason in `why`.
 std::optional<fs::path> keep_unrecorded(const RunResult& run, const std::string& json,
-                                        const fs::path& db, std::string& why) {
+                                        const std::optional<fs::path>& db_dir, std::string& why) {
     const std::string name = "unrecorded-" + util::file_safe(run.id) + ".json";
-    const fs::path beside = db.has_parent_path() ? db.parent_path() : fs::path(".");
+    const fs::path beside = db_dir && !db_dir->empty() ? *db_dir : fs::path(".");
     for (const auto& dir : {beside, fs::path(".")}) {
         try {
             util::write_file_atomic(dir / name, json);
@@ -227,7 +227,7 @@ void record_or_keep(history::HistoryBackend& db, const RunResult& run, const fs:
     const auto kept = [&]() -> std::string {
         const auto file = saved != nullptr ? std::optional(*saved)
                                            : keep_unrecorded(run, dump_json(to_json(run)) + "\n",
-                                                             db.file().value_or(fs::path()), why);
+                                                             db.unrecorded_directory(), why);
         if (!file) return "the run is lost: it could not be kept in a file either (" + why + ")";
         return fmt::format("the run is kept in {} (`cgbench import {}` adds it)", file->string(),
                            util::shell_quote(file->string()));
@@ -321,7 +321,7 @@ config::RunPlan plan_sharded_run(const config::RunInput& input, const Context& c
             std::vector<std::string> names;
             for (const auto& b : plan.request.benchmarks)
                 names.push_back(b.name);
-            stored = db->latest_costs(names);
+            stored = history::latest_costs(*db, names);
         }
     }
     if (stored) {

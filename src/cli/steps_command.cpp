@@ -52,7 +52,7 @@ int execute(const StepsInput& in, const Context& ctx) {
     if (in.name && !found) unknown_benchmark(*store, *in.name);
     if (in.branch) check_branch(h, *in.branch);
     report::StepsReport model;
-    model.database = path->string();
+    model.database = store->name();
     model.benchmark = in.name;
     model.history = &h;
     model.branches = finder.finish();

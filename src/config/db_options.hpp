@@ -16,11 +16,15 @@ inline constexpr std::string_view kDefaultDbPath = ".cgbench/history.db";
 
 // What the command line said (CLI11 fills this).
 struct DbInput {
-    std::optional<std::string> path;  // --db
-    bool disabled = false;            // --no-db
+    std::optional<std::string> path;     // --db
+    std::optional<std::string> project;  // --project
+    bool disabled = false;               // --no-db
 };
 
-// The database path, or nullopt with --no-db. Throws UsageError for an empty path.
+// The database path, or nullopt with --no-db. Throws UsageError for an empty path. For a
+// postgresql:// URL, the project (--project, else CGBENCH_PROJECT) goes into the URL as
+// ?project=NAME (the backend takes the git remote's path when there is none); --project with
+// any other history is a UsageError.
 std::optional<std::filesystem::path> resolve_db(const DbInput& input, const exec::EnvMap& env);
 
 }  // namespace cgbench::config

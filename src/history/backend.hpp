@@ -47,10 +47,9 @@ struct RemovedRows {
     std::size_t runs = 0;
     std::size_t results = 0;
     std::size_t functions = 0;  // the results' kept functions
-    std::size_t symbols = 0;    // (file, name) pairs no kept function uses any more
 };
 
-// The costs one stored run measured, for balancing shards.
+// The costs one stored run measured, for balancing shards (history::latest_costs).
 struct StoredCosts {
     std::string run_id;
     std::map<std::string, std::uint64_t> costs;  // benchmark name -> cost (ok results only)
@@ -128,10 +127,16 @@ class HistoryBackend {
   public:
     virtual ~HistoryBackend() = default;
 
-    // What messages call it: the database file, or the URL it was opened by.
+    // What messages call it: the database file, or the URL it was opened by (never with a
+    // password).
     virtual std::string name() const = 0;
-    // The file it lives in; nullopt for a history in memory.
-    virtual std::optional<std::filesystem::path> file() const = 0;
+    // Where a run it could not record is kept for `cgbench import`: the directory of the file
+    // it lives in; nullopt for a history without one (a server's, one in memory), which
+    // leaves the choice to the caller.
+    virtual std::optional<std::filesystem::path> unrecorded_directory() const = 0;
+    // The bytes it takes (a file's size); nullopt when there is no such figure of its own (a
+    // database shared by projects, a history in memory).
+    virtual std::optional<std::uintmax_t> stored_bytes() const = 0;
 
     // Begins a batch (waiting while another process writes).
     virtual std::unique_ptr<RunBatch> begin_batch() = 0;
@@ -165,10 +170,6 @@ class HistoryBackend {
     virtual std::vector<RunRow> runs(std::size_t limit) = 0;
     // Number of stored runs.
     virtual std::size_t run_count() = 0;
-    // The most recently recorded complete (not shard) run with an ok result for any of
-    // `names`, and the costs of those of `names` it measured: one run, so every job reading
-    // the same history gets the same numbers. nullopt when none of `names` was measured.
-    virtual std::optional<StoredCosts> latest_costs(const std::vector<std::string>& names) = 0;
 
     // load_runs() put in commit order (order_runs), with the series of every benchmark `keep`
     // accepts (scan_series): each its last `limit` results in commit order.

@@ -42,6 +42,25 @@ void record_run(HistoryBackend& history, const RunResult& run) {
     batch->commit();
 }
 
+std::optional<StoredCosts> latest_costs(HistoryBackend& history,
+                                        const std::vector<std::string>& names) {
+    const auto wanted = [&names](std::string_view name) {
+        return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    for (const auto& found : history.find_runs({})) {
+        const auto run = history.load_run(found.handle, wanted);
+        // A shard run measured part of a split: it would change the balance of the shards
+        // measured after it.
+        if (!run || !run->shard.empty()) continue;
+        StoredCosts out{run->id, {}};
+        for (const auto& b : run->benchmarks) {
+            if (b.status == BenchStatus::Ok) out.costs[b.name] = b.cost;
+        }
+        if (!out.costs.empty()) return out;
+    }
+    return std::nullopt;
+}
+
 std::optional<RunResult> run_by_id(HistoryBackend& history, std::string_view id) {
     RunFilter filter;
     filter.id = std::string(id);

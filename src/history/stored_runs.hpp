@@ -18,6 +18,12 @@ namespace cgbench::history {
 // it is stored or nothing. EnvironmentError when a run with its id is stored already.
 void record_run(HistoryBackend& history, const RunResult& run);
 
+// The most recently started complete (not shard) run with an ok result for any of `names`,
+// and the costs of those of `names` it measured: one run, so every job reading the same
+// history gets the same numbers (for balancing shards). nullopt when none was measured.
+std::optional<StoredCosts> latest_costs(HistoryBackend& history,
+                                        const std::vector<std::string>& names);
+
 // The run with this id.
 std::optional<RunResult> run_by_id(HistoryBackend& history, std::string_view id);
 // The most recently started run other than `exclude_id`.

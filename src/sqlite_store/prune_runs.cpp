@@ -30,9 +30,9 @@ history::RemovedRows SqliteHistory::remove_runs(const std::vector<history::Run>&
             changed(db_, "DELETE FROM result_functions WHERE run IN (SELECT seq FROM pruned)");
         out.results = changed(db_, "DELETE FROM results WHERE run IN (SELECT seq FROM pruned)");
         out.runs = changed(db_, "DELETE FROM runs WHERE seq IN (SELECT seq FROM pruned)");
-        out.symbols = changed(db_,
-                              "DELETE FROM symbols WHERE id NOT IN "
-                              "(SELECT DISTINCT symbol FROM result_functions)");
+        db_.exec(
+            "DELETE FROM symbols WHERE id NOT IN (SELECT DISTINCT symbol FROM "
+            "result_functions)");
         db_.exec("DROP TABLE pruned");
         tx.commit();
     }

@@ -168,33 +168,11 @@ std::unique_ptr<history::RunBatch> SqliteHistory::begin_batch() {
     return std::make_unique<SqliteRunBatch>(db_);
 }
 
-std::optional<history::StoredCosts> SqliteHistory::latest_costs(
-    const std::vector<std::string>& names) {
-    std::optional<std::int64_t> latest;
-    // Only complete runs: a shard run of the current split would change the balance of the
-    // shards measured after it.
-    auto newest = db_.prepare(
-        "SELECT r.run FROM results r JOIN runs u ON u.seq = r.run "
-        "WHERE r.name = ?1 AND r.status = 'ok' AND u.shard IS NULL ORDER BY r.run DESC LIMIT 1");
-    for (const auto& name : names) {
-        newest.reset();
-        newest.bind(1, name);
-        if (newest.step() && (!latest || newest.int64(0) > *latest)) latest = newest.int64(0);
-    }
-    if (!latest) return std::nullopt;
-    history::StoredCosts out;
-    auto id = db_.prepare("SELECT id FROM runs WHERE seq = ?1");
-    id.bind(1, *latest);
-    if (id.step()) out.run_id = std::string(id.text(0));
-    auto costs = db_.prepare("SELECT name, cost FROM results WHERE run = ?1 AND status = 'ok'");
-    costs.bind(1, *latest);
-    while (costs.step()) {
-        const std::string name(costs.text(0));
-        if (std::find(names.begin(), names.end(), name) != names.end()) {
-            out.costs[name] = static_cast<std::uint64_t>(costs.int64(1));
-        }
-    }
-    return out;
+std::optional<std::uintmax_t> SqliteHistory::stored_bytes() const {
+    std::error_code ec;
+    const auto size = fs::file_size(db_.path(), ec);
+    if (ec) return std::nullopt;
+    return size;
 }
 
 std::size_t SqliteHistory::run_count() {

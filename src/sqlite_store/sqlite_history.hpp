@@ -69,12 +69,13 @@ class SqliteHistory final : public history::HistoryBackend {
     std::vector<std::string> benchmark_names() override;
     std::vector<history::RunRow> runs(std::size_t limit) override;
     std::size_t run_count() override;
-    std::optional<history::StoredCosts> latest_costs(
-        const std::vector<std::string>& names) override;
 
-    // The database file.
+    // The database file, its directory, its size.
     std::string name() const override { return db_.path().string(); }
-    std::optional<std::filesystem::path> file() const override { return db_.path(); }
+    std::optional<std::filesystem::path> unrecorded_directory() const override {
+        return db_.path().parent_path();
+    }
+    std::optional<std::uintmax_t> stored_bytes() const override;
 
   private:
     explicit SqliteHistory(Database db) : db_(std::move(db)) {}

@@ -101,6 +101,36 @@ std::string precise_percent(double ratio) {
     return fmt::format("{:+.{}f}%", pct, decimals);
 }
 
+std::string without_password(std::string_view url) {
+    std::string out(url);
+    const auto start = out.find("://");
+    if (start == std::string::npos) return out;
+    const auto host = start + 3;
+    const auto end = out.find_first_of("/?#", host);
+    const auto at = out.rfind('@', end == std::string::npos ? std::string::npos : end);
+    if (at != std::string::npos && at > host) {
+        const auto colon = out.find(':', host);
+        if (colon < at) out.erase(colon, at - colon);
+    }
+    // libpq also takes the password as a parameter of the query.
+    const auto query = out.find('?');
+    std::size_t p = query == std::string::npos ? std::string::npos : query + 1;
+    while (p != std::string::npos && p < out.size()) {
+        auto next = out.find('&', p);
+        if (out.compare(p, 9, "password=") == 0) {
+            // "?password=x&a" -> "?a", "?a&password=x" -> "?a", "?password=x" -> "".
+            if (next != std::string::npos) {
+                out.erase(p, next + 1 - p);
+                continue;
+            }
+            out.erase(p - 1);
+            break;
+        }
+        p = next == std::string::npos ? next : next + 1;
+    }
+    return out;
+}
+
 std::string printable(std::string_view text) {
     std::string out;
     out.reserve(text.size());

@@ -45,6 +45,11 @@ std::string precise_percent(double ratio);
 // each byte, so a name can neither corrupt a terminal line nor display as another.
 std::string printable(std::string_view text);
 
+// `url` as messages show it: a URL's password ("scheme://user:PASSWORD@host",
+// "?password=PASSWORD") removed; anything else unchanged. What names a history passes
+// through this before it is printed, logged or written to a file.
+std::string without_password(std::string_view url);
+
 // The characters that reorder how text around them displays (U+061C, U+200E, U+200F,
 // U+202A-U+202E, U+2066-U+2069): "a\u202Eexe.gnp" reads as "agnp.exe". Every output format
 // shows them as something visible.

@@ -2,7 +2,8 @@
 """Checks the layering of src/ against src/layers.txt (bottom first): every `#include "F/..."`
 in src/G/ must name a folder F at or below G. Also prints the include cycles between folders
 (strongly connected components of the folder graph), which an order that holds rules out.
-Fails (exit 1) on an include against the order, on a folder of src/ the order lacks, and on a
+Fails (exit 1) on an include against the order, on an include of a backend folder from a
+folder its "#! backends A B: X Y" line does not name, on a folder of src/ the order lacks, and on a
 listed folder that does not exist.
 Usage: check_includes.py SRC_DIR [--order FILE]"""
 import os
@@ -13,6 +14,13 @@ src = sys.argv[1]
 order_file = sys.argv[sys.argv.index("--order") + 1] if "--order" in sys.argv else os.path.join(src, "layers.txt")
 order = [l.strip() for l in open(order_file) if l.strip() and not l.lstrip().startswith("#")]
 rank = {folder: i for i, folder in enumerate(order)}
+# "#! backends A B: X Y": folders A and B are backends, included only by X and Y (and each other).
+backends, backend_users = set(), set()
+for l in open(order_file):
+    m = re.match(r"#!\s*backends\s+([^:]*):(.*)", l)
+    if m:
+        backends.update(m.group(1).split())
+        backend_users.update(m.group(2).split())
 folders = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
 problems = [f"src/{d}/ is not in {order_file}: place it in the order" for d in folders if d not in rank]
 problems += [f"{order_file} lists {d}, which src/ lacks" for d in order if d not in folders]
@@ -31,6 +39,10 @@ for folder in folders:
                     continue
                 where = f"{os.path.relpath(path, os.path.dirname(src))}:{n}"
                 edges.setdefault(folder, {}).setdefault(m.group(1), []).append(where)
+                if m.group(1) in backends and folder not in backends | backend_users:
+                    problems.append(f"{where}: {folder}/ includes the backend {m.group(1)}/, which "
+                                    f"only {' and '.join(u + '/' for u in sorted(backend_users))} may include: go "
+                                    f"through history::HistoryBackend")
                 if folder in rank and m.group(1) in rank and rank[m.group(1)] > rank[folder]:
                     problems.append(f"{where}: {folder}/ includes {line.strip()[9:]}, but {m.group(1)}/ "
                                     f"is above {folder}/ in the order")

@@ -1,8 +1,9 @@
 #pragma once
 // One behavioural test, every history backend: a typed fixture whose `store` is a fresh
-// SQLite file (opened as `cgbench run` opens it) or a fresh history in memory. TYPED_TEST
-// cases of a fixture derived from HistoryBackendTest run once per backend, named
-// FIXTURE/Sqlite.CASE and FIXTURE/Memory.CASE.
+// SQLite file (opened as `cgbench run` opens it), a fresh history in memory, or a fresh project
+// on the test suite's PostgreSQL server. TYPED_TEST cases of a fixture derived from
+// HistoryBackendTest run once per backend, named FIXTURE/Sqlite.CASE, FIXTURE/Memory.CASE and
+// FIXTURE/Postgres.CASE (which skip, saying why, when the server is not running).
 
 #include <gtest/gtest.h>
 
@@ -10,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "access/history_url.hpp"
 #include "access/memory_history.hpp"
 #include "history/backend.hpp"
+#include "pg_fixtures.hpp"
 #include "run_fixtures.hpp"
 #include "sqlite_store/sqlite_history.hpp"
 
@@ -47,6 +50,7 @@ inline std::vector<FunctionResult> stored_functions(const std::vector<std::strin
 // the reading commands do (read-only).
 struct SqliteBackend {
     static constexpr const char* kName = "Sqlite";
+    std::string unavailable() const { return {}; }
     fs::path path;
     explicit SqliteBackend(const std::string& test)
         : path(fresh_dir("cgbench-backend-" + test) / "h.db") {}
@@ -61,16 +65,39 @@ struct SqliteBackend {
 // A history in memory; every opening shares its runs, as openings of one file do.
 struct MemoryBackend {
     static constexpr const char* kName = "Memory";
+    std::string unavailable() const { return {}; }
     access::MemoryHistory history;
     explicit MemoryBackend(const std::string&) {}
     std::unique_ptr<history::HistoryBackend> record() { return history.share(); }
     std::unique_ptr<history::HistoryBackend> read() { return history.share(); }
 };
 
+// A fresh project on the suite's PostgreSQL server (pg_fixtures.hpp): the cases share the
+// server, and each sees only its own runs.
+struct PostgresBackend {
+    static constexpr const char* kName = "Postgres";
+    TestServer server = test_server();
+    std::string url;
+    explicit PostgresBackend(const std::string& test)
+        : url(server.url.empty() ? "" : project_url(server.url, test)) {}
+    std::string unavailable() const { return server.skip; }
+    std::unique_ptr<history::HistoryBackend> record() {
+        if (url.empty()) return nullptr;
+        return access::open_history(url, history::Access::Record);
+    }
+    std::unique_ptr<history::HistoryBackend> read() {
+        if (url.empty()) return nullptr;
+        return access::open_history(url, history::Access::Read);
+    }
+};
+
 template <typename Backend>
 class HistoryBackendTest : public ::testing::Test {
   protected:
     HistoryBackendTest() : backend_(test_name()), opened_(backend_.record()) {}
+    void SetUp() override {
+        if (!backend_.unavailable().empty()) GTEST_SKIP() << backend_.unavailable();
+    }
 
     // The history the case records in, opened for recording.
     history::HistoryBackend& backend() { return *opened_; }
@@ -103,6 +130,6 @@ struct BackendNames {
 
 // Every backend the typed cases run against: a new one is a struct like those above, added
 // here.
-using Backends = ::testing::Types<SqliteBackend, MemoryBackend>;
+using Backends = ::testing::Types<SqliteBackend, MemoryBackend, PostgresBackend>;
 
 }  // namespace cgbench::testing_fixtures

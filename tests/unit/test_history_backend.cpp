@@ -210,7 +210,6 @@ TYPED_TEST(HistoryBackends, RemoveRunsTakesOutTheirResultsAndFunctions) {
     EXPECT_EQ(removed.runs, 1u);
     EXPECT_EQ(removed.results, 2u);
     EXPECT_EQ(removed.functions, a.benchmarks[0].functions.size());
-    EXPECT_EQ(removed.symbols, 1u) << "only-in-a; \"other\" and \"(other)\" are b's too";
     EXPECT_EQ(store.run_count(), 1u);
     EXPECT_FALSE(run_by_id(store, "a").has_value());
     EXPECT_EQ(run_by_id(store, "b")->benchmarks[0].functions, b.benchmarks[0].functions);
@@ -220,7 +219,7 @@ TYPED_TEST(HistoryBackends, RemoveRunsTakesOutTheirResultsAndFunctions) {
 
 TYPED_TEST(HistoryBackends, LatestCostsComeFromTheNewestCompleteRun) {
     auto& store = this->backend();
-    EXPECT_FALSE(store.latest_costs({"a", "b"}).has_value());
+    EXPECT_FALSE(latest_costs(store, {"a", "b"}).has_value());
     record_run(store, run_at("full-1", {bench("a", 100), bench("b", 200), bench("c", 5)},
                              "2026-11-22T01:00:00Z"));
     const auto full2 =
@@ -231,13 +230,13 @@ TYPED_TEST(HistoryBackends, LatestCostsComeFromTheNewestCompleteRun) {
     shard.shard = "1/2";
     shard.shard_balance = "names";
     record_run(store, shard);
-    const auto costs = store.latest_costs({"a", "b"});
+    const auto costs = latest_costs(store, {"a", "b"});
     ASSERT_TRUE(costs.has_value());
     EXPECT_EQ(costs->run_id, "full-2");
     // b failed there, so only a's cost from that run.
     EXPECT_EQ(costs->costs,
               (std::map<std::string, std::uint64_t>{{"a", full2.benchmarks[0].cost}}));
-    EXPECT_EQ(store.latest_costs({"c"})->run_id, "full-1");
+    EXPECT_EQ(latest_costs(store, {"c"})->run_id, "full-1");
     const auto loaded = run_by_id(store, "shard");
     ASSERT_TRUE(loaded.has_value());
     EXPECT_EQ(loaded->shard, "1/2");

@@ -4,6 +4,19 @@
 
 namespace cgbench::util {
 
+TEST(Strings, WithoutPasswordDropsAUrlsPasswordOnly) {
+    EXPECT_EQ(without_password("postgresql://ci:s3cr@t@db:5432/bench?project=a"),
+              "postgresql://ci@db:5432/bench?project=a");
+    EXPECT_EQ(without_password("postgresql://ci@db/bench"), "postgresql://ci@db/bench");
+    EXPECT_EQ(without_password("postgresql://db/bench?password=s3cret&project=a"),
+              "postgresql://db/bench?project=a");
+    EXPECT_EQ(without_password("postgresql://db/bench?project=a&password=s3cret"),
+              "postgresql://db/bench?project=a");
+    EXPECT_EQ(without_password("postgresql://db/bench?password=s3cret"), "postgresql://db/bench");
+    EXPECT_EQ(without_password(".cgbench/history.db"), ".cgbench/history.db");
+    EXPECT_EQ(without_password("a:b@c.db"), "a:b@c.db") << "a file name, not a URL";
+}
+
 TEST(Strings, SplitKeepsEmptyFields) {
     const auto parts = split("a,,b,", ',');
     ASSERT_EQ(parts.size(), 4u);

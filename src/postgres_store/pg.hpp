@@ -1,0 +1,107 @@
+#pragma once
+// An RAII layer over libpq: a connection opened from a --db postgresql:// URL, statements with
+// text parameters, results read by row and column, transactions rolled back unless
+// committed. Every error is one line naming the history by its URL without the password.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct pg_conn;
+struct pg_result;
+
+namespace cgbench::postgres_store {
+
+// What a --db postgresql://... URL says: what libpq connects with, what messages show (no
+// password, ever), and the project the URL names (?project=NAME), if any.
+struct PgLocation {
+    std::string conninfo;  // the URL without `project`, for libpq
+    std::string shown;     // postgresql://USER@HOST:PORT/DB
+    std::optional<std::string> project;
+};
+
+// Parses `url` (postgresql://... or postgres://...). UsageError (exit 2) for bad syntax,
+// naming libpq's reason and never the password.
+PgLocation parse_location(const std::string& url);
+
+// One parameter of a statement: text, or NULL.
+using Param = std::optional<std::string>;
+
+// A query's rows, as text.
+class PgResult {
+  public:
+    explicit PgResult(pg_result* r);
+    PgResult(PgResult&& other) noexcept;
+    PgResult& operator=(PgResult&&) = delete;
+    ~PgResult();
+
+    int rows() const;
+    bool null(int row, int column) const;
+    std::string_view text(int row, int column) const;
+    std::optional<std::string> optional_text(int row, int column) const;
+    std::int64_t int64(int row, int column) const;
+    std::optional<std::int64_t> optional_int64(int row, int column) const;
+    // A boolean column ("t" or "f"); nullopt for NULL.
+    std::optional<bool> optional_bool(int row, int column) const;
+    // The number of rows an INSERT, UPDATE or DELETE touched.
+    std::size_t affected() const;
+
+  private:
+    pg_result* r_;
+};
+
+// One connection (not shared between threads).
+class Connection {
+  public:
+    // Connects (password from the URL, PGPASSWORD or ~/.pgpass, as libpq reads them);
+    // EnvironmentError (exit 4) naming location.shown when the server cannot be reached or
+    // refuses, UsageError... never: syntax was checked by parse_location.
+    explicit Connection(const PgLocation& location);
+    Connection(Connection&&) noexcept;
+    Connection& operator=(Connection&&) = delete;
+    ~Connection();
+
+    // Runs `sql` (several statements allowed when there are no parameters).
+    PgResult exec(std::string_view sql);
+    PgResult exec(std::string_view sql, const std::vector<Param>& params);
+    // Runs the query `sql` and hands its rows to `row` one at a time (each a result of one
+    // row), as they arrive: a million rows are never held at once.
+    void stream(std::string_view sql, const std::vector<Param>& params,
+                const std::function<void(const PgResult&)>& row);
+    // Connects again with the same parameters when the connection was lost (the server
+    // restarted, an idle timeout cut it while a run was measured); EnvironmentError when
+    // that fails too.
+    void revive();
+    // What messages call it.
+    const std::string& shown() const { return shown_; }
+
+  private:
+    [[noreturn]] void fail(std::string_view what) const;
+
+    pg_conn* conn_ = nullptr;
+    std::string shown_;
+};
+
+// BEGIN on construction; ROLLBACK when destroyed uncommitted.
+class PgTransaction {
+  public:
+    explicit PgTransaction(Connection& c);
+    PgTransaction(const PgTransaction&) = delete;
+    PgTransaction& operator=(const PgTransaction&) = delete;
+    ~PgTransaction();
+    // COMMIT; EnvironmentError when the server refuses (then nothing is stored).
+    void commit();
+
+  private:
+    Connection& c_;
+    bool open_ = true;
+};
+
+// `values` as a PostgreSQL array literal of integers ("{1,2,3}").
+std::string int_array(const std::vector<std::int64_t>& values);
+
+}  // namespace cgbench::postgres_store

@@ -1,0 +1,85 @@
+#pragma once
+// The history in a PostgreSQL database (`--db postgresql://USER@HOST:PORT/DB`): one server
+// for many repositories and runners. Each run belongs to a project (the URL's ?project=NAME,
+// which --project sets; by default the git remote's path) and every query reads one project.
+// Implements history::HistoryBackend; what the runs mean is decided above it.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "history/backend.hpp"
+#include "postgres_store/pg.hpp"
+
+namespace cgbench::postgres_store {
+
+// The project of a URL without ?project=: the path of the git remote `origin` of the
+// working directory ("github.com/org/repo.git" -> "org/repo"), else "default".
+std::string default_project();
+
+// The project a remote URL names: its path without ".git" and credentials; nullopt for none.
+std::optional<std::string> project_of_remote(std::string_view remote);
+
+class PgHistory final : public history::HistoryBackend {
+  public:
+    // Its entry in the scheme table (access/history_url.cpp): `location` is what follows
+    // "postgresql:" (or "postgres:"). Record: the schema is created or migrated (under a
+    // lock) and the project created; Read: nullptr when the database has no cgbench
+    // schema or not the project. UsageError for a bad URL, EnvironmentError (exit 4) when
+    // the server cannot be reached, refuses, or holds a newer schema.
+    static std::unique_ptr<history::HistoryBackend> open(const std::string& location,
+                                                         history::Access access);
+    // The same for a parsed URL and its project.
+    static std::unique_ptr<PgHistory> open(const PgLocation& location, const std::string& project,
+                                           history::Access access);
+
+    // history::HistoryBackend; the contracts are there, what PostgreSQL adds is said here.
+
+    // One transaction per batch; runs of other writers never wait for it. A connection lost
+    // since the last query (a server restarted while a run was measured) is made again.
+    std::unique_ptr<history::RunBatch> begin_batch() override;
+    // One transaction.
+    history::RemovedRows remove_runs(const std::vector<history::Run>& runs) override;
+    std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
+    // Through the result file's own reader (run_from_json).
+    std::optional<RunResult> load_run(std::int64_t handle,
+                                      const history::NameFilter& only) override;
+    history::History load_runs() override;
+    // Series come from the index results_by_name (project, name, run).
+    void scan_series(const history::History& h, const history::NameFilter& keep, std::size_t limit,
+                     const history::SeriesVisitor& visit) override;
+    void scan_series(const history::History& h, std::string_view name, std::size_t limit,
+                     const history::SeriesVisitor& visit) override;
+    std::unique_ptr<history::StoredResultReader> result_reader() override;
+    std::vector<std::string> benchmark_names() override;
+    std::vector<history::RunRow> runs(std::size_t limit) override;
+    std::size_t run_count() override;
+
+    // postgresql://USER@HOST:PORT/DB?project=NAME, never with a password.
+    std::string name() const override;
+    // No directory of its own, no size of its own (projects share the database).
+    std::optional<std::filesystem::path> unrecorded_directory() const override {
+        return std::nullopt;
+    }
+    std::optional<std::uintmax_t> stored_bytes() const override { return std::nullopt; }
+
+    // The project's name, and every project in the database, sorted.
+    const std::string& project() const { return project_; }
+    std::vector<std::string> projects();
+
+    // For the batch and the readers.
+    Connection& connection() { return c_; }
+    std::int64_t project_id() const { return project_id_; }
+
+  private:
+    PgHistory(Connection c, std::string project, std::int64_t id)
+        : c_(std::move(c)), project_(std::move(project)), project_id_(id) {}
+
+    Connection c_;
+    std::string project_;
+    std::int64_t project_id_;
+};
+
+}  // namespace cgbench::postgres_store
