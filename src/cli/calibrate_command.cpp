@@ -93,9 +93,7 @@ int execute(const calibrate::CalibrateInput& in, const Context& ctx) {
     if (!ctx.global.quiet && format.terminal) {
         std::string notes;
         if (out && unusable) {
-            notes += fmt::format("
-{} was not written
-", out->target().string());
+            notes += fmt::format("\n{} was not written\n", out->target().string());
         } else if (out) {
             const bool branchy = c.fitted.mispredict > 0;
             notes += fmt::format(

@@ -72,7 +72,8 @@ void check_result_values(const RunResult& run, const std::string& source) {
         fail(source,
              fmt::format("run.id '{}' {}", util::printable(run.id.substr(0, 64)), *problem));
     }
-    if (!util::parse_iso8601(run.started)) {
+    if (run.started.size() != 20 || run.started.back() != 'Z' ||
+        !util::parse_iso8601(run.started)) {
         fail(source, fmt::format("run.started '{}' is not a UTC time written "
                                  "YYYY-MM-DDTHH:MM:SSZ",
                                  util::printable(run.started.substr(0, 64))));

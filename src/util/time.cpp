@@ -65,17 +65,6 @@ std::optional<std::time_t> parse_date(std::string_view text) {
     return utc_time(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2), 0, 0, 0);
 }
 
-std::optional<std::time_t> parse_iso8601(std::string_view text) {
-    if (text.size() != 20 || text[10] != 'T' || text[13] != ':' || text[16] != ':' ||
-        text[19] != 'Z') {
-        return std::nullopt;
-    }
-    const auto day = parse_date(text.substr(0, 10));
-    if (!day) return std::nullopt;
-    return utc_time(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2), digits(text, 11, 2),
-                    digits(text, 14, 2), digits(text, 17, 2));
-}
-
 std::string now_iso8601() {
     return iso8601(utc_now());
 }
@@ -85,16 +74,6 @@ std::string iso8601_at(std::time_t t) {
 }
 
 namespace {
-
-// The decimal number of `text[at, at + n)`, or -1 when those are not all digits.
-int digits(std::string_view text, std::size_t at, std::size_t n) {
-    int v = 0;
-    for (std::size_t i = at; i < at + n; ++i) {
-        if (text[i] < '0' || text[i] > '9') return -1;
-        v = v * 10 + (text[i] - '0');
-    }
-    return v;
-}
 
 // Days from 1970-01-01 to year-month-day of the proleptic Gregorian calendar (H. Hinnant's
 // days_from_civil).
@@ -118,7 +97,7 @@ std::optional<std::int64_t> parse_iso8601(std::string_view t) {
     const int y = digits(t, 0, 4), mo = digits(t, 5, 2), d = digits(t, 8, 2);
     const int h = digits(t, 11, 2), mi = digits(t, 14, 2), s = digits(t, 17, 2);
     if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
-        s < 0 || s > 60) {
+        s < 0 || s > 60 || !parse_date(t.substr(0, 10))) {
         return std::nullopt;
     }
     std::int64_t offset = 0;
