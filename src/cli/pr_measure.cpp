@@ -25,6 +25,9 @@ namespace cgbench::cli::pr {
 
 namespace {
 
+// OUT-DIR/base-source[-K]: where the base's results came from, one line the reports show.
+constexpr std::string_view kBaseSource = "base-source";
+
 constexpr std::string_view kFetchHint =
     "fetch the history: fetch-depth: 0 with actions/checkout, GIT_DEPTH: 0 on GitLab, or "
     "git fetch --unshallow";
@@ -42,19 +45,20 @@ std::string branch_of(const std::string& ref, const exec::Git& git) {
     return "";
 }
 
-// Removes `file`, and the joined and shard files of `side` an earlier run left that this one
-// would not replace: nothing of an earlier run is ever joined or compared.
-void remove_stale(const config::PrPlan& plan, std::string_view side) {
+// Removes the files of `side` (NAME[-K]EXT) an earlier run left that this one would not
+// replace, joined and shards: nothing of an earlier run is ever joined or compared.
+void remove_stale(const config::PrPlan& plan, std::string_view side,
+                  std::string_view ext = ".json") {
     std::error_code ec;
     const auto name = std::string(side);
-    fs::remove(plan.out_dir / (name + shard_suffix(plan) + ".json"), ec);
-    fs::remove(plan.out_dir / (name + ".json"), ec);
+    fs::remove(plan.out_dir / (name + shard_suffix(plan) + std::string(ext)), ec);
+    fs::remove(plan.out_dir / (name + std::string(ext)), ec);
     if (plan.shard) return;
     for (const auto& e : fs::directory_iterator(plan.out_dir, ec)) {
         const auto f = e.path().filename().string();
-        if (util::starts_with(f, name + "-") && f.size() > name.size() + 6 &&
+        if (util::starts_with(f, name + "-") && f.size() > name.size() + 1 + ext.size() &&
             std::isdigit(static_cast<unsigned char>(f[name.size() + 1])) != 0 &&
-            f.substr(f.size() - 5) == ".json") {
+            f.substr(f.size() - ext.size()) == ext) {
             fs::remove(e.path(), ec);
         }
     }
@@ -138,6 +142,37 @@ bool suite_tracked(const config::PrPlan& plan, const Context& ctx) {
            git.run({"ls-files", "--error-unmatch", "--", *plan.run.suite}).has_value();
 }
 
+// The base checked out in a worktree, built there (unless it lacks the suite: then there is
+// no baseline) and measured as HEAD was, into OUT-DIR/base[-K].json.
+BaseResults build_and_measure_base(const config::PrPlan& plan, const MergeBase& base, Tools& tools,
+                                   const Context& ctx) {
+    runner::Worktree wt(ctx.cwd, ctx.env, ctx.runner);
+    wt.checkout(base.commit);
+    const std::string what = fmt::format("the base ({})", base.commit);
+    // A suite file HEAD tracks and the base lacks: nothing to build. Otherwise the build may
+    // be what makes the suite.
+    auto why = suite_tracked(plan, ctx) ? missing_suite(plan, wt, base, ctx) : "";
+    if (why.empty()) {
+        build(plan, wt.map(ctx.cwd), what, ctx);
+        why = missing_suite(plan, wt, base, ctx);
+    }
+    if (!why.empty()) {
+        say(ctx, fmt::format("no baseline: {}; every benchmark will be reported as added", why));
+        util::write_file_atomic(plan.out_dir / "no-baseline", why + "\n");
+        return {std::nullopt, why};
+    }
+    auto run = measure(plan, input_in_worktree(plan.run, wt, WorktreeSuite{true}, ctx), wt.root(),
+                       "base", tools, ctx);
+    if (!run) return {};
+    // The base stands for its branch, not for the one CI names for HEAD, and its functions
+    // are named as in the checkout, so they pair with HEAD's.
+    run->git.branch = base.branch.empty() ? std::nullopt : std::optional(base.branch);
+    unmap_files(*run, wt);
+    const auto file = plan.out_dir / ("base" + shard_suffix(plan) + ".json");
+    save(*run, file, "base", ctx);
+    return {file, ""};
+}
+
 }  // namespace
 
 void say(const Context& ctx, std::string_view text) {
@@ -197,48 +232,47 @@ MergeBase find_merge_base(const config::PrPlan& plan, const Context& ctx) {
     return mb;
 }
 
-BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& base, Tools& tools,
-                                const Context& ctx) {
-    remove_stale(plan, "base");
-    runner::Worktree wt(ctx.cwd, ctx.env, ctx.runner);
-    wt.checkout(base.commit);
-    const std::string what = fmt::format("the base ({})", base.commit);
-    // A suite file HEAD tracks and the base lacks: nothing to build. Otherwise the build may
-    // be what makes the suite.
-    auto why = suite_tracked(plan, ctx) ? missing_suite(plan, wt, base, ctx) : "";
-    if (why.empty()) {
-        build(plan, wt.map(ctx.cwd), what, ctx);
-        why = missing_suite(plan, wt, base, ctx);
-    }
-    if (!why.empty()) {
-        say(ctx, fmt::format("no baseline: {}; every benchmark will be reported as added", why));
-        util::write_file_atomic(plan.out_dir / "no-baseline", why + "\n");
-        return {std::nullopt, why};
-    }
-    auto run =
-        measure(plan, input_in_worktree(plan.run, wt, WorktreeSuite{true}, ctx), wt.root(), "base",
-                tools, ctx);
-    if (!run) return {};
-    // The base stands for its branch, not for the one CI names for HEAD, and its functions
-    // are named as in the checkout, so they pair with HEAD's.
-    run->git.branch = base.branch.empty() ? std::nullopt : std::optional(base.branch);
-    unmap_files(*run, wt);
-    const auto file = plan.out_dir / ("base" + shard_suffix(plan) + ".json");
-    save(*run, file, "base", ctx);
-    return {file, ""};
-}
-
-int measure_head(const config::PrPlan& plan, Tools& tools, const Context& ctx) {
+HeadResults measure_head(const config::PrPlan& plan, Tools& tools, const Context& ctx) {
     remove_stale(plan, "head");
+    // The base comes after HEAD: nothing of an earlier run's base may survive a HEAD that fails.
+    remove_stale(plan, "base");
+    remove_stale(plan, kBaseSource, "");
     // Opened (created, migrated) before anything is built: a bad database fails in milliseconds.
     const auto history = access::open_history_for_run(plan.history);
     build(plan, ctx.cwd, "the head", ctx);
-    auto run = measure(plan, plan.run, fs::path(), "head", tools, ctx);
-    if (!run) return 0;
-    const int code =
-        save(*run, plan.out_dir / ("head" + shard_suffix(plan) + ".json"), "head", ctx);
-    if (history) history::record_run(*history, *run);
-    return code;
+    HeadResults out;
+    out.run = measure(plan, plan.run, fs::path(), "head", tools, ctx);
+    if (!out.run) return out;
+    out.code = save(*out.run, plan.out_dir / ("head" + shard_suffix(plan) + ".json"), "head", ctx);
+    if (history) history::record_run(*history, *out.run);
+    return out;
+}
+
+BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& base,
+                                const HeadResults& head, Tools& tools, const Context& ctx) {
+    const auto file = plan.out_dir / ("base" + shard_suffix(plan) + ".json");
+    const auto source = plan.out_dir / (std::string(kBaseSource) + shard_suffix(plan));
+    StoredBase stored;
+    if (head.run) stored = find_stored_base(plan, base, *head.run, ctx);
+    if (stored.run) {
+        say(ctx, fmt::format("base: {} in {} (not built, not measured; --no-reuse rebuilds it)",
+                             stored.source, plan.history->string()));
+        util::write_file_atomic(source, fmt::format("base: {}, reused from the history (not "
+                                                    "built or measured here; --no-reuse "
+                                                    "rebuilds it)\n",
+                                                    stored.source));
+        save(*stored.run, file, "base", ctx);
+        return {file, ""};
+    }
+    if (head.run)
+        say(ctx, fmt::format("building the base: no stored run reused ({})", stored.why_not));
+    auto measured = build_and_measure_base(plan, base, tools, ctx);
+    if (measured.file) {
+        util::write_file_atomic(source, fmt::format("base: built and measured here (no stored "
+                                                    "run reused: {})\n",
+                                                    stored.why_not));
+    }
+    return measured;
 }
 
 }  // namespace cgbench::cli::pr

@@ -70,6 +70,27 @@ config::ComparePlan compare_plan(const config::PrPlan& plan, Against against,
     return cp;
 }
 
+// The lines of OUT-DIR/base-source[-K]: where the base's results came from (one per shard
+// that says something else), in shard order.
+std::vector<std::string> base_sources(const config::PrPlan& plan) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(plan.out_dir, ec)) {
+        if (util::starts_with(e.path().filename().string(), "base-source")) {
+            files.push_back(e.path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    std::vector<std::string> out;
+    for (const auto& f : files) {
+        auto line = first_line(f);
+        if (!line.empty() && std::find(out.begin(), out.end(), line) == out.end()) {
+            out.push_back(std::move(line));
+        }
+    }
+    return out;
+}
+
 // OUT-DIR/metrics.txt: HEAD's results as OpenMetrics (GitLab's metrics report).
 void write_metrics(const config::PrPlan& plan) {
     const auto head = read_result_file(plan.out_dir / "head.json");
@@ -116,6 +137,10 @@ std::pair<compare::Comparison, Verdict> report(const config::PrPlan& plan, Again
     auto outputs = open_reports(specs, report::Model::Compare, "pr", false);
 
     auto comparison = compare_as_planned(compare_plan(plan, against, why), ctx);
+    if (against == Against::BaseFile) {
+        auto sources = base_sources(plan);
+        comparison.notes.insert(comparison.notes.begin(), sources.begin(), sources.end());
+    }
     write_reports(outputs, comparison, ctx.verbose());
     write_metrics(plan);
     Verdict v;
