@@ -73,6 +73,9 @@ struct StoredBase {
 StoredBase find_stored_base(const config::PrPlan& plan, const MergeBase& base,
                             const RunResult& head, const Context& ctx);
 
+// In OUT-DIR/base-source[-K] when the base's results came from the history.
+inline constexpr std::string_view kReusedNote = "reused from the history";
+
 // The base's results: their file (OUT-DIR/base[-K].json), or none, with the reason.
 struct BaseResults {
     std::optional<fs::path> file;

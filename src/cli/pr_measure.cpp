@@ -257,10 +257,9 @@ BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& bas
     if (stored.run) {
         say(ctx, fmt::format("base: {} in {} (not built, not measured; --no-reuse rebuilds it)",
                              stored.source, plan.history->string()));
-        util::write_file_atomic(source, fmt::format("base: {}, reused from the history (not "
-                                                    "built or measured here; --no-reuse "
-                                                    "rebuilds it)\n",
-                                                    stored.source));
+        util::write_file_atomic(source, fmt::format("base: {}, {} (not built or measured here; "
+                                                    "--no-reuse rebuilds it)\n",
+                                                    stored.source, kReusedNote));
         save(*stored.run, file, "base", ctx);
         return {file, ""};
     }

@@ -10,6 +10,7 @@
 
 #include "e2e/harness.hpp"
 #include "e2e/pr_repo.hpp"
+#include "util/fs.hpp"
 
 namespace cgbench::e2e {
 
@@ -49,7 +50,9 @@ void record_main(PrRepo& repo, const fs::path& db, const std::string& build,
     argv.insert(argv.end(), extra.begin(), extra.end());
     const auto r = run_tool(argv, repo.dir(), {}, kCiVariables);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    if (dirty) ASSERT_TRUE(repo.git().run({"checkout", "-q", "--", "cgbench.toml"}));
+    if (dirty) {
+        ASSERT_TRUE(repo.git().run({"checkout", "-q", "--", "cgbench.toml"}));
+    }
     repo.checkout("pr");
 }
 
@@ -94,8 +97,7 @@ TEST(PrReuseE2E, MainsRunOfTheMergeBaseIsTheBaseAndTheBaseIsNeverBuilt) {
     EXPECT_NE(source.find("reused from the history"), std::string::npos) << source;
     EXPECT_EQ(read_json(out / "compare.json").at("notes").at(0), source);
     EXPECT_NE(r.out.find("note: " + source), std::string::npos) << r.out;
-    std::ifstream md(out / "report.md");
-    const std::string markdown((std::istreambuf_iterator<char>(md)), {});
+    const auto markdown = util::read_file(out / "report.md");
     EXPECT_NE(markdown.find("main's run of " + repo.rev("main").substr(0, 10)), std::string::npos)
         << markdown;
     const auto main_costs = costs(dir / "main.json");
@@ -146,8 +148,11 @@ TEST(PrReuseE2E, ARunMeasuredOtherwiseBuiltByAnotherCompilerOrDirtyIsNotTheBase)
         EXPECT_EQ(source.rfind("base: built and measured here (no stored run reused: ", 0), 0u)
             << source;
         EXPECT_NE(source.find(c.why), std::string::npos) << source;
-        if (c.name == "compiler") EXPECT_NE(source.find("clang"), std::string::npos) << source;
-        if (c.name == "weights") EXPECT_NE(source.find("weights"), std::string::npos) << source;
+        if (c.name == "compiler") {
+            EXPECT_NE(source.find("clang"), std::string::npos) << source;
+        } else if (c.name == "weights") {
+            EXPECT_NE(source.find("weights"), std::string::npos) << source;
+        }
     }
 }
 
