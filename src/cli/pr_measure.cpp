@@ -263,8 +263,7 @@ BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& bas
         save(*stored.run, file, "base", ctx);
         return {file, ""};
     }
-    if (head.run)
-        say(ctx, fmt::format("building the base: no stored run reused ({})", stored.why_not));
+    if (head.run) say(ctx, fmt::format("no stored run of the base reused ({})", stored.why_not));
     auto measured = build_and_measure_base(plan, base, tools, ctx);
     if (measured.file) {
         util::write_file_atomic(source, fmt::format("base: built and measured here (no stored "
