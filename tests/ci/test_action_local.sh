@@ -120,7 +120,7 @@ expect_unchanged "$dir/summary.md" copy/20000
 dir="$scratch/broken-build"
 ci_make_repo "$dir" same
 expect_action "$dir" pull_request 1 --input build=false
-expect_contains "$dir/log" "cgbench: error: the build command failed for the base"
+expect_contains "$dir/log" "cgbench: error: the build command failed for the head"  # HEAD is built first
 expect_contains "$dir/log" "cgbench-pr failed with exit code 3"
 expect_contains "$dir/log" "Fail on a regression: skipped"
 expect_output "$dir" regressed ""
