@@ -4,7 +4,8 @@
 //     run; the latest such, completed with the other runs of that commit (shards, one run per
 //     benchmark) as `compare` completes a commit's run;
 //   - under HEAD's fingerprint key (the same Valgrind, geometry, weights, CPU baseline...) and
-//     with the same compilers as HEAD's build: HEAD is measured first, so both are known;
+//     with the same compilers as HEAD's build (a shard's among them): HEAD is measured first,
+//     so both are known;
 //   - holding an ok result for every benchmark HEAD measured that the base's suite file
 //     defines: a benchmark the base lacks entirely is new (added); one the base defines but
 //     the stored run lacks or records as failed means the stored run is not the whole base.
@@ -67,6 +68,14 @@ std::string coverage_gap(const RunResult& stored, const RunResult& head,
         }
     }
     return "";
+}
+
+// Whether the programs of `head` were built by the compilers of `stored` (both sorted): the
+// same ones; for a shard, which measures some of the programs, each of its compilers.
+bool same_compilers(const std::vector<std::string>& stored, const std::vector<std::string>& head,
+                    bool shard) {
+    if (!shard) return stored == head;
+    return std::includes(stored.begin(), stored.end(), head.begin(), head.end());
 }
 
 // The benchmarks of `stored` a shard compares: those HEAD's shard measured.
@@ -155,7 +164,8 @@ StoredBase find_stored_base(const config::PrPlan& plan, const MergeBase& base,
     std::size_t runs_used = 0;
     auto stored = stored_run_of(*history, base, head, out.why_not, runs_used);
     if (!stored) return out;
-    if (stored->fingerprint.compilers != head.fingerprint.compilers) {
+    if (!same_compilers(stored->fingerprint.compilers, head.fingerprint.compilers,
+                        plan.shard.has_value())) {
         out.why_not = fmt::format("its programs were built by {}, HEAD's by {}",
                                   compilers_text(stored->fingerprint.compilers),
                                   compilers_text(head.fingerprint.compilers));
