@@ -10,16 +10,22 @@
 #   2. on a small CMake project (absolute source paths in the debug info), how many of the
 #      functions that moved are paired (a base and a head cost) in compare.json, before and
 #      after;
-#   3. the lines of shell of the flow, before and after.
+#   3. the lines of shell of the flow, before and after;
+#   4. wall time of `cgbench pr` on the example suite when main's run of the merge base is in
+#      --history (the base neither built nor measured) against --no-reuse (the base built and
+#      measured in a worktree), from a clean checkout each time, interleaved, median of $RUNS.
 # Both flows run this build's cgbench for the measuring, so the difference is the flow's.
-# Goal: after <= before (no slower); every function paired after.
+# Goal: after <= before (no slower); every function paired after; reuse <= 0.55 x rebuild.
 #
 # Usage: bench/pr_job.sh
-# Env:   RUNS=N (default 3), BEFORE_REF=commit (default 91630e0), SKIP_BUILD=1
+# Env:   RUNS=N (default 3), BEFORE_REF=commit (default 91630e0), SKIP_BUILD=1,
+#        PARTS="flow paired lines reuse" (the parts measured, default all)
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 RUNS="${RUNS:-3}"
+PARTS="${PARTS:-flow paired lines reuse}"
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 bench_init
 bench_build
 BEFORE_REF="${BEFORE_REF:-91630e0}"
@@ -89,6 +95,7 @@ echo "suite:    the example suite ($(grep -c '^\[\[' "$ROOT/examples/cgbench.tom
 echo
 
 TIME_MAX_STATUS=1  # the gate may fail; the job still counts
+if part flow; then
 time_cmd "$TMP/warmup" job after
 for ((i = 0; i < RUNS; i++)); do
     time_cmd "$TMP/before.times" job before
@@ -109,7 +116,41 @@ rb="$(median "$TMP/report-before.times")" ra="$(median "$TMP/report-after.times"
 printf '%-34s %10.3f %10.3f\n' "report step alone, before" "$rb" "$(median "$TMP/report-before.times.cpu")"
 printf '%-34s %10.3f %10.3f\n' "report step alone, after" "$ra" "$(median "$TMP/report-after.times.cpu")"
 echo
+fi
 
+if part reuse; then
+# Main's CI measured the merge base (the tip of main) into the history, as on every push.
+history="$TMP/main-history.db"
+git_in "$repo" checkout -q main
+rm -rf "$repo/out" && (cd "$repo" && bash -c "$build_cmd")
+(cd "$repo" && "$CGBENCH" run -q --db "$history" --suite out/cgbench.toml) >/dev/null
+git_in "$repo" checkout -q pr
+pr_job() { # reuse|rebuild
+    rm -rf "$repo/out" "$repo/cgbench-pr"
+    local extra=()
+    [ "$1" = rebuild ] && extra=(--no-reuse)
+    (cd "$repo" && "$CGBENCH" pr --base main --build "$build_cmd" --suite out/cgbench.toml \
+        --history "$history" "${extra[@]}")
+}
+time_cmd "$TMP/warmup" pr_job reuse
+for ((i = 0; i < RUNS; i++)); do
+    time_cmd "$TMP/rebuild.times" pr_job rebuild
+    time_cmd "$TMP/reuse.times" pr_job reuse
+done
+if ! grep -q "reused from the history" "$repo/cgbench-pr/base-source"; then
+    echo "bench: the base was not reused: $(cat "$repo/cgbench-pr/base-source")" >&2
+    exit 1
+fi
+rb="$(median "$TMP/rebuild.times")" ru="$(median "$TMP/reuse.times")"
+printf '%-34s %10s %10s\n' "PR job, example suite, --history" "wall s" "CPU s"
+printf '%-34s %10.1f %10.1f\n' "base built (--no-reuse)" "$rb" "$(median "$TMP/rebuild.times.cpu")"
+printf '%-34s %10.1f %10.1f\n' "base reused (main's run)" "$ru" "$(median "$TMP/reuse.times.cpu")"
+echo "reused / built: $(ratio "$ru" "$rb") (goal <= 0.55: $(verdict "$(ratio "$ru" "$rb")" 0.55))"
+echo "  $(cat "$repo/cgbench-pr/base-source")"
+echo
+fi
+
+if part paired; then
 # A CMake project: the functions that moved, paired or not.
 cmake_repo="$TMP/cmake"
 mkdir -p "$cmake_repo"
@@ -150,7 +191,10 @@ echo "CMake project (absolute paths): functions that moved, paired"
 echo "  before: $(paired before)"
 echo "  after:  $(paired after)"
 echo
+fi
 
+if part lines; then
 echo "lines of shell in the PR flow (scripts/cgbench-pr.sh)"
 echo "  before: $(wc -l <"$before")"
 echo "  after:  $(wc -l <"$ROOT/scripts/cgbench-pr.sh")"
+fi

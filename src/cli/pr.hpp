@@ -1,8 +1,8 @@
 #pragma once
 // `cgbench pr`, the pull-request gate in one command, in steps (one file each):
-//   pr_measure.cpp  the merge base of HEAD with the base; the base's results
-//                   (obtain_base_results, the one step that decides where they come from);
-//                   HEAD's results
+//   pr_measure.cpp  the merge base of HEAD with the base; HEAD's results; the base's results
+//                   (obtain_base_results, the one step that decides where they come from)
+//   pr_reuse.cpp    the base's run as the history holds it, when one can stand for a build
 //   pr_report.cpp   one comparison, every report from it, the verdict
 //   pr_alerts.cpp   a push that regressed against its branch's previous run: alerts
 // pr_command.cpp holds the options and runs the steps in the order of the mode.
@@ -15,6 +15,7 @@
 #include "cli/context.hpp"
 #include "compare/comparison.hpp"
 #include "config/pr_options.hpp"
+#include "core/result.hpp"
 #include "valgrind/installation.hpp"
 
 namespace cgbench::cli::pr {
@@ -49,26 +50,53 @@ class Tools {
     std::optional<valgrind::Installation> valgrind_;
 };
 
+// HEAD's results: the exit code of measuring them and the run.
+struct HeadResults {
+    int code = 0;                  // 3 when a benchmark failed (recorded as failed), else 0
+    std::optional<RunResult> run;  // none when the shard held no benchmark
+};
+
+// Builds the work tree as it is and measures it into OUT-DIR/head[-K].json, recorded in
+// `plan.history` when given. Removes the base's files of an earlier run first. Against a
+// merge base (a pull request; null: branch mode), a benchmark the base's suite does not
+// define is new and must repeat over kNewBenchmarkRuns runs before it gates.
+HeadResults measure_head(const config::PrPlan& plan, const MergeBase* base, Tools& tools,
+                         const Context& ctx);
+
+// Whether `name` is measured by an entry of `suite`: the entry itself, or one of its regions
+// or Google Benchmark entries ("ENTRY/...").
+bool defined_by(const config::Suite& suite, std::string_view name);
+
+// A run the history holds that stands for the base, or why none does.
+struct StoredBase {
+    std::optional<RunResult> run;  // the base's results, as HEAD is compared with them
+    std::string source;            // "main's run of 1a2b3c4d5e, recorded 2026-11-27T07:31:02Z"
+    std::string why_not;           // "--no-reuse", "its programs were built by ...", ...
+};
+
+// The latest clean run of the merge base in `plan.history` measured as `head` was (the same
+// fingerprint key and compilers, not a bisect probe) holding an ok result of every benchmark
+// `head` measured that the base's suite file defines; else why_not. Reads the history only.
+StoredBase find_stored_base(const config::PrPlan& plan, const MergeBase& base,
+                            const RunResult& head, const Context& ctx);
+
+// In OUT-DIR/base-source[-K] when the base's results came from the history.
+inline constexpr std::string_view kReusedNote = "reused from the history";
+
 // The base's results: their file (OUT-DIR/base[-K].json), or none, with the reason.
 struct BaseResults {
     std::optional<fs::path> file;
     std::string no_baseline;
 };
 
-// Obtains the base's results: checks `base` out in a worktree, builds it there (unless it
-// lacks the suite: then there is no baseline) and measures it as HEAD will be measured, its
-// functions' files named as in the checkout. This is the step that decides where the base's
-// results come from; everything after it reads only the file. BenchmarkError (exit 3) when
-// the build fails or every benchmark failed.
-BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& base, Tools& tools,
-                                const Context& ctx);
-
-// Builds the work tree as it is and measures it into OUT-DIR/head[-K].json, recorded in
-// `plan.history` when given. Against a `base` (a pull request), a benchmark its file lacks
-// is new and must repeat over kNewBenchmarkRuns runs (every benchmark, without a baseline);
-// null: branch mode. Returns 3 when a benchmark failed (recorded as failed), else 0.
-int measure_head(const config::PrPlan& plan, const BaseResults* base, Tools& tools,
-                 const Context& ctx);
+// Obtains the base's results, after HEAD's (`head`): the stored run find_stored_base finds,
+// else `base` checked out in a worktree, built there (unless it lacks the suite: then there
+// is no baseline) and measured as HEAD was, its functions' files named as in the checkout.
+// OUT-DIR/base-source[-K] says which. This is the step that decides where the base's results
+// come from; everything after it reads only the files. BenchmarkError (exit 3) when the
+// build fails or every benchmark failed.
+BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& base,
+                                const HeadResults& head, Tools& tools, const Context& ctx);
 
 // The suffix of a side's result file: "-K" for shard K, else empty.
 std::string shard_suffix(const config::PrPlan& plan);

@@ -31,6 +31,11 @@ std::string pr_help_footer() {
            "No base (a push): branch mode, HEAD against the previous run of its branch in\n"
            "--history; a benchmark that fails there fails the run (exit 3), and a regression\n"
            "or a newly failing benchmark is alerted (--alert-webhook, --alert-issue) once.\n\n"
+           "The base's run: with --history, a clean run of the merge base stored there\n"
+           "under HEAD's fingerprint key and compilers, holding every benchmark of HEAD the\n"
+           "base's suite defines, is the base: it is neither built nor measured (HEAD is\n"
+           "measured first, to know its key and compilers). --no-reuse always builds it.\n"
+           "Every report says which (base-source).\n\n"
            "No baseline: when the merge base has no suite file (the pull request that adds\n"
            "cgbench), every benchmark is reported as added and the gate passes, with a note.\n"
            "New benchmarks (those the base lacks; every one without a baseline) are measured\n"
@@ -39,7 +44,7 @@ std::string pr_help_footer() {
            "/cgbench/tree), whichever directory each is checked out in.\n\n"
            "Files in OUT-DIR: base.json, head.json (results), report.md, report.xml (JUnit),\n"
            "compare.json, console.txt, metrics.txt (OpenMetrics), summary.txt, exit-code,\n"
-           "base-commit, base-label; no-baseline (the reason) when there is none.\n\n"
+           "base-commit, base-label, base-source; no-baseline (the reason) when there is none.\n\n"
            "Exit codes:\n"
            "  0  no regression\n"
            "  1  a regression, or a benchmark failing in HEAD only\n"
@@ -76,6 +81,9 @@ void add_options(CLI::App& cmd, config::PrInput& in) {
     cmd.add_option("--history", in.history,
                    "Record HEAD's run in this history database; in branch mode, compare it with "
                    "the previous run of its branch there");
+    cmd.add_flag("--no-reuse", in.no_reuse,
+                 "Build and measure the base even when --history holds a clean run of it "
+                 "measured as HEAD is (same fingerprint key and compilers)");
     cmd.add_flag(
         "--warn-only", in.warn_only,
         "Report regressions and failed benchmarks, but exit 0 (exit-code keeps the verdict)");
@@ -137,14 +145,15 @@ int report_pull_request(const config::PrPlan& plan, const Context& ctx) {
 
 // A push: HEAD alone, against the previous run of its branch when there is a history.
 int branch_mode(const config::PrPlan& plan, const Context& ctx) {
-    remove_files(plan.out_dir, {"base-commit", "base.json", "no-baseline", "base-label"});
+    remove_files(plan.out_dir,
+                 {"base-commit", "base.json", "no-baseline", "base-label", "base-source"});
     pr::say(ctx, plan.history
                      ? fmt::format("no base: measuring HEAD, then comparing it with the previous "
                                    "run of its branch in {}",
                                    plan.history->string())
                      : "no base and no history database: measuring HEAD only");
     pr::Tools tools(ctx);
-    const int measured = pr::measure_head(plan, nullptr, tools, ctx);
+    const int measured = pr::measure_head(plan, nullptr, tools, ctx).code;
     auto [comparison, v] =
         plan.history
             ? pr::report(plan, pr::Against::Previous, "", ctx)
@@ -162,14 +171,17 @@ int execute(const config::PrInput& in, const Context& ctx) {
     const auto plan = config::plan_pr(in, ctx.env, ctx.cwd);
     util::ensure_writable_dir(plan.out_dir, "--out-dir");
     // The verdict files of an earlier run never survive into this one.
-    remove_files(plan.out_dir, {"exit-code", "summary.txt", "report.md", "report.xml",
-                                "compare.json", "console.txt", "metrics.txt"});
+    remove_files(plan.out_dir,
+                 {"exit-code", "summary.txt", "report.md", "report.xml", "compare.json",
+                  "console.txt", "metrics.txt", "compared-base.json", "compared-head.json"});
     if (plan.report_only) return report_pull_request(plan, ctx);
     if (!plan.base) return branch_mode(plan, ctx);
     pr::Tools tools(ctx);
     const auto base = pr::find_merge_base(plan, ctx);
-    const auto base_results = pr::obtain_base_results(plan, base, tools, ctx);
-    pr::measure_head(plan, &base_results, tools, ctx);
+    // HEAD first: its fingerprint and compilers decide whether a stored run of the base can
+    // stand for building and measuring it.
+    const auto head = pr::measure_head(plan, &base, tools, ctx);
+    pr::obtain_base_results(plan, base, head, tools, ctx);
     if (plan.shard) return 0;  // reported once every shard is in (--report-only)
     return report_pull_request(plan, ctx);
 }

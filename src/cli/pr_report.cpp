@@ -12,6 +12,7 @@
 #include "core/merge.hpp"
 #include "core/result_file.hpp"
 #include "core/result_json.hpp"
+#include "history/backend.hpp"
 #include "report/compare_summary.hpp"
 #include "report/exporter.hpp"
 #include "report/reporter.hpp"
@@ -70,6 +71,38 @@ config::ComparePlan compare_plan(const config::PrPlan& plan, Against against,
     return cp;
 }
 
+// The lines of OUT-DIR/base-source[-K]: where the base's results came from (one per shard
+// that says something else), in shard order.
+std::vector<std::string> base_sources(const config::PrPlan& plan) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(plan.out_dir, ec)) {
+        if (util::starts_with(e.path().filename().string(), "base-source")) {
+            files.push_back(e.path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    std::vector<std::string> out;
+    for (const auto& f : files) {
+        auto line = first_line(f);
+        if (!line.empty() && std::find(out.begin(), out.end(), line) == out.end()) {
+            out.push_back(std::move(line));
+        }
+    }
+    return out;
+}
+
+// `side`.json with each result's functions as the history keeps them (its top ones and
+// "(other)"), written beside it as compared-SIDE.json.
+fs::path as_stored(const config::PrPlan& plan, std::string_view side) {
+    auto run = read_result_file(plan.out_dir / fmt::format("{}.json", side));
+    for (auto& b : run.benchmarks)
+        b.functions = history::kept_functions(b.functions);
+    const auto file = plan.out_dir / fmt::format("compared-{}.json", side);
+    util::write_file_atomic(file, dump_json(to_json(run)) + "\n");
+    return file;
+}
+
 // OUT-DIR/metrics.txt: HEAD's results as OpenMetrics (GitLab's metrics report).
 void write_metrics(const config::PrPlan& plan) {
     const auto head = read_result_file(plan.out_dir / "head.json");
@@ -115,7 +148,25 @@ std::pair<compare::Comparison, Verdict> report(const config::PrPlan& plan, Again
         specs.push_back(fmt::format("{}={}", r.format, (plan.out_dir / r.file).string()));
     auto outputs = open_reports(specs, report::Model::Compare, "pr", false);
 
-    auto comparison = compare_as_planned(compare_plan(plan, against, why), ctx);
+    auto cp = compare_plan(plan, against, why);
+    const auto sources =
+        against == Against::BaseFile ? base_sources(plan) : std::vector<std::string>{};
+    // A base from the history lists the functions it keeps: both sides are compared so, and
+    // "Functions that moved" pairs like with like (as branch mode compares HEAD as stored).
+    const bool reused = std::any_of(sources.begin(), sources.end(), [](const auto& line) {
+        return line.find(kReusedNote) != std::string::npos;
+    });
+    if (reused) {
+        cp.base = as_stored(plan, "base").string();
+        cp.head = as_stored(plan, "head").string();
+    }
+    auto comparison = compare_as_planned(cp, ctx);
+    comparison.notes.insert(comparison.notes.begin(), sources.begin(), sources.end());
+    if (reused) {
+        std::error_code ec;
+        fs::remove(*cp.base, ec);
+        fs::remove(*cp.head, ec);
+    }
     write_reports(outputs, comparison, ctx.verbose());
     write_metrics(plan);
     Verdict v;

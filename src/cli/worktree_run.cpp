@@ -67,10 +67,8 @@ config::RunInput input_in_worktree(const config::RunInput& input, const runner::
     return out;
 }
 
-std::optional<std::string> suite_problem_at(const std::string& commit,
-                                            const config::RunInput& input,
-                                            const WorktreeSuite& suite, const Context& ctx) {
-    if (!suite.from_commit) return std::nullopt;
+std::optional<SuiteAtCommit> suite_at(const std::string& commit, const config::RunInput& input,
+                                      const Context& ctx) {
     const auto file = caller_suite(input, ctx);
     if (!file) return std::nullopt;
     const auto relative = in_repository(*file, ctx);
@@ -78,16 +76,27 @@ std::optional<std::string> suite_problem_at(const std::string& commit,
     const exec::Git git(ctx.cwd, ctx.env, ctx.runner);
     constexpr std::size_t kSuiteBytes = 4 << 20;
     const auto text = git.run({"show", commit + ":" + relative->generic_string()}, kSuiteBytes);
+    SuiteAtCommit out;
     if (!text) {
-        return fmt::format("the suite file {} is not in this commit",
-                           util::printable(relative->generic_string()));
+        out.problem = fmt::format("the suite file {} is not in this commit",
+                                  util::printable(relative->generic_string()));
+        return out;
     }
     try {
-        config::parse_suite(*text, *file);
+        out.suite = config::parse_suite(*text, *file);
     } catch (const UsageError& e) {
-        return fmt::format("its suite file is not valid: {}", util::printable(e.what()));
+        out.problem = fmt::format("its suite file is not valid: {}", util::printable(e.what()));
     }
-    return std::nullopt;
+    return out;
+}
+
+std::optional<std::string> suite_problem_at(const std::string& commit,
+                                            const config::RunInput& input,
+                                            const WorktreeSuite& suite, const Context& ctx) {
+    if (!suite.from_commit) return std::nullopt;
+    const auto at = suite_at(commit, input, ctx);
+    if (!at || at->suite) return std::nullopt;
+    return at->problem;
 }
 
 void as_measured_in_checkout(RunResult& run, const runner::Worktree& worktree,

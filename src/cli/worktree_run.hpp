@@ -11,6 +11,7 @@
 
 #include "cli/context.hpp"
 #include "config/run_options.hpp"
+#include "config/suite.hpp"
 #include "core/result.hpp"
 #include "runner/worktree.hpp"
 
@@ -44,6 +45,18 @@ std::optional<std::filesystem::path> caller_suite(const config::RunInput& input,
 // worktree. Not recorded (the caller records).
 config::RunInput input_in_worktree(const config::RunInput& input, const runner::Worktree& worktree,
                                    const WorktreeSuite& suite, const Context& ctx);
+
+// The suite file `input` measures the caller's tree with, as a commit holds it at the same
+// place in the repository (read from git, nothing checked out).
+struct SuiteAtCommit {
+    std::optional<config::Suite> suite;  // parsed; nullopt when `problem` says why not
+    std::string problem;                 // "the suite file cgbench.toml is not in this commit", ...
+};
+
+// The suite `input` measures with, as `commit` holds it; nullopt when that is no file in the
+// repository (a program, a Google Benchmark binary, a suite file outside the repository).
+std::optional<SuiteAtCommit> suite_at(const std::string& commit, const config::RunInput& input,
+                                      const Context& ctx);
 
 // With suite.from_commit, why `commit` cannot be measured with its own suite file (not in
 // the commit, or not a valid suite), read from git without checking anything out; nullopt

@@ -27,6 +27,7 @@ struct PrInput {
     std::optional<std::string> shard;
     bool report_only = false;
     std::optional<std::string> history;
+    bool no_reuse = false;
     bool warn_only = false;
     bool keep_raw = false;
     std::optional<std::string> alert_webhook;
@@ -56,6 +57,8 @@ struct PrPlan {
     std::optional<std::string> shard;  // "K/N" (--shard, else the CI's parallel job)
     bool report_only = false;
     std::optional<std::filesystem::path> history;  // absolute
+    // Whether the base may be a run the history holds instead of a build (not --no-reuse).
+    bool reuse = true;
     bool warn_only = false;
     bool keep_raw = false;
     std::optional<std::string> base;         // --base, else the CI's; none: branch mode

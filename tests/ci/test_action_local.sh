@@ -116,11 +116,28 @@ expect_action "$dir" pull_request 1 --input build=./build.sh
 expect_contains "$dir/summary.md" "cgbench ❌: 1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
 expect_unchanged "$dir/summary.md" copy/20000
 
+# A pull request with main's history: main's push measured the merge base, so its run is the
+# base (not built); reuse-base: false builds it.
+dir="$scratch/reuse"
+ci_make_repo "$dir" regress
+git -C "$dir/work" checkout -q main
+expect_action "$dir" push 0 --input build=./build.sh --input history-db=.cgbench/history.db
+git -C "$dir/work" checkout -q pr
+expect_action "$dir" pull_request 1 --input build=./build.sh --input history-db=.cgbench/history.db
+expect_contains "$dir/log" "base: main's run of $(git -C "$dir/work" rev-parse --short=10 main)"
+expect_not_contains "$dir/log" "building the base"
+expect_contains "$dir/summary.md" "reused from the history"
+expect_contains "$dir/summary.md" "1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
+expect_action "$dir" pull_request 1 --input build=./build.sh --input history-db=.cgbench/history.db \
+  --input reuse-base=false
+expect_contains "$dir/log" "building the base"
+expect_contains "$dir/summary.md" "no stored run reused: --no-reuse"
+
 # A build that fails: the bench step fails with cgbench-pr's exit code and names it.
 dir="$scratch/broken-build"
 ci_make_repo "$dir" same
 expect_action "$dir" pull_request 1 --input build=false
-expect_contains "$dir/log" "cgbench: error: the build command failed for the base"
+expect_contains "$dir/log" "cgbench: error: the build command failed for the head"  # HEAD is built first
 expect_contains "$dir/log" "cgbench-pr failed with exit code 3"
 expect_contains "$dir/log" "Fail on a regression: skipped"
 expect_output "$dir" regressed ""

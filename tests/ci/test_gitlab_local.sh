@@ -150,6 +150,25 @@ bases merged-results merged_result
 expect_contains "$scratch/merged-results/log" "base is the merge base of HEAD with $(git -C "$scratch/merged-results/work" rev-parse origin/main)"
 bases merge-train merge_train
 
+# A merge request with a history branch: main's run of the merge base, pushed there as the
+# history job pushes it, is each shard's base (read, never built); CGBENCH_REUSE_BASE: false
+# builds it.
+dir="$scratch/reuse"
+prepare reuse regress
+git -C "$dir/work" checkout -q main
+(cd "$dir/work" && ./build.sh && "$build/src/cgbench" run -q --no-db -o "$dir/main.json" &&
+  CGBENCH="$build/src/cgbench" "$ci_root/scripts/cgbench-history.sh" push cgbench-data "$dir/main.json") \
+  >"$dir/record.log" 2>&1 || { cat "$dir/record.log" >&2; fail "reuse: recording main's run"; }
+git -C "$dir/work" checkout -q pr
+merge_request reuse 1 --variable CGBENCH_HISTORY_BRANCH=cgbench-data
+expect_contains "$dir/log" "base: main's run of $(git -C "$dir/work" rev-parse --short=10 main)"
+expect_not_contains "$dir/log" "building the base"
+expect_contains "$dir/work/cgbench-pr/report.md" "reused from the history"
+expect_contains "$dir/work/cgbench-pr/summary.txt" "FAIL  1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
+merge_request reuse 1 --variable CGBENCH_HISTORY_BRANCH=cgbench-data --variable CGBENCH_REUSE_BASE=false
+expect_contains "$dir/log" "building the base"
+expect_contains "$dir/work/cgbench-pr/report.md" "no stored run reused: --no-reuse"
+
 # Default branch: the history job on main measures HEAD and records it.
 dir="$scratch/history"
 prepare history same

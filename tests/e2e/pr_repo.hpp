@@ -101,8 +101,8 @@ class PrRepo {
     // Commits everything (nothing changed: an empty commit, a push that moves nothing).
     std::string commit(const std::string& subject) {
         EXPECT_TRUE(git_.run({"add", "-A"}));
-        EXPECT_TRUE(git_.run({"-c", "user.name=t", "-c", "user.email=t@example.com", "commit",
-                              "-q", "--allow-empty", "-m", subject}));
+        EXPECT_TRUE(git_.run({"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q",
+                              "--allow-empty", "-m", subject}));
         return git_.run({"rev-parse", "HEAD"}).value_or("");
     }
 
@@ -142,6 +142,32 @@ inline Ran run_tool(const std::vector<std::string>& argv, const fs::path& cwd,
     const auto outcome = runner.run(spec);
     return {outcome.how == exec::Termination::Exited ? outcome.exit_code : -1, outcome.stdout_tail,
             outcome.stderr_tail};
+}
+
+// The CI variables a test machine's own CI may set, which would choose a base or a branch.
+inline const std::vector<std::string> kCiVariables = {"GITHUB_ACTIONS",
+                                                      "GITHUB_BASE_REF",
+                                                      "GITHUB_HEAD_REF",
+                                                      "GITHUB_REF_NAME",
+                                                      "GITLAB_CI",
+                                                      "CI_MERGE_REQUEST_DIFF_BASE_SHA",
+                                                      "CI_MERGE_REQUEST_TARGET_BRANCH_SHA",
+                                                      "CI_COMMIT_REF_NAME",
+                                                      "CI_NODE_INDEX",
+                                                      "CI_NODE_TOTAL",
+                                                      "CGBENCH_THRESHOLD",
+                                                      "CGBENCH_DB"};
+
+// scripts/cgbench-pr.sh ARGS in the repository, with this build's cgbench and a private TMPDIR.
+inline Ran cgbench_pr(const PrRepo& repo, const fs::path& tmp, std::vector<std::string> args,
+                      std::map<std::string, std::string> env = {}) {
+    fs::create_directories(tmp);
+    std::vector<std::string> argv = {
+        "/bin/bash", (fs::path(CGBENCH_SOURCE_DIR) / "scripts/cgbench-pr.sh").string()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    env["CGBENCH"] = CGBENCH_BINARY;
+    env["TMPDIR"] = tmp.string();
+    return run_tool(argv, repo.dir(), env, kCiVariables);
 }
 
 }  // namespace cgbench::e2e

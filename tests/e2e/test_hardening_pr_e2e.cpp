@@ -76,8 +76,11 @@ TEST(Hardening, Q05_SigtermDuringTheBaseBuildStopsItAndRemovesTheWorktree) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         ::kill(pid, SIGTERM);
     };
-    const auto r = run_cgbench(
-        {"pr", "--base", "main", "--build", "touch " + started.string() + "; " + nap}, spawn);
+    // HEAD is built and measured first (in the checkout); the base's build (in the worktree)
+    // is the one interrupted.
+    const auto build = "case \"$(git rev-parse --git-dir)\" in */worktrees/*) touch " +
+                       started.string() + "; " + nap + ";; *) ./build.sh;; esac";
+    const auto r = run_cgbench({"pr", "--base", "main", "--build", build}, spawn);
     ASSERT_TRUE(fs::exists(started)) << r.err;
     EXPECT_EQ(r.exit_code, 143) << r.err;
     EXPECT_LT(r.seconds, 60) << "the build was waited for";

@@ -12,32 +12,6 @@ namespace cgbench::e2e {
 
 namespace {
 
-// The CI variables a test machine's own CI may set, which would choose a base or a branch.
-const std::vector<std::string> kCiVariables = {"GITHUB_ACTIONS",
-                                               "GITHUB_BASE_REF",
-                                               "GITHUB_HEAD_REF",
-                                               "GITHUB_REF_NAME",
-                                               "GITLAB_CI",
-                                               "CI_MERGE_REQUEST_DIFF_BASE_SHA",
-                                               "CI_MERGE_REQUEST_TARGET_BRANCH_SHA",
-                                               "CI_COMMIT_REF_NAME",
-                                               "CI_NODE_INDEX",
-                                               "CI_NODE_TOTAL",
-                                               "CGBENCH_THRESHOLD",
-                                               "CGBENCH_DB"};
-
-// scripts/cgbench-pr.sh ARGS in the repository, with this build's cgbench and a private TMPDIR.
-Ran cgbench_pr(const PrRepo& repo, const fs::path& tmp, std::vector<std::string> args,
-               std::map<std::string, std::string> env = {}) {
-    fs::create_directories(tmp);
-    std::vector<std::string> argv = {
-        "/bin/bash", (fs::path(CGBENCH_SOURCE_DIR) / "scripts/cgbench-pr.sh").string()};
-    argv.insert(argv.end(), args.begin(), args.end());
-    env["CGBENCH"] = CGBENCH_BINARY;
-    env["TMPDIR"] = tmp.string();
-    return run_tool(argv, repo.dir(), env, kCiVariables);
-}
-
 const nlohmann::json* benchmark_named(const nlohmann::json& compare, const std::string& name) {
     for (const auto& b : compare.at("benchmarks")) {
         if (b.at("name") == name) return &b;
