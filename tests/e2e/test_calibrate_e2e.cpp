@@ -243,7 +243,14 @@ TEST(CalibrateE2E, BranchSimL2AndHeldOutProgramsInOneTinySweep) {
                               (dir / "w.toml").string(),
                               "--keep-raw",
                               (dir / "raw").string()});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // So tiny a sweep may fit the times too badly for its weights to be written (exit 4, the
+    // file refused: Hardening.C04); the report is printed either way.
+    const bool written = r.exit_code == 0;
+    if (!written) {
+        ASSERT_EQ(r.exit_code, 4) << r.err;
+        ASSERT_NE(r.err.find("was not written"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir / "w.toml"));
+    }
     const auto doc = nlohmann::json::parse(r.out);
     EXPECT_EQ(doc["l2"], "131072,8,64");
     EXPECT_EQ(doc["fingerprint"]["branch_sim"], true);
@@ -289,6 +296,7 @@ TEST(CalibrateE2E, BranchSimL2AndHeldOutProgramsInOneTinySweep) {
     EXPECT_EQ(doc["programs"][1]["indirect_mispredicts"].get<std::uint64_t>(), squares.at("Bim"));
 
     // The weights file holds the fit with mispredicts; run uses it with --branch-sim only.
+    if (!written) return;
     const auto w = config::load_weights_file(dir / "w.toml");
     EXPECT_EQ(w.mispredict, doc["fitted"]["mispredict"].get<std::uint64_t>());
     const auto refused = cgbench({"run", "-q", "--no-db", "--weights", (dir / "w.toml").string(),
