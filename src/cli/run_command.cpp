@@ -297,7 +297,7 @@ void plan_verification(config::RunPlan& plan, const config::RunInput& input) {
             for (const auto& b : plan.request.benchmarks)
                 names.push_back(b.name);
             known.emplace();
-            if (const auto stored = db->latest_costs(names)) {
+            if (const auto stored = history::latest_costs(*db, names)) {
                 for (const auto& [name, cost] : stored->costs)
                     known->push_back(name);
             }

@@ -74,3 +74,18 @@ expect_unchanged() { # FILE NAME
     fail "$1 lists $2 as changed: $rows"
   fi
 }
+
+# The change of NAME's cost from OUT_DIR/base.json to OUT_DIR/head.json, as cgbench prints it
+# ("+4.98%"), computed here from the costs in the files (the counts, and so the figure, move
+# with the toolchain and the sandbox; every report must show this one).
+cost_change() { # OUT_DIR NAME
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+out, name = sys.argv[1], sys.argv[2]
+def cost(side):
+    with open(f"{out}/{side}.json") as f:
+        return next(b["cost"] for b in json.load(f)["benchmarks"] if b["name"] == name)
+base, head = cost("base"), cost("head")
+print(f"{(head - base) / base * 100:+.2f}%")
+PY
+}

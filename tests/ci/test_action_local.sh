@@ -80,16 +80,17 @@ pr_case() { # CASE EXPECTED_EXIT REGRESSED
 }
 
 pr_case regress 1 true
+change="$(cost_change "$scratch/regress/work/cgbench-pr" sum/60000)"
 expect_contains "$scratch/regress/summary.md" "cgbench ❌: 1 of 2 benchmarks got more expensive"
 expect_contains "$scratch/regress/summary.md" "| sum/60000 |"
-expect_contains "$scratch/regress/summary.md" "**REGRESSION**: cost +4.99%"
+expect_contains "$scratch/regress/summary.md" "**REGRESSION**: cost $change"
 expect_contains "$scratch/regress/log" "Fail on a regression: failed with exit code 1"
-expect_contains "$scratch/regress/log" "::error title=cgbench::1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
+expect_contains "$scratch/regress/log" "::error title=cgbench::1 of 2 benchmarks got more expensive (worst: $change sum/60000)"
 # The verdict in the job log: the table, the functions that moved, the verdict line.
 expect_contains "$scratch/regress/log" "benchmark  base cost  head cost  change  Ir change  verdict"
-expect_contains "$scratch/regress/log" "REGRESSION  cost +4.99%"
+expect_contains "$scratch/regress/log" "REGRESSION  cost $change"
 expect_contains "$scratch/regress/log" "Functions that moved in sum/60000"
-expect_contains "$scratch/regress/log" "FAIL  1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
+expect_contains "$scratch/regress/log" "FAIL  1 of 2 benchmarks got more expensive (worst: $change sum/60000)"
 expect_contains "$scratch/regress/summary.md" "- **Base:** merge base with main"
 expect_not_contains "$scratch/regress/summary.md" "$scratch"
 
@@ -113,7 +114,7 @@ git -C "$dir/work" fetch -q origin
 git -C "$dir/work" checkout -q --detach origin/main
 git -C "$dir/work" merge -q --no-ff -m "Merge pr into main" pr
 expect_action "$dir" pull_request 1 --input build=./build.sh
-expect_contains "$dir/summary.md" "cgbench ❌: 1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
+expect_contains "$dir/summary.md" "cgbench ❌: 1 of 2 benchmarks got more expensive (worst: $change sum/60000)"
 expect_unchanged "$dir/summary.md" copy/20000
 
 # A pull request with main's history: main's push measured the merge base, so its run is the
@@ -127,7 +128,7 @@ expect_action "$dir" pull_request 1 --input build=./build.sh --input history-db=
 expect_contains "$dir/log" "base: main's run of $(git -C "$dir/work" rev-parse --short=10 main)"
 expect_not_contains "$dir/log" "building the base"
 expect_contains "$dir/summary.md" "reused from the history"
-expect_contains "$dir/summary.md" "1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
+expect_contains "$dir/summary.md" "1 of 2 benchmarks got more expensive (worst: $change sum/60000)"
 expect_action "$dir" pull_request 1 --input build=./build.sh --input history-db=.cgbench/history.db \
   --input reuse-base=false
 expect_contains "$dir/log" "building the base"
@@ -173,7 +174,7 @@ expect_contains "$dir/summary.md" "No benchmark got more expensive; 2 unchanged"
 cp "$dir/regress-src/prog.c" "$dir/work/prog.c"
 git -C "$dir/work" commit -q -am "main: sum does more"
 push 1
-expect_contains "$dir/summary.md" "**REGRESSION**: cost +4.99%"
+expect_contains "$dir/summary.md" "**REGRESSION**: cost $change"
 expect_contains "$dir/log" "Fail on a regression: failed with exit code 1"
 expect_output "$dir" regressed true
 sed -i 's|    if (argv\[1\]\[0\] == .s.) {|    if (argv[1][0] == '"'c'"') return 1;\n&|' "$dir/work/prog.c"

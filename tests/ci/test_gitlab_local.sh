@@ -106,10 +106,11 @@ echo '[{"id": 50, "author": {"id": 9}, "body": "<!-- cgbench-comment -->\nplante
 note_vars=(--variable CGBENCH_GITLAB_TOKEN=secret --variable CI_API_V4_URL=https://gitlab.example/api/v4
            --variable CI_PROJECT_ID=11 --variable "FAKE_GITLAB=$scratch/regress/api")
 stub_path="$scratch/stub" merge_request regress 1 "${note_vars[@]}"
+change="$(cost_change "$scratch/regress/work/cgbench-pr" sum/60000)"
 expect_contains "$scratch/regress/log" "FAIL  cgbench:mr-report"
 expect_contains "$scratch/regress/log" "posted a note on !5"
 # The comparison in the job log: the table row and the functions that moved.
-expect_contains "$scratch/regress/log" "REGRESSION  cost +4.99%"
+expect_contains "$scratch/regress/log" "REGRESSION  cost $change"
 expect_contains "$scratch/regress/log" "Functions that moved in sum/60000"
 stub_path="$scratch/stub" merge_request regress 1 "${note_vars[@]}"
 expect_contains "$scratch/regress/log" "updated note 101 on !5"
@@ -120,7 +121,7 @@ jq -r '.[1].body' "$scratch/regress/api/notes.json" | grep -q "sum/60000" || fai
 expect_contains "$scratch/regress/work/cgbench-pr/report.xml" '<testcase classname="cgbench.compare" name="sum/60000"'
 [ "$(grep -c '<failure' "$scratch/regress/work/cgbench-pr/report.xml")" -eq 1 ] ||
   fail "regress: the JUnit report should hold exactly one <failure>"
-expect_contains "$scratch/regress/work/cgbench-pr/summary.txt" "FAIL  1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
+expect_contains "$scratch/regress/work/cgbench-pr/summary.txt" "FAIL  1 of 2 benchmarks got more expensive (worst: $change sum/60000)"
 
 prepare same same
 merge_request same 0
@@ -142,7 +143,7 @@ bases() { # CASE EVENT_TYPE
     extra=(--variable "CI_MERGE_REQUEST_TARGET_BRANCH_SHA=$(git -C "$dir/work" rev-parse origin/main)")
   fi
   merge_request "$1" 1 --variable "CI_MERGE_REQUEST_EVENT_TYPE=$2" "${extra[@]}"
-  expect_contains "$dir/work/cgbench-pr/summary.txt" "FAIL  1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
+  expect_contains "$dir/work/cgbench-pr/summary.txt" "FAIL  1 of 2 benchmarks got more expensive (worst: $change sum/60000)"
   expect_unchanged "$dir/work/cgbench-pr/report.md" copy/20000
 }
 bases mr-pipeline detached
@@ -164,7 +165,7 @@ merge_request reuse 1 --variable CGBENCH_HISTORY_BRANCH=cgbench-data
 expect_contains "$dir/log" "base: main's run of $(git -C "$dir/work" rev-parse --short=10 main)"
 expect_not_contains "$dir/log" "building the base"
 expect_contains "$dir/work/cgbench-pr/report.md" "reused from the history"
-expect_contains "$dir/work/cgbench-pr/summary.txt" "FAIL  1 of 2 benchmarks got more expensive (worst: +4.99% sum/60000)"
+expect_contains "$dir/work/cgbench-pr/summary.txt" "FAIL  1 of 2 benchmarks got more expensive (worst: $change sum/60000)"
 merge_request reuse 1 --variable CGBENCH_HISTORY_BRANCH=cgbench-data --variable CGBENCH_REUSE_BASE=false
 expect_contains "$dir/log" "building the base"
 expect_contains "$dir/work/cgbench-pr/report.md" "no stored run reused: --no-reuse"
@@ -194,5 +195,5 @@ if gcl "$dir" --job cgbench:history --variable CI_PIPELINE_SOURCE=push \
 fi
 expect_contains "$dir/log" "FAIL  cgbench:history"
 expect_contains "$dir/log" "base  previous run of main"
-expect_contains "$dir/log" "REGRESSION  cost +4.99%"
+expect_contains "$dir/log" "REGRESSION  cost $change"
 echo "GitLab template: a regression fails the pipeline with a JUnit failure and an MR note, an unchanged head passes, the right base in every pipeline kind, pushes watched"
