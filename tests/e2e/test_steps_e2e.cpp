@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <thread>
+
 #include "e2e/harness.hpp"
 #include "e2e/measured_repo.hpp"
 #include "sqlite_store/sqlite.hpp"
@@ -26,8 +29,8 @@ const History& measured_history() {
     static const History h = [] {
         History out;
         // One repository per process: ctest runs these tests side by side, each building it.
-        out.repo = std::make_unique<MeasuredRepo>(
-            scratch("steps-repo-" + std::to_string(::getpid())));
+        out.repo =
+            std::make_unique<MeasuredRepo>(scratch("steps-repo-" + std::to_string(::getpid())));
         out.db = out.repo->dir() / ".cgbench" / "history.db";
         auto& r = *out.repo;
         const std::vector<std::tuple<long, std::string, std::vector<std::string>>> plan = {
@@ -58,7 +61,8 @@ fs::path copy_of(const History& h, const std::string& name) {
     fs::create_directories(db.parent_path());
     fs::copy_file(h.db, db);
     for (const auto& side : {"-wal", "-shm"}) {
-        if (fs::exists(h.db.string() + side)) fs::copy_file(h.db.string() + side, db.string() + side);
+        if (fs::exists(h.db.string() + side))
+            fs::copy_file(h.db.string() + side, db.string() + side);
     }
     return db;
 }
@@ -126,7 +130,8 @@ TEST(StepsE2E, TheStepItsCommitAndWhatMoved) {
 
 TEST(StepsE2E, ConsoleAndOneBenchmark) {
     const auto& h = measured_history();
-    const auto r = cgbench({"steps", "work", "--db", h.db.string()}, {.cwd = h.repo->dir().string()});
+    const auto r =
+        cgbench({"steps", "work", "--db", h.db.string()}, {.cwd = h.repo->dir().string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("main (default branch): 8 commits measured"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(h.repo->commits()[3].substr(0, 7) + "  "), std::string::npos);
@@ -150,8 +155,8 @@ TEST(StepsE2E, BisectFindsTheStepReusingTheHistory) {
     const auto db = copy_of(h, "bisect-db");
     {
         sqlite_store::Database copy(db, sqlite_store::Database::Mode::Existing);
-        const auto others = fmt::format("(SELECT seq FROM runs WHERE git_commit NOT IN ('{}', '{}'))",
-                                        commits[0], commits[6]);
+        const auto others = fmt::format(
+            "(SELECT seq FROM runs WHERE git_commit NOT IN ('{}', '{}'))", commits[0], commits[6]);
         copy.exec("DELETE FROM result_functions WHERE run IN " + others);
         copy.exec("DELETE FROM results WHERE run IN " + others);
         copy.exec("DELETE FROM runs WHERE seq IN " + others);
@@ -181,14 +186,15 @@ TEST(StepsE2E, BisectFindsTheStepReusingTheHistory) {
     EXPECT_EQ(again["measured"], 0) << again.dump();
     EXPECT_EQ(again["first_moved"]["commit"], commits[3]);
     // A GOOD that is not an ancestor of BAD, and an unknown ref.
-    const auto backwards = cgbench({"bisect", commits[6], commits[0], "--build", "true", "--db",
-                                    db.string()},
-                                   {.cwd = h.repo->dir().string()});
+    const auto backwards =
+        cgbench({"bisect", commits[6], commits[0], "--build", "true", "--db", db.string()},
+                {.cwd = h.repo->dir().string()});
     EXPECT_EQ(backwards.exit_code, 2);
     EXPECT_NE(backwards.err.find("is not an ancestor of BAD"), std::string::npos) << backwards.err;
-    EXPECT_EQ(cgbench({"bisect", "nope", "HEAD", "--build", "true"}, {.cwd = h.repo->dir().string()})
-                  .exit_code,
-              2);
+    EXPECT_EQ(
+        cgbench({"bisect", "nope", "HEAD", "--build", "true"}, {.cwd = h.repo->dir().string()})
+            .exit_code,
+        2);
 }
 
 TEST(StepsE2E, PruneKeepsTheDefaultBranchsNewestAndGivesTheSpaceBack) {
@@ -212,10 +218,13 @@ TEST(StepsE2E, PruneKeepsTheDefaultBranchsNewestAndGivesTheSpaceBack) {
     // --dry-run). 0d does it on purpose.
     EXPECT_EQ(prune({"--older-than", "2999-01-01"}).exit_code, 2);
     // Every run is older than now, but the default branch's newest (100) are never dropped.
+    // Start times have whole seconds: a run started in this second is not yet "before now".
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
     const auto old = prune({"--older-than", "0d"});
     ASSERT_EQ(old.exit_code, 0) << old.err;
-    EXPECT_NE(old.out.find("nothing to remove: 0 of 8 runs; 8 runs of the default branch main kept"),
-              std::string::npos)
+    EXPECT_NE(
+        old.out.find("nothing to remove: 0 of 8 runs; 8 runs of the default branch main kept"),
+        std::string::npos)
         << old.out;
     const auto dry = prune({"--older-than", "2999-01-01", "--keep-last", "3", "--dry-run"});
     ASSERT_EQ(dry.exit_code, 0) << dry.err;
@@ -227,7 +236,8 @@ TEST(StepsE2E, PruneKeepsTheDefaultBranchsNewestAndGivesTheSpaceBack) {
     EXPECT_EQ(runs(), 3);
     {
         sqlite_store::Database d(db, sqlite_store::Database::Mode::Existing);
-        EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM results WHERE run NOT IN (SELECT seq FROM runs)"), 0);
+        EXPECT_EQ(
+            d.query_int("SELECT COUNT(*) FROM results WHERE run NOT IN (SELECT seq FROM runs)"), 0);
         EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM result_functions WHERE run NOT IN "
                               "(SELECT seq FROM runs)"),
                   0);
