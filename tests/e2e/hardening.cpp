@@ -141,6 +141,20 @@ bool keep_build_tree_visible(const fs::path& mnt, int below) {
     return !ec && ::mount(from.c_str(), (mnt / rel).c_str(), nullptr, MS_BIND, nullptr) == 0;
 }
 
+// `options` without "ro": a read-only tmpfs is mounted writable first, so the build tree's
+// mount point can be made in it (a clone in /tmp), then remounted read-only.
+std::string writable(const std::string& options) {
+    std::string out;
+    std::size_t at = 0;
+    while (at <= options.size()) {
+        const auto end = std::min(options.find(',', at), options.size());
+        const auto o = options.substr(at, end - at);
+        if (o != "ro") out += (out.empty() ? "" : ",") + o;
+        at = end + 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string in_private_tmpfs(const fs::path& mnt, const std::string& options,
@@ -160,10 +174,14 @@ std::string in_private_tmpfs(const fs::path& mnt, const std::string& options,
                    // Kept open: the build tree may lie below it (a clone in /tmp), and the
                    // binaries must stay reachable.
                    (below = ::open(mnt.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
-                   ::mount("tmpfs", mnt.c_str(), "tmpfs", 0, options.c_str()) != 0) {
+                   ::mount("tmpfs", mnt.c_str(), "tmpfs", 0, writable(options).c_str()) != 0) {
             result = std::string("SKIP: cannot mount a private tmpfs: ") + std::strerror(errno);
         } else if (!keep_build_tree_visible(mnt, below)) {
             result = "cannot keep the build tree visible under " + mnt.string() + "\n";
+        } else if (writable(options) != options &&
+                   ::mount(nullptr, mnt.c_str(), nullptr, MS_REMOUNT | MS_RDONLY,
+                           writable(options).c_str()) != 0) {
+            result = std::string("cannot make the tmpfs read-only: ") + std::strerror(errno);
         } else {
             try {
                 result = body(mnt);
