@@ -3,10 +3,10 @@
 
 #include <filesystem>
 #include <map>
-#include <utility>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cgbench::e2e {
@@ -32,6 +32,17 @@ Result cgbench(const std::vector<std::string>& args, const Options& options = {}
 
 // A fresh empty directory under the test temp dir, private to this build directory.
 fs::path scratch(const std::string& name);
+
+// C source of the two functions the history and pull-request test repositories measure:
+// accumulate(n) (n multiplications) and checksum(n) (n xors), neither inlined.
+inline constexpr const char* kWorkFunctions =
+    "static volatile unsigned long sink;\n"
+    "__attribute__((noinline)) static void accumulate(long n) {\n"
+    "    for (long i = 0; i < n; ++i) sink += (unsigned long)i * 2654435761UL;\n"
+    "}\n"
+    "__attribute__((noinline)) static void checksum(long n) {\n"
+    "    for (long i = 0; i < n; ++i) sink ^= (unsigned long)i;\n"
+    "}\n";
 
 nlohmann::json read_json(const fs::path& path);
 
@@ -79,13 +90,13 @@ std::pair<int, int> valgrind_version();
 
 // Skips the calling test, saying why, when the Valgrind on PATH predates Cachegrind's
 // start/stop requests (3.22): regions are then measured with Callgrind only.
-#define SKIP_WITHOUT_CACHEGRIND_REGIONS()                                                    \
-    do {                                                                                     \
-        if (::cgbench::e2e::valgrind_version() < std::pair{3, 22}) {                        \
-            GTEST_SKIP() << "Valgrind " << ::cgbench::e2e::valgrind_version().first << "."   \
+#define SKIP_WITHOUT_CACHEGRIND_REGIONS()                                                  \
+    do {                                                                                   \
+        if (::cgbench::e2e::valgrind_version() < std::pair{3, 22}) {                       \
+            GTEST_SKIP() << "Valgrind " << ::cgbench::e2e::valgrind_version().first << "." \
                          << ::cgbench::e2e::valgrind_version().second                      \
-                         << " has no Cachegrind start/stop requests (3.22 and later do)";    \
-        }                                                                                    \
+                         << " has no Cachegrind start/stop requests (3.22 and later do)";  \
+        }                                                                                  \
     } while (false)
 
 // Live processes whose command line mentions `text` (a scratch directory unique to the test).

@@ -32,17 +32,9 @@ class MeasuredRepo {
 
     // Writes work.c doing `n` steps of accumulate() and `m` of checksum().
     void program(long n, long m = 1000) {
-        write("work.c",
-              "static volatile unsigned long sink;\n"
-              "__attribute__((noinline)) static void accumulate(long n) {\n"
-              "    for (long i = 0; i < n; ++i) sink += (unsigned long)i * 2654435761UL;\n"
-              "}\n"
-              "__attribute__((noinline)) static void checksum(long n) {\n"
-              "    for (long i = 0; i < n; ++i) sink ^= (unsigned long)i;\n"
-              "}\n"
-              "int main(void) {\n    accumulate(" +
-                  std::to_string(n) + ");\n    checksum(" + std::to_string(m) +
-                  ");\n    return 0;\n}\n");
+        write("work.c", std::string(kWorkFunctions) + "int main(void) {\n    accumulate(" +
+                            std::to_string(n) + ");\n    checksum(" + std::to_string(m) +
+                            ");\n    return 0;\n}\n");
     }
 
     // Writes work.c doing about `n` steps of accumulate(), 70% to 130% of them at random on

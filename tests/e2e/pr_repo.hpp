@@ -61,23 +61,15 @@ class PrRepo {
     // prog.c: accumulate() does N + N * extra / 100 steps, checksum() N steps; with
     // `idle_fails`, N = 0 (the benchmark "idle") exits 1.
     void program(int extra_percent, bool idle_fails = false) {
-        write("prog.c",
-              "#include <stdlib.h>\n"
-              "static volatile unsigned long sink;\n"
-              "__attribute__((noinline)) static void accumulate(long n) {\n"
-              "    for (long i = 0; i < n; ++i) sink += (unsigned long)i * 2654435761UL;\n"
-              "}\n"
-              "__attribute__((noinline)) static void checksum(long n) {\n"
-              "    for (long i = 0; i < n; ++i) sink ^= (unsigned long)i;\n"
-              "}\n"
-              "int main(int argc, char** argv) {\n"
-              "    long n = argc > 1 ? atol(argv[1]) : 0;\n" +
-                  std::string(idle_fails ? "    if (n == 0) return 1;\n" : "") +
-                  "    accumulate(n + n * " + std::to_string(extra_percent) +
-                  " / 100);\n"
-                  "    checksum(n);\n"
-                  "    return 0;\n"
-                  "}\n");
+        write("prog.c", "#include <stdlib.h>\n" + std::string(kWorkFunctions) +
+                            "int main(int argc, char** argv) {\n"
+                            "    long n = argc > 1 ? atol(argv[1]) : 0;\n" +
+                            std::string(idle_fails ? "    if (n == 0) return 1;\n" : "") +
+                            "    accumulate(n + n * " + std::to_string(extra_percent) +
+                            " / 100);\n"
+                            "    checksum(n);\n"
+                            "    return 0;\n"
+                            "}\n");
     }
 
     // A bare repository "origin" beside the work tree, holding main; origin/main fetched.
