@@ -178,9 +178,7 @@ TEST(Measurer, ProgramFailuresBecomeResults) {
     };
     r = m.measure(limited);
     EXPECT_EQ(r.status, BenchStatus::Timeout);
-    EXPECT_NE(r.error.find("timed out after 2 s in its native warm-up run (--warmup) before "),
-              std::string::npos)
-        << r.error;
+    EXPECT_EQ(r.error.rfind("timed out after 2 s before ", 0), 0u) << r.error;
     EXPECT_NE(r.error.find("never returned"), std::string::npos) << r.error;
 }
 
