@@ -4,32 +4,22 @@
 # node, a Go and a Rust program, zstd at two levels, a bash pipeline): does each repeat to
 # the last digit, and if not, does a single run say so?
 #
-# Installs the Debian packages it needs (xz-utils jq sqlite3 git bc python3 perl lua5.4 ruby
-# nodejs golang-go rustc zstd; needs root or sudo for that), compiles the Go and Rust programs
-# with them, then measures each program VERIFY times (default 5) with `cgbench run --verify`,
-# and prints per program: exact (every run gave the same counts) or the spread of its cost,
-# and the warnings of the first run (the repeatability warnings of runner/repeatability.hpp
-# and the threads warning). A program is "covered" when it is exact or warned.
+# Installs the Debian packages it needs (scripts/install-deps.sh --bench: xz-utils jq
+# sqlite3 git bc python3 perl lua5.4 ruby nodejs golang-go rustc zstd; needs root or sudo),
+# compiles the Go and Rust programs with them, then measures each program VERIFY times
+# (default 5) with `cgbench run --verify`, and prints per program: exact (every run gave the
+# same counts) or the spread of its cost, and the warnings of the first run (the
+# repeatability warnings of runner/repeatability.hpp and the threads warning). A program is "covered" when it is exact or warned.
 #
-# Usage: bench/real_world.sh            (VERIFY=5 SKIP_BUILD=1 to skip building cgbench)
+# Usage: bench/real_world.sh            (VERIFY=5 SKIP_BUILD=1 to skip building cgbench;
+#                                        ONLY=REGEX measures the programs whose name matches)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 bench_init
 bench_build
 VERIFY="${VERIFY:-5}"
 
-packages=(xz-utils jq sqlite3 git bc python3 perl lua5.4 ruby nodejs golang-go rustc zstd)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  echo "real_world: installing ${missing[*]}" >&2
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    "${missing[@]}" >"$TMP/apt.log" 2>&1 || { tail -20 "$TMP/apt.log" >&2; exit 1; }
-fi
+"$ROOT/scripts/install-deps.sh" --bench
 
 W="$TMP/w"
 mkdir -p "$W"
@@ -153,6 +143,7 @@ printf '|%s|%s|%s|\n' "----------------" "---------------" "---"
 covered=0
 for entry in "${programs[@]}"; do
   IFS='|' read -r name stdin cmd <<<"$entry"
+  [[ -n ${ONLY:-} && ! $name =~ $ONLY ]] && continue
   read -r -a argv <<<"$cmd"
   [ "$name" = jq ] && argv=("$(command -v jq)" '[.[]|{k:.name,v:(.n*2),t:(.tags|join("-"))}]|length' records.json)
   extra=(--env GODEBUG=cpu.rdtscp=off)  # Go 1.19 on Valgrind 3.19 (harmless elsewhere)
@@ -184,5 +175,5 @@ PY
   tail -1 "$TMP/rows"
 done 2>"$TMP/covered"
 echo
-echo "covered (exact, or warned on a single run): $(grep -c COVERED "$TMP/covered" || true) of ${#programs[@]};" \
+echo "covered (exact, or warned on a single run): $(grep -c COVERED "$TMP/covered" || true) of $(grep -cE '^(COVERED|MISSED)$' "$TMP/covered" || true) measured;" \
   "warned although exact: $(grep -c FALSE-ALARM "$TMP/covered" || true)"

@@ -17,6 +17,8 @@
 #                (the platform lanes install it in their roots, tests/roots/)
 #   --valgrind-build  what building Valgrind from Debian's source package needs
 #                (scripts/ci-install-cgbench.sh --valgrind)
+#   --bench      what bench/real_world.sh measures besides the examples: 15 programs nobody
+#                here wrote, among them Ruby, Go and Rust ones (compiled by the script)
 #   --all        every package of the table (with --list: what tests/roots checks exists)
 #   --pinned-runtime  what running cgbench with a Valgrind built from source needs (git,
 #                libc6-dbg)
@@ -38,6 +40,8 @@ examples=("${build[@]}" "${runtime[@]}" gtest gmock benchmark python3)
 e2e=("${examples[@]}" sqlite3 lua5.4)
 development=("${e2e[@]}" clang clang-rt rsync curl jq groff-base)
 valgrind_build=(build-essential dpkg-dev pkg-config autoconf automake libc6-dbg)
+# bench/real_world.sh: programs and language runtimes to measure (not needed by any test).
+bench=(xz-utils jq sqlite3 git bc python3 perl lua5.4 ruby nodejs golang-go rustc zstd)
 # Running a Valgrind built from source: its tools read ld.so's symbols from libc6-dbg.
 pinned_runtime=(git libc6-dbg)
 
@@ -80,6 +84,13 @@ debootstrap       =                  =                  =                  =    
 cmark-gfm         =                  =                  =                  =             =
 nodejs            =                  =                  =                  =             =
 npm               =                  =                  =                  =             =
+xz-utils          =                  =                  =                  =             =
+bc                =                  =                  =                  =             =
+perl              =                  =                  =                  =             =
+ruby              =                  =                  =                  =             =
+golang-go         =                  =                  =                  =             =
+rustc             =                  =                  =                  =             =
+zstd              =                  =                  =                  =             =
 '
 releases=(debian-12 debian-13 debian-testing ubuntu-22.04 ubuntu-24.04)
 
@@ -135,16 +146,21 @@ case "${1:-}" in
   --e2e) roles=("${e2e[@]}") ;;
   --valgrind-build) roles=("${valgrind_build[@]}") ;;
   --pinned-runtime) roles=("${pinned_runtime[@]}") ;;
+  --bench) roles=("${bench[@]}") ;;
   --all) mapfile -t roles < <(awk 'NF { print $1 }' <<<"$table") ;;
   *)
     echo "usage: install-deps.sh [--list] [--release] [--examples | --build | --runtime |" \
-      "--tests | --e2e | --valgrind-build | --pinned-runtime | --all]" >&2
+      "--tests | --e2e | --valgrind-build | --pinned-runtime | --bench | --all]" >&2
     exit 2 ;;
 esac
 # The CI tests install their clients with npm (tests/ci/install.sh). Debian's nodejs and npm,
 # unless a Node.js with npm is already installed (another distribution's packages conflict).
 if [ "${1:-}" = "" ] || [ "${1:-}" = --tests ]; then
   command -v npm >/dev/null || roles+=(nodejs npm)
+fi
+# bench/real_world.sh measures whichever Node.js is installed.
+if [ "${1:-}" = --bench ] && command -v node >/dev/null; then
+  mapfile -t roles < <(printf '%s\n' "${roles[@]}" | grep -vx nodejs)
 fi
 
 packages=()

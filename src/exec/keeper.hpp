@@ -28,15 +28,15 @@ namespace cgbench::exec {
 
 // What the keeper reports on its event pipe, in this order.
 struct KeeperEvent {
-    char kind;      // see below
+    char kind;  // see below
     std::int32_t value;
 };
-inline constexpr char kEventPid = 'P';       // the program started: its pid (= its pgid)
-inline constexpr char kEventExit = 'X';      // the program exited: its exit status
-inline constexpr char kEventSignal = 'S';    // the program was killed by this signal
-inline constexpr char kEventLeftover = 'L';  // processes still running when it ended, killed
-inline constexpr char kEventForkFailed = 'F';  // could not start the program: errno
-inline constexpr char kEventUnkillable = 'U';  // processes that could not be killed (EPERM)
+inline constexpr char kEventPid = 'P';            // the program started: its pid (= its pgid)
+inline constexpr char kEventExit = 'X';           // the program exited: its exit status
+inline constexpr char kEventSignal = 'S';         // the program was killed by this signal
+inline constexpr char kEventLeftover = 'L';       // processes still running when it ended, killed
+inline constexpr char kEventForkFailed = 'F';     // could not start the program: errno
+inline constexpr char kEventUnkillable = 'U';     // processes that could not be killed (EPERM)
 inline constexpr char kEventSandboxFailed = 'N';  // the sandbox could not be set up: errno
 
 // Written by the program's process before execve (on the exec pipe, closed by exec).
@@ -45,7 +45,9 @@ struct ChildReport {
     int err;
 };
 
-// cgbench writes this byte to the control pipe to have the tree killed now.
+// cgbench writes this byte to the control pipe to have the tree killed now. The keeper reads
+// it only once it has reported the program's pid (kEventPid); before that (setting the
+// sandbox up, starting the program) cgbench stops a run by killing the keeper itself.
 inline constexpr char kControlKill = 'K';
 
 // Everything the keeper needs, prepared before fork (nothing may be allocated after it).

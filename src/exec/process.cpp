@@ -80,18 +80,27 @@ class ProcessCounter {
     std::size_t seen_ = 0;
 };
 
-// cgbench's side of one run: the program's output, the keeper's events, the deadline, the
-// process limit and Ctrl-C.
+// The descriptors of one run, cgbench's ends.
+struct SessionFds {
+    int out, err;  // the program's output
+    int exec;      // the program's reports before exec (ChildReport), EOF at exec
+    int events;    // the keeper's events (KeeperEvent)
+    int control;   // to the keeper (kControlKill)
+};
+
+// cgbench's side of one run: the program's start, its output, the keeper's events, the
+// deadline, the process limit and Ctrl-C, all in one poll: no wait is longer than the
+// deadline, even one for a keeper or an exec that never gets anywhere.
 class Session {
   public:
-    Session(const ProcessSpec& spec, pid_t keeper, int out_fd, int err_fd, int event_fd,
-            int control_fd)
+    Session(const ProcessSpec& spec, pid_t keeper, const SessionFds& fds)
         : spec_(spec),
           sandboxed_(spec.sandbox.has_value()),
           keeper_(keeper),
-          control_fd_(control_fd),
-          event_fd_(event_fd),
-          fds_{out_fd, err_fd},
+          control_fd_(fds.control),
+          event_fd_(fds.events),
+          exec_fd_(fds.exec),
+          fds_{fds.out, fds.err},
           counter_(spec.process_limit),
           out_(spec.tail_bytes),
           err_(spec.tail_bytes) {}
@@ -111,33 +120,37 @@ class Session {
             if (kill_sent_ == kNever && !ended_ && now >= deadline) {
                 outcome.how = Termination::TimedOut;
                 outcome.wall_seconds = seconds_since(start);
-                request_kill();
+                request_kill(outcome);
             }
-            if (kill_sent_ == kNever && interrupted()) request_kill();
+            if (kill_sent_ == kNever && interrupted()) request_kill(outcome);
             // After the program ended the keeper only sweeps; one that does not finish within
             // the grace (a process stuck in the kernel) is stopped, so no wait is unbounded.
             if (kill_sent_ == kNever && ended_at_ != kNever && now - ended_at_ > kKillGrace) {
-                request_kill();
+                request_kill(outcome);
             }
             if (kill_sent_ != kNever && now - kill_sent_ > kKillGrace) {
                 ::kill(keeper_, SIGKILL);  // a keeper that does not finish: stop waiting
                 kill_group(outcome);
+                gave_up_ = true;
                 break;
             }
             const auto left = kill_sent_ == kNever && !ended_
                                   ? deadline - now
                                   : Clock::duration(std::chrono::seconds(1));
-            poll_once(std::clamp<Clock::duration>(left, std::chrono::milliseconds(0),
-                                                  std::chrono::seconds(1)));
+            poll_once(outcome, std::clamp<Clock::duration>(left, std::chrono::milliseconds(0),
+                                                           std::chrono::seconds(1)));
             if (counter_.fd() >= 0 && kill_sent_ == kNever && counter_.over_limit()) {
                 outcome.how = Termination::Limited;
                 outcome.wall_seconds = seconds_since(start);
-                request_kill();
+                request_kill(outcome);
             }
             read_events(outcome, start);
         }
-        while (::waitpid(keeper_, nullptr, 0) < 0 && errno == EINTR) {
-        }
+        reap_keeper();
+        read_pending_exec_reports(outcome);
+        // A keeper killed before cgbench read the program's pid may have been a moment past
+        // reporting it (the events to its end are read now); what is left of that group goes.
+        if (keeper_killed_) kill_group(outcome);
         drain();
         outcome.stdout_tail = out_.take();
         outcome.stderr_tail = err_.take();
@@ -159,6 +172,18 @@ class Session {
     }
 
   private:
+    // Waits for the killed keeper; one stuck in the kernel (a hung file system) even after
+    // SIGKILL is given a second and then left to the system, unreaped.
+    void reap_keeper() const {
+        const auto until = Clock::now() + std::chrono::seconds(1);
+        while (true) {
+            const pid_t r = ::waitpid(keeper_, nullptr, gave_up_ ? WNOHANG : 0);
+            if (r < 0 && errno == EINTR) continue;
+            if (r != 0 || Clock::now() >= until) return;
+            ::poll(nullptr, 0, 20);
+        }
+    }
+
     bool interrupted() const { return !spec_.uninterruptible && interrupt_signal() != 0; }
     // Kills the program's process group, when it is one of the host's (not in a sandbox, where
     // the pid is the namespace's and the keeper's death kills everything).
@@ -166,10 +191,50 @@ class Session {
         if (!sandboxed_ && outcome.pid > 0) ::kill(-outcome.pid, SIGKILL);
     }
 
-    void request_kill() {
-        const char c = kControlKill;
-        [[maybe_unused]] const ssize_t n = ::write(control_fd_, &c, 1);
+    // Until the keeper has reported the program's pid it is setting up (the namespaces, the
+    // program's process) and does not read the control pipe: it is killed, which kills all
+    // it started (in a sandbox, as pid 1 of the namespace; without one, the program has
+    // PR_SET_PDEATHSIG). From then on it kills the tree itself when asked.
+    void request_kill(ProcessOutcome& outcome) {
+        read_pending_exec_reports(outcome);  // an exec that just returned: the program started
+        pollfd p{event_fd_, POLLIN, 0};
+        event_ready_ = ::poll(&p, 1, 0) > 0;
+        if (pid_reported_ || event_ready_) {
+            const char c = kControlKill;
+            [[maybe_unused]] const ssize_t n = ::write(control_fd_, &c, 1);
+        } else {
+            ::kill(keeper_, SIGKILL);
+            keeper_killed_ = true;
+        }
         kill_sent_ = Clock::now();
+    }
+
+    // Reads what the program reported before its exec and cgbench has not read yet, without
+    // waiting.
+    void read_pending_exec_reports(ProcessOutcome& outcome) {
+        for (pollfd p{exec_fd_, POLLIN, 0}; exec_fd_ >= 0 && ::poll(&p, 1, 0) > 0;)
+            read_exec_report(outcome);
+    }
+
+    // Reads one report of the program before its exec; EOF (the exec, or the program's
+    // end) closes the stream. Blocks only when the pipe is readable or closed.
+    void read_exec_report(ProcessOutcome& outcome) {
+        ChildReport rep{};
+        const ssize_t n = ::read(exec_fd_, &rep, sizeof rep);
+        if (n < 0 && errno == EINTR) return;
+        if (n != static_cast<ssize_t>(sizeof rep)) {
+            if (n == 0 && kill_sent_ == kNever && outcome.spawn_step.empty()) {
+                outcome.started = true;
+            }
+            exec_fd_ = -1;
+            return;
+        }
+        if (rep.kind == 'A') {
+            outcome.aslr_errno = rep.err;
+        } else {
+            outcome.spawn_step = rep.kind == 'C' ? "chdir" : "exec";
+            outcome.spawn_errno = rep.err;
+        }
     }
 
     void read_events(ProcessOutcome& outcome, Clock::time_point start) {
@@ -193,6 +258,7 @@ class Session {
         switch (e.kind) {
             case kEventPid:
                 outcome.pid = e.value;
+                pid_reported_ = true;
                 break;
             case kEventExit:
             case kEventSignal:
@@ -225,14 +291,16 @@ class Session {
         }
     }
 
-    void poll_once(Clock::duration left) {
-        pollfd pfds[5];
+    void poll_once(ProcessOutcome& outcome, Clock::duration left) {
+        pollfd pfds[6];
         nfds_t n = 0;
         for (const int fd : fds_) {
             if (fd >= 0) pfds[n++] = {fd, POLLIN, 0};
         }
         const nfds_t events_at = n;
         pfds[n++] = {event_fd_, POLLIN, 0};
+        const nfds_t exec_at = n;
+        pfds[n++] = {exec_fd_, POLLIN, 0};  // ignored by poll once closed (-1)
         if (counter_.fd() >= 0) pfds[n++] = {counter_.fd(), POLLIN, 0};
         if (kill_sent_ == kNever && !spec_.uninterruptible && interrupt_fd() >= 0) {
             pfds[n++] = {interrupt_fd(), POLLIN, 0};
@@ -240,6 +308,7 @@ class Session {
         const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
         if (::poll(pfds, n, static_cast<int>(ms) + 1) <= 0) return;
         event_ready_ = pfds[events_at].revents != 0;
+        if (pfds[exec_at].revents != 0) read_exec_report(outcome);
         for (nfds_t i = 0; i < events_at; ++i) {
             if (pfds[i].revents != 0) read_into(pfds[i].fd == fds_[0] ? 0 : 1);
         }
@@ -281,8 +350,12 @@ class Session {
     pid_t keeper_;
     int control_fd_;
     int event_fd_;
+    int exec_fd_;
     int fds_[2];
     bool event_ready_ = false;
+    bool pid_reported_ = false;
+    bool keeper_killed_ = false;
+    bool gave_up_ = false;  // the keeper did not end within kKillGrace of a kill
     bool ended_ = false;
     Clock::time_point ended_at_ = kNever;
     Clock::time_point kill_sent_ = kNever;
@@ -348,8 +421,8 @@ ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
     const pid_t keeper = spec.sandbox ? clone_sandboxed() : ::fork();
     if (keeper < 0) throw EnvironmentError(fmt::format("fork() failed: {}", strerror(errno)));
     if (keeper == 0) keeper_main(setup);
-    for (Fd* fd : {&out.write, &err.write, &exec_status.write, &events.write, &control.read,
-                   &sync.read})
+    for (Fd* fd :
+         {&out.write, &err.write, &exec_status.write, &events.write, &control.read, &sync.read})
         fd->reset();
     if (spec.sandbox) {
         // The keeper waits for its id maps (only cgbench, outside, may write them).
@@ -358,23 +431,10 @@ ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
     }
     sync.write.reset();
 
-    // The program reports a failed chdir or exec (and a refused ASLR switch) before exec;
-    // EOF means it is running.
     ProcessOutcome outcome;
-    ChildReport rep{};
-    ssize_t n = 0;
-    while ((n = ::read(exec_status.read.get(), &rep, sizeof rep)) == sizeof rep ||
-           (n < 0 && errno == EINTR)) {
-        if (n < 0) continue;
-        if (rep.kind == 'A') {
-            outcome.aslr_errno = rep.err;
-        } else {
-            outcome.spawn_step = rep.kind == 'C' ? "chdir" : "exec";
-            outcome.spawn_errno = rep.err;
-        }
-    }
-    Session session(spec, keeper, out.read.get(), err.read.get(), events.read.get(),
-                    control.write.get());
+    Session session(spec, keeper,
+                    {out.read.get(), err.read.get(), exec_status.read.get(), events.read.get(),
+                     control.write.get()});
     session.wait(outcome, start);
     if (!outcome.spawn_step.empty()) outcome.how = Termination::SpawnFailed;
     return outcome;

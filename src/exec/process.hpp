@@ -57,6 +57,10 @@ struct ProcessOutcome {
     // When SpawnFailed: which step failed ("chdir", "exec") and its errno.
     std::string spawn_step;
     int spawn_errno = 0;
+    // Whether the program's exec succeeded. False when cgbench stopped the run (timeout,
+    // Ctrl-C) before that: the keeper's setup or the exec itself did not return (a hung file
+    // system, a seccomp supervisor that holds the call).
+    bool started = false;
     // The program's process id (and process group id), as the program and Valgrind see it
     // (2 in a sandbox); 0 if it never started.
     int pid = 0;

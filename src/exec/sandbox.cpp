@@ -1,16 +1,20 @@
 #include "exec/sandbox.hpp"
 
 #include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 
 #include "base/errors.hpp"
 #include "exec/fixed_inputs.hpp"
+#include "exec/interrupt.hpp"
 #include "exec/process_io.hpp"
 #include "exec/sandbox_setup.hpp"
 #include "exec/staging.hpp"
@@ -28,7 +32,39 @@ struct ProbeReport {
     char step[160] = {};
 };
 
+// How long the probe's setup may take (it takes milliseconds).
+constexpr std::chrono::seconds kProbeLimit{5};
+
+// Reads the probe's report into `r`, waiting at most kProbeLimit and not past a Ctrl-C;
+// false when none came.
+bool await_report(int fd, ProbeReport& r) {
+    using Clock = std::chrono::steady_clock;
+    const auto until = Clock::now() + kProbeLimit;
+    for (auto now = Clock::now(); now < until && interrupt_signal() == 0; now = Clock::now()) {
+        pollfd p[2] = {{fd, POLLIN, 0}, {interrupt_fd(), POLLIN, 0}};
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
+        if (::poll(p, p[1].fd >= 0 ? 2 : 1, static_cast<int>(ms.count()) + 1) <= 0) continue;
+        if (p[0].revents == 0) continue;
+        ssize_t n = 0;
+        while ((n = ::read(fd, &r, sizeof r)) < 0 && errno == EINTR) {
+        }
+        return n == static_cast<ssize_t>(sizeof r);
+    }
+    return false;
+}
+
+// Reaps the probe's child; one killed while stuck in the kernel gets a second, then is left.
+void reap(pid_t child, bool ended) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    for (pid_t r = 0; r == 0 || (r < 0 && errno == EINTR);) {
+        r = ::waitpid(child, nullptr, ended ? 0 : WNOHANG);
+        if (r == 0 && std::chrono::steady_clock::now() >= until) return;
+        if (r == 0) ::poll(nullptr, 0, 20);
+    }
+}
+
 // Sets a sandbox up in a child that then exits: what every run will do, short of running.
+// Bounded (kProbeLimit, Ctrl-C: Interrupted), like every wait for a run.
 Isolation probe() {
     Isolation out;
     Pipe sync, report;
@@ -54,11 +90,16 @@ Isolation probe() {
     const int map_err = errno;
     [[maybe_unused]] const ssize_t w = ::write(sync.write.get(), mapped ? "M" : "X", 1);
     ProbeReport r;
-    while (::read(report.read.get(), &r, sizeof r) < 0 && errno == EINTR) {
-    }
-    while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
-    }
-    if (!mapped) {
+    const bool reported = await_report(report.read.get(), r);
+    if (!reported) ::kill(child, SIGKILL);  // pid 1 of its namespace: all of it goes
+    reap(child, reported);
+    throw_if_interrupted();
+    if (!reported) {
+        out.refused = fmt::format(
+            "setting them up did not finish within {} s, as on a hung file system or under a "
+            "seccomp supervisor that holds a system call",
+            kProbeLimit.count());
+    } else if (!mapped) {
         out.refused = fmt::format("writing the uid/gid map: {}", std::strerror(map_err));
     } else if (r.err != 0) {
         out.refused = fmt::format("{}: {}", r.step, r.err > 0 ? std::strerror(r.err) : "failed");
@@ -80,11 +121,12 @@ const fs::path& staged_library() {
             ::unlink(tmp.c_str());
             f = std::fopen(tmp.c_str(), "wbx");
         }
-        const bool ok = f != nullptr && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+        const bool ok =
+            f != nullptr && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
         if (f != nullptr) std::fclose(f);
         if (!ok || ::chmod(tmp.c_str(), 0555) != 0 || ::rename(tmp.c_str(), p.c_str()) != 0) {
-            throw EnvironmentError(fmt::format("cannot write {}: {}", p.string(),
-                                               std::strerror(errno)));
+            throw EnvironmentError(
+                fmt::format("cannot write {}: {}", p.string(), std::strerror(errno)));
         }
         return p;
     }();
@@ -145,8 +187,8 @@ std::string sandbox_program_name(std::string_view parent) {
     return name;
 }
 
-RunSandbox::RunSandbox(const ResolvedProgram& program, const fs::path& cwd,
-                       const fs::path& out_dir, FixedInputs fixed)
+RunSandbox::RunSandbox(const ResolvedProgram& program, const fs::path& cwd, const fs::path& out_dir,
+                       FixedInputs fixed)
     : host_cwd_(cwd), fixed_(fixed) {
     if (!isolation().namespaces) {
         staged_.emplace(program);
@@ -185,8 +227,8 @@ std::vector<std::string> RunSandbox::map_arguments(const std::vector<std::string
         fs::path path = (absolute ? fs::path(arg) : host_cwd_ / arg).lexically_normal();
         const auto st = fs::symlink_status(path, ec);
         if (ec || !fs::exists(st)) continue;
-        const bool path_like = absolute || arg.find('/') != std::string::npos ||
-                               fs::is_regular_file(st);
+        const bool path_like =
+            absolute || arg.find('/') != std::string::npos || fs::is_regular_file(st);
         if (!path_like) continue;
         // Links in the directories resolved, the name itself kept (it may select behaviour).
         if (path.has_parent_path()) {

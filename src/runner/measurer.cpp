@@ -46,6 +46,23 @@ std::string valgrind_complaint(std::string_view stderr_text) {
     return {};
 }
 
+// The error of a run stopped at its timeout (`limit`, which the message names: the wall
+// time the kill took is a little longer). `phase` says which run, `file` what it executes.
+std::string timeout_error(const exec::ProcessOutcome& outcome, std::optional<double> limit,
+                          std::string_view phase, const std::string& file) {
+    const double seconds = limit.value_or(outcome.wall_seconds);
+    if (outcome.started) {
+        return fmt::format("timed out after {:.3g} s{}; everything it started was killed", seconds,
+                           phase.empty() ? "" : fmt::format(" {}, before measuring", phase));
+    }
+    return fmt::format(
+        "timed out after {:.3g} s{} before {} started: its exec (or the sandbox's setup) never "
+        "returned, as on a hung file system or under a seccomp supervisor that holds the call; "
+        "everything it started was killed; check the file system {} is on and what intercepts "
+        "system calls on this machine",
+        seconds, phase.empty() ? "" : fmt::format(" {}", phase), file, file);
+}
+
 }  // namespace
 
 void throw_if_tmp_full() {
@@ -241,9 +258,8 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
 
     ps.argv = valgrind::valgrind_command(inst_, options, raw.files, argv);
     ps.echo_output = settings_.echo_output;
-    ps.process_limit =
-        exec::ProcessSpec::ProcessLimit{staging, std::string(valgrind::kLogPrefix),
-                                        spec.max_processes};
+    ps.process_limit = exec::ProcessSpec::ProcessLimit{staging, std::string(valgrind::kLogPrefix),
+                                                       spec.max_processes};
     spdlog::debug("running: {}", util::shell_join(ps.argv));  // the host's paths
     spdlog::trace("environment: {}", util::shell_join(ps.env));
     ps.argv = sandbox.map_output(std::move(ps.argv));
@@ -261,10 +277,9 @@ bool Measurer::warm_up(const BenchmarkSpec& spec, const exec::ProcessSpec& nativ
         if (outcome.how == exec::Termination::TimedOut) {
             result.status = BenchStatus::Timeout;
             result.wall_seconds = outcome.wall_seconds;
-            result.error = fmt::format(
-                "timed out after {:.3g} s in its native warm-up run (--warmup), before "
-                "measuring; everything it started was killed",
-                native.timeout_seconds.value_or(outcome.wall_seconds));
+            result.error = timeout_error(outcome, native.timeout_seconds,
+                                         "in its native warm-up run (--warmup)",
+                                         util::printable(spec.command.front()));
             return false;
         }
         if (outcome.how == exec::Termination::SpawnFailed) return true;  // reported by the run
@@ -307,8 +322,7 @@ void Measurer::interpret(const RawOutput& raw, std::optional<double> limit,
                 "reinstall valgrind or set CGBENCH_VALGRIND");
         case Termination::TimedOut:
             result.status = BenchStatus::Timeout;
-            result.error = fmt::format("timed out after {:.3g} s; everything it started was killed",
-                                       limit.value_or(outcome.wall_seconds));
+            result.error = timeout_error(outcome, limit, "", inst_.launcher.string());
             return;
         case Termination::Limited:
             result.status = BenchStatus::Failed;

@@ -20,8 +20,8 @@ std::string add_test_users(const fs::path& scratch) {
         {"/etc/passwd", fmt::format("cgb-victim:x:{0}:{0}::/nonexistent:/bin/sh\n"
                                     "cgb-attacker:x:{1}:{1}::/nonexistent:/bin/sh\n",
                                     kVictimUid, kAttackerUid)},
-        {"/etc/group", fmt::format("cgb-victim:x:{}:\ncgb-attacker:x:{}:\n", kVictimUid,
-                                   kAttackerUid)}};
+        {"/etc/group",
+         fmt::format("cgb-victim:x:{}:\ncgb-attacker:x:{}:\n", kVictimUid, kAttackerUid)}};
     for (const auto& f : files) {
         const fs::path copy = scratch / (fs::path(f.real).filename().string() + ".users");
         std::string text = util::read_file(f.real);
@@ -76,6 +76,12 @@ RunFacts measure_without_namespaces(const std::vector<std::string>& run_args, co
         through.uid.reset();
     }
     return measure(run_args, through);
+}
+
+std::string loader_cache_identity() {
+    struct stat st {};
+    if (::stat("/etc/ld.so.cache", &st) != 0) return "none";
+    return fmt::format("{}:{}:{}.{}", st.st_ino, st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 }
 
 bool mentions(const std::vector<std::string>& warnings, const std::string& text) {

@@ -46,6 +46,23 @@ RunFacts measure(const std::vector<std::string>& run_args, const Spawn& spawn = 
 RunFacts measure_without_namespaces(const std::vector<std::string>& run_args,
                                     const Spawn& spawn = {});
 
+// The dynamic loader's cache (/etc/ld.so.cache) as it is now: its inode, size and time.
+// Installing or removing a package with shared libraries rewrites it, and every dynamically
+// linked program's counts move with it (ld.so's binary search of the cache: -40 Ir for
+// `bash -c` after three packages were installed), on a shared machine at any moment.
+std::string loader_cache_identity();
+
+// Runs `body` (measurements compared with one another) again, up to 3 times in all, while the
+// loader's cache changed during it: the comparison holds for one state of the machine.
+template <class F>
+auto with_unchanged_loader_cache(F body) -> decltype(body()) {
+    for (int attempt = 1;; ++attempt) {
+        const std::string before = loader_cache_identity();
+        auto result = body();
+        if (attempt == 3 || loader_cache_identity() == before) return result;
+    }
+}
+
 // Whether any of `warnings` holds `text`.
 bool mentions(const std::vector<std::string>& warnings, const std::string& text);
 

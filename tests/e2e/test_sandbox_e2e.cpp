@@ -52,11 +52,15 @@ TEST(Sandbox, PythonScriptByRelativeAndAbsolutePathAndFromALongerCheckout) {
     const fs::path longc = dir / std::string(90, 'l') / "checkout";
     for (const auto& c : {shortc, longc})
         write_file(c / "dict.py", kDictScript);
-    const std::vector<RunFacts> runs = {
-        measure({"--", "/usr/bin/python3", "dict.py"}, {.cwd = shortc.string()}),
-        measure({"--", "/usr/bin/python3", (shortc / "dict.py").string()}, {.cwd = shortc.string()}),
-        measure({"--", "/usr/bin/python3", "dict.py"}, {.cwd = longc.string()}),
-        measure({"--", "/usr/bin/python3", (longc / "dict.py").string()}, {.cwd = longc.string()})};
+    const auto runs = with_unchanged_loader_cache([&] {
+        return std::vector<RunFacts>{
+            measure({"--", "/usr/bin/python3", "dict.py"}, {.cwd = shortc.string()}),
+            measure({"--", "/usr/bin/python3", (shortc / "dict.py").string()},
+                    {.cwd = shortc.string()}),
+            measure({"--", "/usr/bin/python3", "dict.py"}, {.cwd = longc.string()}),
+            measure({"--", "/usr/bin/python3", (longc / "dict.py").string()},
+                    {.cwd = longc.string()})};
+    });
     expect_same_events(runs);
     EXPECT_EQ(runs[0].isolation.rfind("namespaces", 0), 0u) << runs[0].isolation;
 }
@@ -67,37 +71,43 @@ TEST(Sandbox, BashLoopFromTwoWorkingDirectories) {
     const fs::path longc = dir / std::string(81, 'd');
     for (const auto& c : {shortc, longc})
         write_file(c / "loop.sh", kBashLoop);
-    expect_same_events({measure({"--", "/bin/bash", "loop.sh"}, {.cwd = shortc.string()}),
-                        measure({"--", "/bin/bash", "loop.sh"}, {.cwd = longc.string()})});
+    expect_same_events(with_unchanged_loader_cache([&] {
+        return std::vector<RunFacts>{
+            measure({"--", "/bin/bash", "loop.sh"}, {.cwd = shortc.string()}),
+            measure({"--", "/bin/bash", "loop.sh"}, {.cwd = longc.string()})};
+    }));
 }
 
 TEST(Sandbox, ProgramSeesUidZeroTheHostNameAndPidTwoInItsTree) {
     const auto dir = scratch("sandbox-view");
-    const auto r = measure(
-        {"--", "/bin/sh", "-c", "echo $(id -u) $(id -un) $(hostname) $$ $(pwd) > seen.txt"},
-        {.cwd = dir.string()});
+    const auto r =
+        measure({"--", "/bin/sh", "-c", "echo $(id -u) $(id -un) $(hostname) $$ $(pwd) > seen.txt"},
+                {.cwd = dir.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(util::read_file(dir / "seen.txt"), "0 root cgbench 2 /cgbench/tree\n");
 }
 
 TEST(Sandbox, Sqlite3AndBashAsTwoUsers) {
-    HARDENING_EXPECT_OK(in_private_tmpfs(scratch("sandbox-users"), "mode=1777", [](const fs::path& mnt) {
-        Checks checks;
-        if (auto e = add_test_users(mnt); !e.empty()) return e;
-        const std::vector<std::vector<std::string>> programs = {
-            {"--", "/usr/bin/sqlite3", ":memory:", "select count(*) from sqlite_master;"},
-            {"--", "/bin/bash", "-c", "x=1; echo $x"}};
-        for (const auto& args : programs) {
-            const auto root = measure(args, {.cwd = mnt.string()});
-            const auto user = measure(args, {.cwd = mnt.string(), .uid = kVictimUid});
-            checks.expect(root.exit_code == 0 && user.exit_code == 0,
-                          args[1] + " failed: " + root.err + user.err);
-            checks.expect(!root.events.is_null() && root.events == user.events,
-                          args[1] + " counts differ between root and another user: " +
-                              root.events.dump() + " vs " + user.events.dump());
-        }
-        return checks.failures();
-    }));
+    HARDENING_EXPECT_OK(
+        in_private_tmpfs(scratch("sandbox-users"), "mode=1777", [](const fs::path& mnt) {
+            Checks checks;
+            if (auto e = add_test_users(mnt); !e.empty()) return e;
+            const std::vector<std::vector<std::string>> programs = {
+                {"--", "/usr/bin/sqlite3", ":memory:", "select count(*) from sqlite_master;"},
+                {"--", "/bin/bash", "-c", "x=1; echo $x"}};
+            for (const auto& args : programs) {
+                const auto [root, user] = with_unchanged_loader_cache([&] {
+                    return std::pair{measure(args, {.cwd = mnt.string()}),
+                                     measure(args, {.cwd = mnt.string(), .uid = kVictimUid})};
+                });
+                checks.expect(root.exit_code == 0 && user.exit_code == 0,
+                              args[1] + " failed: " + root.err + user.err);
+                checks.expect(!root.events.is_null() && root.events == user.events,
+                              args[1] + " counts differ between root and another user: " +
+                                  root.events.dump() + " vs " + user.events.dump());
+            }
+            return checks.failures();
+        }));
 }
 
 // Runs `body` as pid 1 of a new pid namespace whose next pid is `next_pid` (root only).
@@ -135,14 +145,18 @@ TEST(Sandbox, PidPrinterAcrossPidsOfFourAndFiveDigits) {
     if (::geteuid() != 0) GTEST_SKIP() << "needs root to choose pids in a pid namespace";
     std::string events[2];
     const int next[2] = {1000, 20000};
-    for (int i = 0; i < 2; ++i) {
-        const std::string r = with_next_pid(next[i], [] {
-            const auto f = measure({"--warmup", "0", "--", program("print_pid"), "3"});
-            return f.exit_code == 0 ? f.events.dump() : "failed: " + f.err;
-        });
-        if (r.rfind("SKIP: ", 0) == 0) GTEST_SKIP() << r.substr(6);
-        events[i] = r;
-    }
+    const bool skip = with_unchanged_loader_cache([&] {
+        for (int i = 0; i < 2; ++i) {
+            const std::string r = with_next_pid(next[i], [] {
+                const auto f = measure({"--warmup", "0", "--", program("print_pid"), "3"});
+                return f.exit_code == 0 ? f.events.dump() : "failed: " + f.err;
+            });
+            events[i] = r;
+            if (r.rfind("SKIP: ", 0) == 0) return true;
+        }
+        return false;
+    });
+    if (skip) GTEST_SKIP() << (events[0].rfind("SKIP: ", 0) == 0 ? events[0] : events[1]).substr(6);
     EXPECT_EQ(events[0].rfind("{", 0), 0u) << events[0];
     EXPECT_EQ(events[0], events[1]);
 }
@@ -166,17 +180,16 @@ TEST(Sandbox, WithoutNamespacesItRunsWarnsAndTheFingerprintDiffers) {
 
 TEST(Sandbox, ReadmeOnlyCommitMeasuresHeadEqualToBaseInCgbenchPr) {
     const auto repo = scratch("sandbox-pr") / "project";
-    write_file(repo / "bench" / "dict.py", std::string("#!/usr/bin/python3\n") + kDictScript,
-               true);
+    write_file(repo / "bench" / "dict.py", std::string("#!/usr/bin/python3\n") + kDictScript, true);
     write_file(repo / "bench" / "loop.sh", std::string("#!/bin/bash\n") + kBashLoop, true);
     write_file(repo / "cgbench.toml",
                "[[bench]]\nname = \"py\"\ncommand = [\"bench/dict.py\"]\n\n"
                "[[bench]]\nname = \"sh\"\ncommand = [\"/bin/bash\", \"bench/loop.sh\"]\n");
-    const std::string git = "git -C '" + repo.string() +
-                            "' -c user.name=t -c user.email=t@example.com ";
-    ASSERT_EQ(std::system((git + "init -q && " + git + "add -A && " + git +
-                           "commit -qm base").c_str()),
-              0);
+    const std::string git =
+        "git -C '" + repo.string() + "' -c user.name=t -c user.email=t@example.com ";
+    ASSERT_EQ(
+        std::system((git + "init -q && " + git + "add -A && " + git + "commit -qm base").c_str()),
+        0);
     write_file(repo / "README.md", "# project\n");
     ASSERT_EQ(std::system((git + "add -A && " + git + "commit -qm readme").c_str()), 0);
     const std::string cmd = fmt::format(

@@ -16,7 +16,7 @@ build="$(cd "${1:?usage: test_package_table.sh BUILD_DIR}" && pwd)"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 for rel in debian-12 debian-13 debian-testing ubuntu-22.04 ubuntu-24.04; do
-  for set in --runtime --build --examples --e2e --tests --valgrind-build --pinned-runtime --all; do
+  for set in --runtime --build --examples --e2e --tests --valgrind-build --pinned-runtime --bench --all; do
     code=0
     out="$(CGBENCH_RELEASE=$rel "$deps" --list $set 2>"$build/deps.err")" || code=$?
     if [ "$rel" = ubuntu-22.04 ] && [[ " --build --examples --e2e --tests " == *" $set "* ]]; then

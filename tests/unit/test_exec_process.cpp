@@ -67,6 +67,7 @@ TEST(Process, Signal) {
     const auto out = runner.run(spec({kPrograms + "/crash", std::to_string(SIGABRT)}));
     EXPECT_EQ(out.how, Termination::Signaled);
     EXPECT_EQ(out.signal, SIGABRT);
+    EXPECT_TRUE(out.started);
     EXPECT_EQ(describe_signal(SIGSEGV), "Segmentation fault (SIGSEGV)");
 }
 
@@ -76,6 +77,7 @@ TEST(Process, SpawnFailuresAreReportedNotThrown) {
     EXPECT_EQ(out.how, Termination::SpawnFailed);
     EXPECT_EQ(out.spawn_step, "exec");
     EXPECT_EQ(out.spawn_errno, ENOENT);
+    EXPECT_FALSE(out.started);
     auto s = spec({kPrograms + "/exit_with", "0"});
     s.cwd = "/nonexistent/dir";
     out = runner.run(s);

@@ -13,13 +13,13 @@
 #include "base/errors.hpp"
 #include "exec/sandbox.hpp"
 #include "exec/staging.hpp"
+#include "fake_valgrind.hpp"
 #include "runner/measurer.hpp"
 #include "runner/run_pipeline.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 #include "valgrind/cachegrind_parser.hpp"
 #include "valgrind/callgrind_parser.hpp"
-#include "fake_valgrind.hpp"
 
 namespace cgbench::runner {
 
@@ -159,6 +159,7 @@ TEST(Measurer, ProgramFailuresBecomeResults) {
     fake.outcome = [](int) {
         exec::ProcessOutcome o;
         o.how = exec::Termination::TimedOut;
+        o.started = true;
         o.wall_seconds = 2.0137;  // killed a little after the limit
         return o;
     };
@@ -168,6 +169,17 @@ TEST(Measurer, ProgramFailuresBecomeResults) {
     EXPECT_EQ(r.status, BenchStatus::Timeout);
     // The message names the limit the user set, not the wall time the kill took.
     EXPECT_EQ(r.error.rfind("timed out after 2 s;", 0), 0u) << r.error;
+
+    // Stopped before its exec returned: the message says so, and where to look.
+    fake.outcome = [](int) {
+        exec::ProcessOutcome o;
+        o.how = exec::Termination::TimedOut;
+        return o;
+    };
+    r = m.measure(limited);
+    EXPECT_EQ(r.status, BenchStatus::Timeout);
+    EXPECT_EQ(r.error.rfind("timed out after 2 s before ", 0), 0u) << r.error;
+    EXPECT_NE(r.error.find("never returned"), std::string::npos) << r.error;
 }
 
 TEST(Measurer, ValgrindProblemsAreEnvironmentErrors) {
