@@ -10,7 +10,8 @@
 # namespaces and the new root, and tearing them down). On a loaded machine one run's spread
 # hides that; so W = MANY (100) too: the minimum growth from W=0 to W=MANY, divided by MANY,
 # is what one native run of the program costs with and without the sandbox, and their
-# difference the sandbox's cost per run.
+# difference the sandbox's cost per run, in wall time and in CPU time (user + system of
+# cgbench and everything it ran, which a loaded machine inflates less).
 #
 # Usage: bench/sandbox_overhead.sh            (RUNS=21, MANY=100 by default; SKIP_BUILD=1)
 set -euo pipefail
@@ -44,11 +45,14 @@ d0=$(awk -v a="$(median "$TMP/with-0")" -v b="$(median "$TMP/without-0")" 'BEGIN
 d1=$(awk -v a="$(median "$TMP/with-1")" -v b="$(median "$TMP/without-1")" 'BEGIN { print a - b }')
 echo
 echo "one sandboxed run (median, from --warmup 0 to 1): $(awk -v a="$d1" -v b="$d0" 'BEGIN { printf "%+.1f ms", (a - b) * 1000 }')"
-per_run() {  # WHICH: the minimum growth from --warmup 0 to MANY, per run, in ms
-  awk -v a="$(minimum "$TMP/$1-$MANY")" -v b="$(minimum "$TMP/$1-0")" -v n="$MANY" \
+per_run() {  # WHICH [.cpu]: the minimum growth from --warmup 0 to MANY, per run, in ms
+  awk -v a="$(minimum "$TMP/$1-$MANY$2")" -v b="$(minimum "$TMP/$1-0$2")" -v n="$MANY" \
     'BEGIN { printf "%.2f", (a - b) * 1000 / n }'
 }
-pw=$(per_run with); po=$(per_run without)
-echo "one native run of the program (minimum, from --warmup 0 to $MANY, per run):" \
-  "with ${pw} ms, without ${po} ms: the sandbox costs $(awk -v a="$pw" -v b="$po" 'BEGIN { printf "%+.2f", a - b }') ms per run"
+for kind in wall cpu; do
+  sfx=""; [ "$kind" = cpu ] && sfx=".cpu"
+  pw=$(per_run with "$sfx"); po=$(per_run without "$sfx")
+  echo "one native run of the program, $kind time (minimum, from --warmup 0 to $MANY, per run):" \
+    "with ${pw} ms, without ${po} ms: the sandbox costs $(awk -v a="$pw" -v b="$po" 'BEGIN { printf "%+.2f", a - b }') ms per run"
+done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

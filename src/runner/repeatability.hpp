@@ -11,8 +11,8 @@
 // - entropy: getentropy, arc4random, std::random_device, Rust's hashmap_random_keys, or
 //   more getrandom than the C library's own malloc start-up makes (one call, which costs
 //   three times as many instructions once the process runs threads: the cancellable path);
-// - runtimes that seed themselves whatever the program does: Ruby's hashes, Go's maps, V8's
-//   hash seed;
+// - runtimes that seed themselves whatever the program does: Ruby's hashes (from getentropy:
+//   --fixed-random pins them), Go's maps, V8's hash seed;
 // - a process that read() while another ran beside it, neither started by the other: one
 //   reading a pipe the other writes (a shell pipeline) reads it in pieces that depend on
 //   scheduling. (Workers that write to the parent that started them do not count.)

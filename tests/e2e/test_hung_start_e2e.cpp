@@ -13,6 +13,7 @@
 #include <chrono>
 #include <thread>
 
+#include "base/errors.hpp"
 #include "e2e/sandbox_support.hpp"
 #include "util/fs.hpp"
 
