@@ -23,3 +23,10 @@ if(CGBENCH_CLANG_TIDY)
   find_program(CLANG_TIDY_EXE NAMES clang-tidy clang-tidy-14 REQUIRED)
   set(CMAKE_CXX_CLANG_TIDY "${CLANG_TIDY_EXE}")
 endif()
+
+# Cold builds (the first run, the test suite in CI, the platform lanes) dominate build time:
+# the library compiles in batches of files (a unity build), so the heavy headers every file
+# includes (the standard library, fmt, nlohmann/json, CLI11) are parsed, and their templates
+# compiled, once per batch instead of once per file (cmake/CgbenchBuildSpeed.cmake). A
+# one-file change recompiles its batch: -DCGBENCH_UNITY_BUILD=OFF where that matters more.
+option(CGBENCH_UNITY_BUILD "Compile the library in batches of files" ON)

@@ -3,13 +3,13 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <memory>
 
 #include "access/history_url.hpp"
 #include "access/run_ref.hpp"
 #include "base/errors.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "exec/environment.hpp"
@@ -44,7 +44,8 @@ const BenchmarkResult& find_benchmark(const access::ResolvedRun& resolved,
 }
 
 int execute(const AnnotateInput& in, const Context& ctx) {
-    const auto reporter = chosen_format(in.format, report::Model::Functions, "annotate").functions();
+    const auto reporter =
+        chosen_format(in.format, report::Model::Functions, "annotate").functions();
     access::RunResolver resolver(access::history_source(config::resolve_db(in.db, ctx.env)),
                                  ctx.cwd, ctx.env, ctx.runner);
     const auto resolved = resolver.resolve(in.run);

@@ -10,13 +10,13 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <memory>
 #include <set>
 
 #include "access/history_url.hpp"
 #include "base/errors.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "cli/commit_range.hpp"
 #include "cli/worktree_run.hpp"

@@ -10,13 +10,13 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <cmath>
 #include <memory>
 
 #include "access/history_url.hpp"
 #include "base/errors.hpp"
 #include "cli/bisect_oracle.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "exec/git.hpp"
 #include "history/bisect.hpp"

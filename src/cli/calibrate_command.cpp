@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <memory>
 
 #include "base/errors.hpp"
 #include "calibrate/plan.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
 #include "config/weights_file.hpp"

@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "base/errors.hpp"
 #include "ci/facts.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "report/text_table.hpp"
 #include "util/strings.hpp"

@@ -8,7 +8,7 @@
 // one the ThreadSanitizer build shows). CLI11 is only included here for the options.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 #pragma GCC diagnostic pop
 #include <filesystem>
 #include <memory>

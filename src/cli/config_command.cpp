@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <memory>
 
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "compare/threshold.hpp"
 #include "config/suite.hpp"
@@ -84,8 +84,9 @@ int show(const config::RunInput& in, const Context& ctx) {
     const auto& env = ctx.env;
     run_format(in.format, env, "run");  // refused as `run` refuses it
     if (in.command.empty() && !in.suite && config::discover_suite().empty()) {
-        print_out(fmt::format("no program and no suite (./{} not found): run-wide settings only\n\n{}",
-                   config::kSuiteFileName, run_wide(config::checked_run_settings(in, env))));
+        print_out(
+            fmt::format("no program and no suite (./{} not found): run-wide settings only\n\n{}",
+                        config::kSuiteFileName, run_wide(config::checked_run_settings(in, env))));
         return 0;
     }
     const auto plan = plan_sharded_run(in, ctx);

@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <memory>
 
 #include "access/history_url.hpp"
 #include "access/run_ref.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "exec/environment.hpp"

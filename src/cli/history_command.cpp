@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <limits>
 #include <memory>
 
 #include "base/errors.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "cli/history_support.hpp"
 #include "config/db_options.hpp"
@@ -36,8 +36,7 @@ std::unique_ptr<history::HistoryBackend> open_store(const config::DbInput& input
 }
 
 int execute(const HistoryInput& in, const Context& ctx) {
-    const auto reporter =
-        chosen_format(in.format, report::Model::History, "history").history();
+    const auto reporter = chosen_format(in.format, report::Model::History, "history").history();
     auto store = open_store(in.db, ctx.env);
     const report::RenderOptions ro{ctx.color, ctx.verbose()};
     if (!in.name) {

@@ -6,13 +6,13 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <CLI/CLI.hpp>
 #include <memory>
 #include <optional>
 
 #include "access/history_url.hpp"
 #include "access/run_import.hpp"
 #include "base/errors.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "exec/environment.hpp"

@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <memory>
 
 #include "access/history_url.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "core/merge.hpp"

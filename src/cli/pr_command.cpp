@@ -10,9 +10,8 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
-
 #include "base/errors.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "cli/pr.hpp"
 #include "util/fs.hpp"

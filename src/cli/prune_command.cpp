@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <memory>
 
 #include "access/history_url.hpp"
 #include "base/errors.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "config/db_options.hpp"
 #include "exec/environment.hpp"

@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <memory>
 #include <set>
 #include <stdexcept>
 
 #include "base/errors.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "cli/history_support.hpp"
 #include "config/benchmark_plan.hpp"

@@ -6,7 +6,7 @@
 // none (as in compare_command.cpp).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 #pragma GCC diagnostic pop
 #include <algorithm>
 

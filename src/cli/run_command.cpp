@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <memory>
 
 #include "access/history_url.hpp"
 #include "base/errors.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
 #include "cli/report_outputs.hpp"

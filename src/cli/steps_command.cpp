@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <memory>
 
 #include "base/errors.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "cli/history_support.hpp"
 #include "config/db_options.hpp"
@@ -37,8 +37,8 @@ int execute(const StepsInput& in, const Context& ctx) {
     auto h = store->load_runs();
     history::order_runs(h);
     const bool verbose = ctx.verbose();
-    history::StepFinder finder(h, {history::default_branch(h, std::nullopt), in.branch, verbose,
-                                   verbose});
+    history::StepFinder finder(
+        h, {history::default_branch(h, std::nullopt), in.branch, verbose, verbose});
     bool found = false;
     const auto add = [&](const history::Series& s) {
         found = true;
@@ -47,7 +47,8 @@ int execute(const StepsInput& in, const Context& ctx) {
     if (in.name) {
         store->scan_series(h, *in.name, SIZE_MAX, add);
     } else {
-        store->scan_series(h, [](std::string_view) { return true; }, SIZE_MAX, add);
+        store->scan_series(
+            h, [](std::string_view) { return true; }, SIZE_MAX, add);
     }
     if (in.name && !found) unknown_benchmark(*store, *in.name);
     if (in.branch) check_branch(h, *in.branch);
@@ -66,10 +67,10 @@ int execute(const StepsInput& in, const Context& ctx) {
 }  // namespace
 
 Subcommand register_steps(CLI::App& app, GlobalOptions& global) {
-    auto* cmd = app.add_subcommand(
-        "steps",
-        "Find the lasting changes in the history and say what caused them:\n"
-        "  cgbench steps [NAME] [--branch B]");
+    auto* cmd =
+        app.add_subcommand("steps",
+                           "Find the lasting changes in the history and say what caused them:\n"
+                           "  cgbench steps [NAME] [--branch B]");
     add_global_flags(*cmd, global);
     auto input = std::make_shared<StepsInput>();
     cmd->add_option("NAME", input->name, "Only this benchmark");

@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
-
 #include "base/errors.hpp"
+#include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "config/suite.hpp"
 #include "exec/git.hpp"

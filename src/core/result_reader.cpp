@@ -54,9 +54,9 @@ Key key_of(std::string_view k) {
 }
 
 // Reads one benchmark document the way read_benchmark (core/result_json.cpp) does.
-class Reader {
+class StreamReader {
   public:
-    explicit Reader(std::string_view text) : c_(text) {}
+    explicit StreamReader(std::string_view text) : c_(text) {}
 
     bool read(BenchmarkResult& b) {
         if (!c_.eat('{')) return false;
@@ -95,7 +95,7 @@ class Reader {
     std::uint32_t seen_ = 0;
 };
 
-bool Reader::top_value(Key k, BenchmarkResult& b) {
+bool StreamReader::top_value(Key k, BenchmarkResult& b) {
     switch (k) {
         case kName:
             return text(b.name);
@@ -145,7 +145,7 @@ bool Reader::top_value(Key k, BenchmarkResult& b) {
     return false;
 }
 
-bool Reader::status(BenchStatus& out) {
+bool StreamReader::status(BenchStatus& out) {
     std::string s;
     if (!text(s)) return false;
     const auto status = bench_status_from(s);
@@ -154,7 +154,7 @@ bool Reader::status(BenchStatus& out) {
 }
 
 // Any JSON number, as read_benchmark's get<double>() reads it.
-bool Reader::seconds(double& out) {
+bool StreamReader::seconds(double& out) {
     util::JsonNumber n;
     if (!c_.number(n)) return false;
     out = n.whole      ? static_cast<double>(*n.whole)
@@ -163,7 +163,7 @@ bool Reader::seconds(double& out) {
     return std::isfinite(out);  // 1e999: the DOM reader names it
 }
 
-bool Reader::unsigned_value(std::uint64_t& out) {
+bool StreamReader::unsigned_value(std::uint64_t& out) {
     util::JsonNumber n;
     if (!c_.number(n) || !n.whole) return false;
     out = *n.whole;
@@ -171,7 +171,7 @@ bool Reader::unsigned_value(std::uint64_t& out) {
 }
 
 // exit_code and signal: an integer, or null (absent).
-bool Reader::optional_int(std::optional<int>& out) {
+bool StreamReader::optional_int(std::optional<int>& out) {
     if (c_.peek() == 'n') return c_.literal("null");
     util::JsonNumber n;
     if (!c_.number(n) || n.real) return false;
@@ -179,7 +179,7 @@ bool Reader::optional_int(std::optional<int>& out) {
     return true;
 }
 
-bool Reader::strings(std::vector<std::string>& out) {
+bool StreamReader::strings(std::vector<std::string>& out) {
     if (!c_.eat('[')) return false;
     if (c_.eat(']')) return true;
     do {
@@ -188,7 +188,7 @@ bool Reader::strings(std::vector<std::string>& out) {
     return c_.eat(']');
 }
 
-bool Reader::events(metrics::EventCounts& out) {
+bool StreamReader::events(metrics::EventCounts& out) {
     if (!c_.eat('{')) return false;
     if (c_.eat('}')) return true;
     do {
@@ -202,7 +202,7 @@ bool Reader::events(metrics::EventCounts& out) {
 }
 
 // read_benchmark recomputes the derived hits from the events.
-bool Reader::skip_derived() {
+bool StreamReader::skip_derived() {
     if (c_.peek() == 'n') return c_.literal("null");
     if (!c_.eat('{')) return false;
     if (c_.eat('}')) return true;
@@ -213,7 +213,7 @@ bool Reader::skip_derived() {
     return c_.eat('}');
 }
 
-bool Reader::weights(metrics::Weights& out) {
+bool StreamReader::weights(metrics::Weights& out) {
     out = metrics::Weights{"custom", 0, 0, 0, false};
     unsigned seen = 0;
     if (!c_.eat('{') || c_.eat('}')) return false;
@@ -242,7 +242,7 @@ bool Reader::weights(metrics::Weights& out) {
     return c_.eat('}') && (seen & 7) == 7;
 }
 
-bool Reader::verify(BenchmarkResult& b) {
+bool StreamReader::verify(BenchmarkResult& b) {
     if (!c_.eat('{') || c_.eat('}')) return false;
     do {
         if (!c_.string(key_) || !c_.eat(':')) return false;
@@ -259,21 +259,21 @@ bool Reader::verify(BenchmarkResult& b) {
     return c_.eat('}');
 }
 
-bool Reader::position(std::optional<std::size_t>& out) {
+bool StreamReader::position(std::optional<std::size_t>& out) {
     std::uint64_t v = 0;
     if (!unsigned_value(v)) return false;
     out = static_cast<std::size_t>(v);
     return true;
 }
 
-bool Reader::threads(int& out) {
+bool StreamReader::threads(int& out) {
     std::uint64_t v = 0;
     if (!unsigned_value(v) || v > 1000000) return false;
     out = static_cast<int>(v);
     return true;
 }
 
-bool Reader::functions(std::vector<FunctionResult>& out) {
+bool StreamReader::functions(std::vector<FunctionResult>& out) {
     if (!c_.eat('[')) return false;
     if (c_.eat(']')) return true;
     do {
@@ -283,7 +283,7 @@ bool Reader::functions(std::vector<FunctionResult>& out) {
 }
 
 // {"file": ..., "name": ..., "events": {...}, "cost": N}, the order to_json writes.
-bool Reader::function(FunctionResult& out) {
+bool StreamReader::function(FunctionResult& out) {
     const auto key = [&](std::string_view want) {
         return c_.string(key_) && key_ == want && c_.eat(':');
     };
@@ -293,7 +293,7 @@ bool Reader::function(FunctionResult& out) {
 }
 
 // {"name": ..., "entries": N}, the order to_json writes.
-bool Reader::region(std::optional<RegionInfo>& out) {
+bool StreamReader::region(std::optional<RegionInfo>& out) {
     RegionInfo r;
     const auto key = [&](std::string_view want) {
         return c_.string(key_) && key_ == want && c_.eat(':');
@@ -306,7 +306,7 @@ bool Reader::region(std::optional<RegionInfo>& out) {
     return true;
 }
 
-bool Reader::spread(std::vector<EventSpread>& out) {
+bool StreamReader::spread(std::vector<EventSpread>& out) {
     if (!c_.eat('{')) return false;
     if (c_.eat('}')) return true;
     do {
@@ -330,9 +330,9 @@ bool Reader::spread(std::vector<EventSpread>& out) {
 
 }  // namespace
 
-std::optional<BenchmarkResult> read_known_benchmark(std::string_view json) {
+std::optional<BenchmarkResult> read_known_benchmark(std::string_view text) {
     BenchmarkResult b;
-    Reader reader(json);
+    StreamReader reader(text);
     if (!reader.read(b)) return std::nullopt;
     try {
         b.derived = metrics::derive(b.events);

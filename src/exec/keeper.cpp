@@ -26,7 +26,7 @@ enum : int { kIn = 3, kOut, kErr, kExec, kEvent, kControl, kFirstFree };
 
 constexpr int kMaxChildren = 4096;
 
-void write_all(int fd, const void* data, std::size_t n) {
+void write_fully(int fd, const void* data, std::size_t n) {
     const char* p = static_cast<const char*>(data);
     while (n > 0) {
         const ssize_t w = ::write(fd, p, n);
@@ -39,12 +39,12 @@ void write_all(int fd, const void* data, std::size_t n) {
 
 void send(char kind, int value) {
     const KeeperEvent e{kind, value};
-    write_all(kEvent, &e, sizeof e);
+    write_fully(kEvent, &e, sizeof e);
 }
 
 void report(char kind, int err) {
     const ChildReport r{kind, err};
-    write_all(kExec, &r, sizeof r);
+    write_fully(kExec, &r, sizeof r);
 }
 
 void close_from(int first) {
@@ -292,8 +292,7 @@ siginfo_t supervise(pid_t self, pid_t program, int sfd, bool kill_now) {
             killed = true;
         }
         siginfo_t info{};
-        if (::waitid(P_PID, static_cast<id_t>(program), &info, WEXITED | WNOHANG | WNOWAIT) ==
-                0 &&
+        if (::waitid(P_PID, static_cast<id_t>(program), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
             info.si_pid == program) {
             return info;
         }
@@ -333,7 +332,7 @@ siginfo_t supervise(pid_t self, pid_t program, int sfd, bool kill_now) {
         const int err = enter_sandbox(*s.sandbox, &step, &own_proc);
         if (err != 0) {
             const KeeperEvent e{kEventSandboxFailed, err};
-            write_all(s.event_fd, &e, sizeof e);
+            write_fully(s.event_fd, &e, sizeof e);
             ::_exit(0);
         }
     } else {

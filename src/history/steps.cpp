@@ -173,9 +173,8 @@ LineSteps find_steps(const History& h, const Line& line, const std::vector<std::
     return steps_of(h, line, ok, classes, wobble);
 }
 
-namespace {
-
-// Collects the steps of every benchmark into the events of one branch.
+// Collects the steps of every benchmark into the events of one branch. Not file-local:
+// StepFinder::State, a class the header declares, holds them.
 struct BranchCollector {
     BranchSteps branch;
     std::map<std::string, std::size_t, std::less<>> event_at;  // commit (or run id) -> event
@@ -210,14 +209,13 @@ struct BranchCollector {
         std::sort(branch.events.begin(), branch.events.end(),
                   [](const StepEvent& a, const StepEvent& b) { return a.run < b.run; });
         for (auto& e : branch.events) {
-            std::stable_sort(e.steps.begin(), e.steps.end(),
-                             [](const auto& a, const auto& b) { return a.benchmark < b.benchmark; });
+            std::stable_sort(e.steps.begin(), e.steps.end(), [](const auto& a, const auto& b) {
+                return a.benchmark < b.benchmark;
+            });
         }
         return std::move(branch);
     }
 };
-
-}  // namespace
 
 struct StepFinder::State {
     const History& h;
@@ -225,8 +223,8 @@ struct StepFinder::State {
     RunKeys keys;
     std::vector<BranchCollector> collectors;
     std::map<std::string, std::size_t, std::less<>> index;  // branch -> collector
-    std::vector<std::vector<std::size_t>> ok;                 // per line: its ok points
-    std::vector<double> samples;                              // for the wobble bound
+    std::vector<std::vector<std::size_t>> ok;               // per line: its ok points
+    std::vector<double> samples;                            // for the wobble bound
 
     BranchCollector& collector(const std::string& branch) {
         auto [it, added] = index.emplace(branch, collectors.size());

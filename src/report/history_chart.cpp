@@ -15,6 +15,7 @@ namespace cgbench::report {
 namespace {
 
 using history::Result;
+using ojson = nlohmann::ordered_json;
 
 constexpr double kWidth = 860;
 constexpr double kHeight = 330;
@@ -44,7 +45,10 @@ struct Base {
 class ChartBuilder {
   public:
     ChartBuilder(const ChartInput& in, const ChartContext& cx)
-        : in_(in), cx_(cx), h_(*cx.history), canvas_(kWidth, kHeight, "chart", "cost of " + in.name) {
+        : in_(in),
+          cx_(cx),
+          h_(*cx.history),
+          canvas_(kWidth, kHeight, "chart", "cost of " + in.name) {
         collect_positions();
         collect_segments();
         choose_axis();
@@ -93,7 +97,8 @@ class ChartBuilder {
         const auto consider = [this](const Result& r, bool clean) {
             if (!r.cost) return;
             auto& b = bases_[h_.key_of(r.run)];
-            if ((clean && !b.clean) || (clean == b.clean && pos(r) < b.pos)) b = {*r.cost, pos(r), clean};
+            if ((clean && !b.clean) || (clean == b.clean && pos(r) < b.pos))
+                b = {*r.cost, pos(r), clean};
         };
         for (const auto& line : in_.lines) {
             for (const auto& p : line.points)
@@ -179,9 +184,8 @@ class ChartBuilder {
 
     void draw_axes() {
         for (const auto t : axis_.ticks) {
-            canvas_.line({left_, y(t)}, {right_, y(t)}, t == 0 && cx_.axis == Axis::Relative
-                                                            ? "grid zero"
-                                                            : "grid");
+            canvas_.line({left_, y(t)}, {right_, y(t)},
+                         t == 0 && cx_.axis == Axis::Relative ? "grid zero" : "grid");
             canvas_.text({left_ - 6, y(t) + 4}, tick_text(t), "tick", svg::Anchor::End);
         }
         canvas_.line({left_, kTop}, {left_, kBottom}, "axis");
@@ -252,19 +256,18 @@ class ChartBuilder {
     std::string epoch_title(std::size_t i) const {
         const auto& before = h_.fingerprints[segments_[i - 1].fingerprint];
         const auto& after = h_.fingerprints[segments_[i].fingerprint];
-        return fmt::format("a new epoch: measured differently from here on (fingerprint {}, {}), "
-                           "not compared with the results before: {}",
-                           fingerprint_number(i), h_.keys[segments_[i].fingerprint],
-                           util::join(before.differences(after), "; "));
+        return fmt::format(
+            "a new epoch: measured differently from here on (fingerprint {}, {}), "
+            "not compared with the results before: {}",
+            fingerprint_number(i), h_.keys[segments_[i].fingerprint],
+            util::join(before.differences(after), "; "));
     }
 
     std::string step_title(const history::BenchmarkStep& s) const {
-        std::string out = fmt::format("{} step of {}: {} -> {} ({}) on {}",
-                                      history::to_string(s.step.label), in_.name,
-                                      util::with_commas(*s.before.cost),
-                                      util::with_commas(*s.after.cost),
-                                      util::precise_percent(s.step.change),
-                                      history::branch_of(h_.run_of(s.after)));
+        std::string out = fmt::format(
+            "{} step of {}: {} -> {} ({}) on {}", history::to_string(s.step.label), in_.name,
+            util::with_commas(*s.before.cost), util::with_commas(*s.after.cost),
+            util::precise_percent(s.step.change), history::branch_of(h_.run_of(s.after)));
         const auto& commit = h_.run_of(s.after).git.commit;
         if (commit) out += " at " + commit->substr(0, 12);
         if (!s.step.environment.empty()) out += "\n" + util::join(s.step.environment, "; ");
@@ -345,7 +348,8 @@ class ChartBuilder {
                 canvas_.link_text({boxes[i].x, kBottom + 17}, commit, "tick commit",
                                   svg::Anchor::Middle, *url);
             } else {
-                canvas_.text({boxes[i].x, kBottom + 17}, commit, "tick commit", svg::Anchor::Middle);
+                canvas_.text({boxes[i].x, kBottom + 17}, commit, "tick commit",
+                             svg::Anchor::Middle);
             }
             canvas_.text({boxes[i].x, kBottom + 31}, stamp.size() > 5 ? stamp.substr(5) : stamp,
                          "tick", svg::Anchor::Middle);
@@ -371,7 +375,6 @@ class ChartBuilder {
     }
 
     std::string data_json() const {
-        using ojson = nlohmann::ordered_json;
         ojson lines = ojson::array();
         for (const auto& line : in_.lines) {
             const auto changes = history::changes_of(h_, line.points);
@@ -383,8 +386,8 @@ class ChartBuilder {
                 points.push_back(std::move(point));
             }
             const auto it = cx_.branches.find(line.branch);
-            lines.push_back(ojson::array(
-                {it == cx_.branches.end() ? 0 : it->second, std::move(points)}));
+            lines.push_back(
+                ojson::array({it == cx_.branches.end() ? 0 : it->second, std::move(points)}));
         }
         const double dx = runs_.size() < 2 ? 0 : x(1) - x(0);
         return ojson{{"id", in_.id},
@@ -433,7 +436,8 @@ std::string sparkline(const ChartInput& input, const ChartContext& context) {
             if (!points[i].cost) continue;
             if (!base) base = points[i].cost;
             if (*base == 0) continue;
-            values[i] = 100.0 * (static_cast<double>(*points[i].cost) - static_cast<double>(*base)) /
+            values[i] = 100.0 *
+                        (static_cast<double>(*points[i].cost) - static_cast<double>(*base)) /
                         static_cast<double>(*base);
             lo = std::min(lo, *values[i]);
             hi = std::max(hi, *values[i]);
@@ -441,11 +445,13 @@ std::string sparkline(const ChartInput& input, const ChartContext& context) {
     }
     const auto axis = relative_axis(lo, hi);
     const auto px = [&](std::size_t i) {
-        return points.size() < 2 ? kW / 2
-                                 : 3 + (kW - 6) * static_cast<double>(i) /
-                                           static_cast<double>(points.size() - 1);
+        return points.size() < 2
+                   ? kW / 2
+                   : 3 + (kW - 6) * static_cast<double>(i) / static_cast<double>(points.size() - 1);
     };
-    const auto py = [&](double v) { return kH - 3 - (kH - 6) * (v - axis.lo) / (axis.hi - axis.lo); };
+    const auto py = [&](double v) {
+        return kH - 3 - (kH - 6) * (v - axis.lo) / (axis.hi - axis.lo);
+    };
     for (const auto& e : epochs) {
         std::vector<svg::Point> line;
         for (std::size_t i = e.first; i <= e.last; ++i) {
@@ -457,7 +463,8 @@ std::string sparkline(const ChartInput& input, const ChartContext& context) {
     for (std::size_t i = 0; i < points.size(); ++i) {
         if (!points[i].cost) c.cross({px(i), kH - 4}, 2.5, "failed");
     }
-    if (!values.empty() && values.back()) c.circle({px(points.size() - 1), py(*values.back())}, 2.5, "dot br0");
+    if (!values.empty() && values.back())
+        c.circle({px(points.size() - 1), py(*values.back())}, 2.5, "dot br0");
     return c.str();
 }
 

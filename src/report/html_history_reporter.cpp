@@ -24,6 +24,7 @@ namespace {
 using html::Benchmark;
 using html::e;
 using html::Page;
+using ojson = nlohmann::ordered_json;
 
 // Default branch blue, then the others.
 constexpr std::string_view kPalette[] = {"#0969da", "#e16f24", "#8250df", "#1b7c83",
@@ -415,7 +416,6 @@ std::string section(const Page& page, const Benchmark& b, std::string& data) {
 // The data block the script reads: branches, runs (id, time, commit, dirty), subjects, the
 // commit URL and every chart's positions and values.
 std::string data_block(const Page& page, const std::string& charts) {
-    using ojson = nlohmann::ordered_json;
     const auto& h = *page.in.history;
     ojson branches = ojson::array();
     std::vector<std::pair<std::size_t, std::string>> order;

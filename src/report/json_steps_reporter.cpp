@@ -16,7 +16,7 @@ namespace {
 using ojson = nlohmann::ordered_json;
 using history::BranchSteps;
 
-ojson opt(const std::optional<std::string>& v) {
+ojson or_null(const std::optional<std::string>& v) {
     return v ? ojson(*v) : ojson();
 }
 
@@ -30,7 +30,7 @@ class Writer {
             branches.push_back(branch(b));
         return ojson{{"schema", "cgbench-steps/1"},
                      {"database", r_.database},
-                     {"benchmark", opt(r_.benchmark)},
+                     {"benchmark", or_null(r_.benchmark)},
                      {"branches", std::move(branches)},
                      {"ordering", ordering_json(h_.ordering)}};
     }
@@ -40,8 +40,8 @@ class Writer {
         const auto& run = h_.runs[index];
         ojson j{{"run", run.id},
                 {"started", run.started},
-                {"commit", opt(run.git.commit)},
-                {"commit_time", opt(run.git.commit_time)}};
+                {"commit", or_null(run.git.commit)},
+                {"commit_time", or_null(run.git.commit_time)}};
         if (run.git.commit) {
             if (const auto it = r_.commits.find(*run.git.commit); it != r_.commits.end()) {
                 j["subject"] = it->second.subject;
@@ -78,14 +78,10 @@ class Writer {
     }
 
     ojson step(const history::BenchmarkStep& s) const {
-        ojson j{{"benchmark", s.benchmark},
-                {"label", std::string(to_string(s.step.label))},
-                {"pending", s.step.pending},
-                {"change", s.step.change},
-                {"before", point(s.before)},
-                {"after", point(s.after)},
-                {"wobble_bound", s.wobble.bound},
-                {"wobble_samples", s.wobble.samples},
+        ojson j{{"benchmark", s.benchmark},         {"label", std::string(to_string(s.step.label))},
+                {"pending", s.step.pending},        {"change", s.step.change},
+                {"before", point(s.before)},        {"after", point(s.after)},
+                {"wobble_bound", s.wobble.bound},   {"wobble_samples", s.wobble.samples},
                 {"environment", s.step.environment}};
         if (s.explanation) {
             ojson moved = ojson::array();

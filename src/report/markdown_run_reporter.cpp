@@ -10,7 +10,7 @@ namespace cgbench::report {
 
 namespace {
 
-std::string row(const std::vector<std::string>& cells) {
+std::string table_row(const std::vector<std::string>& cells) {
     std::string out = "|";
     for (const auto& c : cells)
         out += " " + c + " |";
@@ -29,7 +29,7 @@ class MarkdownRunReporter final : public RunReporter {
                                          run.benchmarks.size());
         const bool branch_sim = run.fingerprint.branch_sim;
         const auto titles = summary_titles(branch_sim);
-        out += row(titles);
+        out += table_row(titles);
         out += "|:--|:--|";
         for (std::size_t i = 2; i < titles.size(); ++i)
             out += "--:|";
@@ -37,7 +37,7 @@ class MarkdownRunReporter final : public RunReporter {
         for (const auto& b : run.benchmarks) {
             auto cells = summary_cells(b, branch_sim);
             cells[0] = markdown_name(cells[0]);
-            out += row(cells);
+            out += table_row(cells);
         }
         // The line of <details> is HTML, not Markdown: its names are escaped as HTML.
         for (const auto& b : run.benchmarks) {

@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view kBeginPrefix = "Client Request: cgbench:begin:";
 constexpr std::string_view kEndPrefix = "Client Request: cgbench:end:";
 
-std::string quoted(std::string_view name) {
+std::string quoted_name(std::string_view name) {
     return "'" + util::printable(name) + "'";
 }
 
@@ -34,9 +34,10 @@ std::optional<RegionMarker> region_marker(std::string_view trigger) {
 bool RegionNesting::apply(bool begin, std::string_view name) {
     if (!error_.empty()) return false;
     if (name.find('\n') != std::string_view::npos) {
-        error_ = fmt::format("marked a region named {}, which holds a newline (region names "
-                             "must be one line)",
-                             quoted(name));
+        error_ = fmt::format(
+            "marked a region named {}, which holds a newline (region names "
+            "must be one line)",
+            quoted_name(name));
         return false;
     }
     const auto it = std::find_if(regions_.begin(), regions_.end(),
@@ -48,11 +49,12 @@ bool RegionNesting::apply(bool begin, std::string_view name) {
         if (!is_open) ++regions_[index].entries;
         open_.push_back(index);
     } else if (!is_open) {
-        error_ = fmt::format("ended region {}, which never began", quoted(name));
+        error_ = fmt::format("ended region {}, which never began", quoted_name(name));
     } else if (open_.back() != index) {
-        error_ = fmt::format("ended region {} while {}, begun inside it, was still open "
-                             "(regions must nest)",
-                             quoted(name), quoted(regions_[open_.back()].name));
+        error_ = fmt::format(
+            "ended region {} while {}, begun inside it, was still open "
+            "(regions must nest)",
+            quoted_name(name), quoted_name(regions_[open_.back()].name));
     } else {
         open_.pop_back();
     }
@@ -62,7 +64,7 @@ bool RegionNesting::apply(bool begin, std::string_view name) {
 bool RegionNesting::finish() {
     if (error_.empty() && !open_.empty()) {
         error_ = fmt::format("began region {} and never ended it",
-                             quoted(regions_[open_.back()].name));
+                             quoted_name(regions_[open_.back()].name));
     }
     return error_.empty();
 }
