@@ -20,6 +20,8 @@
 #include "core/version.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/process.hpp"
+#include "postgres_store/pg.hpp"
+#include "postgres_store/pg_schema.hpp"
 #include "sqlite_store/schema.hpp"
 #include "util/strings.hpp"
 
@@ -73,10 +75,10 @@ std::vector<std::string> subcommand_names(const CLI::App& app) {
     std::vector<std::string_view> candidates(names.begin(), names.end());
     const auto near = util::closest(word, candidates);
     const std::string where = app.get_parent() == nullptr ? "cgbench" : "cgbench " + app.get_name();
-    throw UsageError(fmt::format("unknown subcommand '{}' of {}{}", util::printable(word), where,
-                                 near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)),
-                     fmt::format("{} has {}; see `{} --help`", where, util::join(names, ", "),
-                                 where));
+    throw UsageError(
+        fmt::format("unknown subcommand '{}' of {}{}", util::printable(word), where,
+                    near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)),
+        fmt::format("{} has {}; see `{} --help`", where, util::join(names, ", "), where));
 }
 
 // Follows the subcommands `args` name (after a parse error) and throws UsageError for a word
@@ -94,9 +96,9 @@ void check_subcommands(const CLI::App& app, const std::vector<std::string>& args
         at = next;
     }
     const std::string where = at->get_parent() == nullptr ? "cgbench" : "cgbench " + at->get_name();
-    throw UsageError(fmt::format("{} needs a subcommand", where),
-                     fmt::format("one of {}; see `{} --help`",
-                                 util::join(subcommand_names(*at), ", "), where));
+    throw UsageError(
+        fmt::format("{} needs a subcommand", where),
+        fmt::format("one of {}; see `{} --help`", util::join(subcommand_names(*at), ", "), where));
 }
 
 // Flushes stdout at exit: a write error the buffer hid until now (a full disk) is reported,
@@ -116,17 +118,18 @@ void print_out(std::string_view text, Stream stream) {
     if (std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0) return;
     const int err = errno;
     std::clearerr(f);  // reported here, not again at exit
-    throw EnvironmentError(fmt::format("cannot write to standard {}: {}",
-                                       stream == Stream::Stderr ? "error" : "output",
-                                       std::strerror(err)),
-                           write_error_hint(err));
+    throw EnvironmentError(
+        fmt::format("cannot write to standard {}: {}",
+                    stream == Stream::Stderr ? "error" : "output", std::strerror(err)),
+        write_error_hint(err));
 }
 
 void add_global_flags(CLI::App& app, GlobalOptions& global) {
     // Callbacks rather than bound variables: CLI11 2.4 (Debian 13) resets a variable bound to
     // the subcommand's flag when the flag was given only before the subcommand
     // (`cgbench -q run` printed everything, `cgbench -v run` nothing more).
-    app.add_flag_callback("-q,--quiet", [&global] { global.quiet = true; }, "Print only errors");
+    app.add_flag_callback(
+        "-q,--quiet", [&global] { global.quiet = true; }, "Print only errors");
     app.add_flag_function(
         "-v,--verbose", [&global](std::int64_t n) { global.verbose += static_cast<int>(n); },
         "More detail (-vv: also the environment)");
@@ -137,8 +140,7 @@ CLI::Validator positive_count() {
         [](std::string& text) -> std::string {
             const auto n = util::parse_u64(text);
             if (n && *n >= 1) return {};
-            return fmt::format("'{}' is not a whole number of at least 1",
-                               util::printable(text));
+            return fmt::format("'{}' is not a whole number of at least 1", util::printable(text));
         },
         "COUNT");
 }
@@ -169,16 +171,16 @@ const report::OutputFormat& chosen_format(const std::optional<std::string>& form
 
 const report::OutputFormat& run_format(const std::optional<std::string>& format,
                                        const exec::EnvMap& env, std::string_view command) {
-    return *config::parse_layered(config::layered_format(format, env), [&](const std::string& name) {
-        return &report::find_format(name, report::Model::Run, command);
-    });
+    return *config::parse_layered(
+        config::layered_format(format, env), [&](const std::string& name) {
+            return &report::find_format(name, report::Model::Run, command);
+        });
 }
 
-std::unique_ptr<history::HistoryBackend> open_history(const std::filesystem::path& url) {
-    auto store = access::open_history(url.string(), access::Access::Read);
+std::unique_ptr<history::HistoryBackend> open_history(const history::Location& location) {
+    auto store = access::open_history(location, access::Access::Read);
     if (!store) {
-        throw UsageError(fmt::format("there is no history database at {}",
-                                     util::without_password(url.string())),
+        throw UsageError(fmt::format("there is no history database at {}", location),
                          "record runs with `cgbench run`, or pass --db PATH");
     }
     return store;
@@ -204,9 +206,14 @@ int main(int argc, char** argv) {
         "cgbench: deterministic performance numbers for CI, measured under Valgrind's "
         "Cachegrind.",
         "cgbench"};
-    app.set_version_flag("--version",
-                         fmt::format("cgbench {}\nhistory database schema {}\nresult files {}",
-                                     kVersion, sqlite_store::kSchemaVersion, kResultSchema));
+    app.set_version_flag(
+        "--version",
+        fmt::format("cgbench {}\nhistory database schema {} (SQLite), PostgreSQL schema {}\n"
+                    "result files {}",
+                    kVersion, sqlite_store::kSchemaVersion,
+                    postgres_store::built_in() ? std::to_string(postgres_store::kPgSchemaVersion)
+                                               : std::string("- (built without PostgreSQL)"),
+                    kResultSchema));
     app.footer(exit_code_help());
     app.require_subcommand(1);
     GlobalOptions global;
@@ -216,9 +223,8 @@ int main(int argc, char** argv) {
     for (auto&& sub :
          {register_run(app, global), register_compare(app, global), register_history(app, global),
           register_export(app, global), register_merge(app, global), register_config(app, global),
-          register_annotate(app, global), register_report(app, global),
-          register_steps(app, global), register_prune(app, global),
-          register_bisect(app, global), register_backfill(app, global),
+          register_annotate(app, global), register_report(app, global), register_steps(app, global),
+          register_prune(app, global), register_bisect(app, global), register_backfill(app, global),
           register_calibrate(app, global), register_import(app, global), register_pr(app, global),
           register_ci(app, global)}) {
         actions[sub.app] = sub.action;
