@@ -45,73 +45,11 @@ GOAL_MS=50
 SHUFFLE_EXPR="c.n"
 if [ "${OUT_OF_ORDER:-0}" = 1 ]; then SHUFFLE_EXPR="((c.n / 10) * 10 + 9 - c.n % 10)"; fi
 STEPS_GOAL_MS=1000
-command -v sqlite3 >/dev/null || { echo "bench: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 1; }
 
 repo="${KEEP:-$TMP/repo}"
 db="$repo/.cgbench/history.db"
 t0="$(date +%s.%N)"
-if [ ! -e "$db" ]; then
-    # 1. COMMITS commits on main, one minute apart.
-    git init -q -b main "$repo"
-    for i in $(seq 1 "$COMMITS"); do
-        printf 'commit refs/heads/main\ncommitter b <b@example.com> %d +0000\ndata 3\nc%02d\n\n' \
-            $((1767225600 + i * 60)) $((i % 100))
-    done | git -C "$repo" fast-import --quiet
-    git -C "$repo" rev-list --reverse main | awk '{ print NR "," $1 }' >"$TMP/commits.csv"
-
-    # 2. The template: one real run, at HEAD.
-    (cd "$repo" && "$CGBENCH" run -q --db "$db" --name template -- \
-        "$PROGRAMS/workload" 2000)
-    sqlite3 -bail "$db" >/dev/null <<SQL
-CREATE TEMP TABLE commits (n INTEGER PRIMARY KEY, hash TEXT NOT NULL);
-.import --csv $TMP/commits.csv commits
-CREATE TEMP TABLE tpl AS
-    SELECT r.fingerprint_key AS key, r.fingerprint AS fp, s.* FROM runs r
-    JOIN results s ON s.run = r.seq WHERE s.name = 'template';
-CREATE TEMP TABLE tplf AS
-    SELECT f.rank, f.symbol, f.cost, f.ir FROM result_functions f
-    JOIN tpl t ON t.run = f.run AND t.position = f.position;
-DELETE FROM result_functions;
-DELETE FROM results;
-DELETE FROM runs;
-BEGIN;
-INSERT INTO runs (seq, id, started, recorded, git_commit, git_branch, git_dirty,
-                  fingerprint_key, fingerprint, warnings, commit_time, author_time, parents,
-                  subject, first_parent_depth, shallow)
-SELECT c.n, strftime('%Y%m%dT%H%M%SZ', 1767225600 + c.n * 60, 'unixepoch') || printf('-%08x', c.n),
-       strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + $SHUFFLE_EXPR * 60, 'unixepoch'),
-       strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + c.n * 60, 'unixepoch'),
-       c.hash, 'main', 0, t.key, t.fp, '[]',
-       strftime('%Y-%m-%dT%H:%M:%S+00:00', 1767225600 + c.n * 60, 'unixepoch'),
-       strftime('%Y-%m-%dT%H:%M:%S+00:00', 1767225600 + c.n * 60, 'unixepoch'),
-       coalesce(p.hash, ''), printf('c%02d', c.n % 100), c.n, 0
-FROM commits c CROSS JOIN tpl t LEFT JOIN commits p ON p.n = c.n - 1;
-WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $BENCHES - 1),
-v AS (SELECT c.n AS run, b.j AS pos, printf('bench/%04d', b.j) AS name,
-             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500
-                 + (c.n >= 100 + (b.j * 37) % 800) * (b.j % 9 + 1) * 40 AS delta
-      FROM commits c, b)
-INSERT INTO results (run, position, name, status, tool, cost, ir, i1mr, ilmr, dr, d1mr, dlmr,
-                     dw, d1mw, dlmw, bc, bcm, bi, bim, l1_hits, ll_hits, ram_hits, data)
-SELECT v.run, v.pos, v.name, 'ok', t.tool, t.cost + v.delta, t.ir + v.delta, t.i1mr, t.ilmr,
-       t.dr, t.d1mr, t.dlmr, t.dw, t.d1mw, t.dlmw, t.bc, t.bcm, t.bi, t.bim,
-       t.l1_hits + v.delta, t.ll_hits, t.ram_hits,
-       json_set(t.data, '\$.name', v.name, '\$.events.Ir', t.ir + v.delta,
-                '\$.derived.l1_hits', t.l1_hits + v.delta, '\$.cost', t.cost + v.delta)
-FROM v, tpl t ORDER BY v.run, v.pos;
-WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $BENCHES - 1),
-v AS (SELECT c.n AS run, b.j AS pos,
-             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500
-                 + (c.n >= 100 + (b.j * 37) % 800) * (b.j % 9 + 1) * 40 AS delta
-      FROM commits c, b)
-INSERT INTO result_functions (run, position, rank, symbol, cost, ir)
-SELECT v.run, v.pos, f.rank, f.symbol, f.cost + (f.rank = 0) * v.delta,
-       f.ir + (f.rank = 0) * v.delta
-FROM v, tplf f ORDER BY v.run, v.pos, f.rank;
-COMMIT;
-PRAGMA wal_checkpoint(TRUNCATE);
-SQL
-fi
+scale_history "$repo" "$BENCHES" "$COMMITS" "$SHUFFLE_EXPR"
 t1="$(date +%s.%N)"
 
 results="$(sqlite3 "$db" 'SELECT COUNT(*) FROM results')"
@@ -135,10 +73,7 @@ cmds=(
     "steps|$CGBENCH steps --db $db"
     "steps --format json|$CGBENCH steps --db $db --format json"
 )
-for c in "${cmds[@]}"; do time_cmd "$TMP/warmup" ${c#*|}; done
-for _ in $(seq 1 "$RUNS"); do
-    for i in "${!cmds[@]}"; do time_cmd "$TMP/t$i" ${cmds[$i]#*|}; done
-done
+time_commands "${cmds[@]}"
 
 bench_machine
 echo "history:  $results results ($BENCHES benchmarks x $COMMITS commits), generated in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
@@ -147,15 +82,7 @@ echo "database: $bytes bytes ($(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b 
 echo "order:    $([ "${OUT_OF_ORDER:-0}" = 1 ] && echo "measured out of commit order (blocks of 10 newest first)" || echo "measured in commit order"); every run with its commit's facts"
 echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (load average at the end; CPU ms is user + system)"
 echo
-printf '%-34s %10s %8s  %s\n' "command" "median ms" "CPU ms" "goal"
-for i in "${!cmds[@]}"; do
-    ms="$(awk -v s="$(median "$TMP/t$i")" 'BEGIN { printf "%.1f", s * 1000 }')"
-    cpu="$(awk -v s="$(median "$TMP/t$i.cpu")" 'BEGIN { printf "%.1f", s * 1000 }')"
-    label="${cmds[$i]%%|*}"
-    goal="$GOAL_MS"
-    case "$label" in "steps"|"steps --format json") goal="$STEPS_GOAL_MS" ;; esac
-    printf '%-34s %10s %8s  <= %s ms %s\n' "$label" "$ms" "$cpu" "$goal" "$(verdict "$ms" "$goal")"
-done
+print_times "$GOAL_MS" "$STEPS_GOAL_MS" "${cmds[@]}"
 echo
 "$CGBENCH" steps --db "$db" --format json >"$TMP/steps.json"
 labels() { grep -oE "\"label\": *\"$1\"" "$TMP/steps.json" | wc -l; }

@@ -21,6 +21,15 @@
 #                         $TMP/results, from a template run of tests/programs/workload
 #                         ($TMP/template.json); needs the sqlite3 CLI
 #   ratio A B             A/B with 3 decimals
+#   scale_history REPO BENCHES COMMITS [SHUFFLE]
+#                         a repository and its SQLite history of BENCHES x COMMITS results
+#                         (see the function)
+#   time_commands CMD...  each "LABEL|COMMAND" once to warm up, then $RUNS rounds interleaved,
+#                         times in $TMP/t0, $TMP/t1... (time_cmd)
+#   print_times GOAL STEPS_GOAL CMD...
+#                         the table of time_commands' medians (wall and CPU ms) with each
+#                         command's goal: STEPS_GOAL for a label "steps..." of every
+#                         benchmark, else GOAL
 
 bench_init() {
     ROOT="$(cd "$(dirname "${BASH_SOURCE[1]}")/.." && pwd)"
@@ -112,4 +121,111 @@ result_set() {
     "$CGBENCH" run -q --no-db --name template --out "$TMP/template.json" -- \
         "$PROGRAMS/workload" 2000
     result_files "$TMP/template.json" "$TMP/results" "$FILES" "$BENCHES"
+}
+
+# scale_history REPO BENCHES COMMITS [SHUFFLE]
+#                       a git repository REPO of COMMITS commits on main (git fast-import)
+#                       and its SQLite history REPO/.cgbench/history.db of one run per commit
+#                       with BENCHES results each (1000 x 1000: a million), from one real
+#                       `cgbench run` of tests/programs/workload as template: names
+#                       bench/0000..., Ir varied per commit (each benchmark a one-commit blip
+#                       at every 20th commit, so about 10% change between two commits, and one
+#                       lasting step of 40 to 360 units at a commit of its own between 100 and
+#                       900), cost and l1_hits consistent with it, the template's functions
+#                       (the costliest carrying the change), each run with its commit's facts.
+#                       SHUFFLE: the SQL expression of the commit number c.n that orders the
+#                       start times (default c.n, commit order). An existing history is kept
+#                       as it is. Needs the sqlite3 CLI.
+scale_history() {
+    local repo="$1" benches="$2" commits="$3" shuffle="${4:-c.n}"
+    local db="$repo/.cgbench/history.db"
+    [ -e "$db" ] && return
+    command -v sqlite3 >/dev/null ||
+        { echo "bench: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 1; }
+    # 1. COMMITS commits on main, one minute apart.
+    git init -q -b main "$repo"
+    for i in $(seq 1 "$commits"); do
+        printf 'commit refs/heads/main\ncommitter b <b@example.com> %d +0000\ndata 3\nc%02d\n\n' \
+            $((1767225600 + i * 60)) $((i % 100))
+    done | git -C "$repo" fast-import --quiet
+    git -C "$repo" rev-list --reverse main | awk '{ print NR "," $1 }' >"$TMP/commits.csv"
+
+    # 2. The template: one real run, at HEAD.
+    (cd "$repo" && "$CGBENCH" run -q --db "$db" --name template -- \
+        "$PROGRAMS/workload" 2000)
+    sqlite3 -bail "$db" >/dev/null <<SQL
+CREATE TEMP TABLE commits (n INTEGER PRIMARY KEY, hash TEXT NOT NULL);
+.import --csv $TMP/commits.csv commits
+CREATE TEMP TABLE tpl AS
+    SELECT r.fingerprint_key AS key, r.fingerprint AS fp, s.* FROM runs r
+    JOIN results s ON s.run = r.seq WHERE s.name = 'template';
+CREATE TEMP TABLE tplf AS
+    SELECT f.rank, f.symbol, f.cost, f.ir FROM result_functions f
+    JOIN tpl t ON t.run = f.run AND t.position = f.position;
+DELETE FROM result_functions;
+DELETE FROM results;
+DELETE FROM runs;
+BEGIN;
+INSERT INTO runs (seq, id, started, recorded, git_commit, git_branch, git_dirty,
+                  fingerprint_key, fingerprint, warnings, commit_time, author_time, parents,
+                  subject, first_parent_depth, shallow)
+SELECT c.n, strftime('%Y%m%dT%H%M%SZ', 1767225600 + c.n * 60, 'unixepoch') || printf('-%08x', c.n),
+       strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + $shuffle * 60, 'unixepoch'),
+       strftime('%Y-%m-%dT%H:%M:%SZ', 1767225600 + c.n * 60, 'unixepoch'),
+       c.hash, 'main', 0, t.key, t.fp, '[]',
+       strftime('%Y-%m-%dT%H:%M:%S+00:00', 1767225600 + c.n * 60, 'unixepoch'),
+       strftime('%Y-%m-%dT%H:%M:%S+00:00', 1767225600 + c.n * 60, 'unixepoch'),
+       coalesce(p.hash, ''), printf('c%02d', c.n % 100), c.n, 0
+FROM commits c CROSS JOIN tpl t LEFT JOIN commits p ON p.n = c.n - 1;
+WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $benches - 1),
+v AS (SELECT c.n AS run, b.j AS pos, printf('bench/%04d', b.j) AS name,
+             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500
+                 + (c.n >= 100 + (b.j * 37) % 800) * (b.j % 9 + 1) * 40 AS delta
+      FROM commits c, b)
+INSERT INTO results (run, position, name, status, tool, cost, ir, i1mr, ilmr, dr, d1mr, dlmr,
+                     dw, d1mw, dlmw, bc, bcm, bi, bim, l1_hits, ll_hits, ram_hits, data)
+SELECT v.run, v.pos, v.name, 'ok', t.tool, t.cost + v.delta, t.ir + v.delta, t.i1mr, t.ilmr,
+       t.dr, t.d1mr, t.dlmr, t.dw, t.d1mw, t.dlmw, t.bc, t.bcm, t.bi, t.bim,
+       t.l1_hits + v.delta, t.ll_hits, t.ram_hits,
+       json_set(t.data, '\$.name', v.name, '\$.events.Ir', t.ir + v.delta,
+                '\$.derived.l1_hits', t.l1_hits + v.delta, '\$.cost', t.cost + v.delta)
+FROM v, tpl t ORDER BY v.run, v.pos;
+WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $benches - 1),
+v AS (SELECT c.n AS run, b.j AS pos,
+             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500
+                 + (c.n >= 100 + (b.j * 37) % 800) * (b.j % 9 + 1) * 40 AS delta
+      FROM commits c, b)
+INSERT INTO result_functions (run, position, rank, symbol, cost, ir)
+SELECT v.run, v.pos, f.rank, f.symbol, f.cost + (f.rank = 0) * v.delta,
+       f.ir + (f.rank = 0) * v.delta
+FROM v, tplf f ORDER BY v.run, v.pos, f.rank;
+COMMIT;
+PRAGMA wal_checkpoint(TRUNCATE);
+SQL
+}
+
+time_commands() {
+    local c i
+    # shellcheck disable=SC2086  # each command is split into its words
+    for c in "$@"; do time_cmd "$TMP/warmup" ${c#*|}; done
+    for _ in $(seq 1 "$RUNS"); do
+        i=0
+        # shellcheck disable=SC2086
+        for c in "$@"; do time_cmd "$TMP/t$i" ${c#*|}; i=$((i + 1)); done
+    done
+}
+
+print_times() {
+    local goal="$1" steps_goal="$2" i=0 c ms cpu label g
+    shift 2
+    printf '%-40s %10s %8s  %s\n' "command" "median ms" "CPU ms" "goal"
+    for c in "$@"; do
+        ms="$(awk -v s="$(median "$TMP/t$i")" 'BEGIN { printf "%.1f", s * 1000 }')"
+        cpu="$(awk -v s="$(median "$TMP/t$i.cpu")" 'BEGIN { printf "%.1f", s * 1000 }')"
+        label="${c%%|*}"
+        g="$goal"
+        case "$label" in "steps"|"steps --format json"|"steps ("*) g="$steps_goal" ;; esac
+        printf '%-40s %10s %8s  <= %s ms %s\n' "$label" "$ms" "$cpu" "$g" "$(verdict "$ms" "$g")"
+        i=$((i + 1))
+    done
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # postgres_scale.sh — the PostgreSQL history (--db postgresql://...) at scale, beside SQLite.
 #
-# 1. 1,000,000 results (BENCHES x COMMITS, 1,000 each): bench/history_scale.sh generates its
-#    SQLite history (runs with their commits' facts, kept functions), `cgbench import --from`
+# 1. 1,000,000 results (BENCHES x COMMITS, 1,000 each): scale_history (bench/lib.sh, as
+#    bench/history_scale.sh) generates the SQLite history (runs with their commits' facts,
+#    kept functions), `cgbench import --from`
 #    copies it into PostgreSQL (timed; then VACUUM ANALYZE, as autovacuum would), then, median of $RUNS (default 11), interleaved, on
 #    both:  compare RUN RUN, history NAME (goal <= 50 ms each), steps (every benchmark,
 #    <= 1 s).
@@ -40,10 +41,9 @@ bench_machine
 echo "server:   PostgreSQL $(psql "$URL" -Atc 'SHOW server_version') on 127.0.0.1 (fsync off)"
 
 if [ "${SKIP_SCALE:-0}" != 1 ]; then
-    # 1. The SQLite history of history_scale.sh, then copied.
-    KEEP="$TMP/scale" SKIP_BUILD=1 RUNS=1 BENCHES="$BENCHES" COMMITS="$COMMITS" \
-        "$ROOT/bench/history_scale.sh" >"$TMP/sqlite_scale.txt"
+    # 1. The SQLite history, then copied.
     repo="$TMP/scale"
+    scale_history "$repo" "$BENCHES" "$COMMITS"
     db="$repo/.cgbench/history.db"
     pg="$URL?project=scale"
     t0="$(date +%s.%N)"
@@ -68,25 +68,14 @@ if [ "${SKIP_SCALE:-0}" != 1 ]; then
                "history $name ($where)|$CGBENCH history --db $d $name"
                "steps ($where)|$CGBENCH steps --db $d")
     done
-    for c in "${cmds[@]}"; do time_cmd "$TMP/warmup" ${c#*|}; done
-    for _ in $(seq 1 "$RUNS"); do
-        for i in "${!cmds[@]}"; do time_cmd "$TMP/t$i" ${cmds[$i]#*|}; done
-    done
+    time_commands "${cmds[@]}"
     cd "$ROOT"
     echo
     echo "history:  $results results ($BENCHES benchmarks x $COMMITS commits) in PostgreSQL, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }') (tables and indexes)"
     echo "import --from sqlite: $(elapsed "$t0" "$t1") s; again: $again"
     echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (load average at the end; CPU ms is user + system)"
     echo
-    printf '%-40s %10s %8s  %s\n' "command" "median ms" "CPU ms" "goal"
-    for i in "${!cmds[@]}"; do
-        ms="$(awk -v s="$(median "$TMP/t$i")" 'BEGIN { printf "%.1f", s * 1000 }')"
-        cpu="$(awk -v s="$(median "$TMP/t$i.cpu")" 'BEGIN { printf "%.1f", s * 1000 }')"
-        label="${cmds[$i]%%|*}"
-        goal=50
-        case "$label" in steps*) goal=1000 ;; esac
-        printf '%-40s %10s %8s  <= %s ms %s\n' "$label" "$ms" "$cpu" "$goal" "$(verdict "$ms" "$goal")"
-    done
+    print_times 50 1000 "${cmds[@]}"
 fi
 
 # 2. Many writers at once.

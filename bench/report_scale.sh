@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report_scale.sh — the HTML report of a large history: 100 benchmarks x 1,000 commits (the
-# history of history_scale.sh, smaller), with the default --last 50 and with every result
+# history of history_scale.sh (scale_history in lib.sh), smaller), with the default --last 50 and with every result
 # (--last 1000):
 #   - wall time of `cgbench report --html` (median of $RUNS, interleaved),
 #   - the file's size,
@@ -22,10 +22,7 @@ browser="$(command -v chromium || command -v chromium-browser || true)"
 command -v node >/dev/null || { echo "bench: needs node (apt-get install nodejs)" >&2; exit 1; }
 
 repo="${KEEP:-$TMP/repo}"
-if [ ! -e "$repo/.cgbench/history.db" ]; then
-    KEEP="$repo" BENCHES="$BENCHES" COMMITS="$COMMITS" RUNS=1 SKIP_BUILD=1 \
-        "$ROOT/bench/history_scale.sh" >/dev/null
-fi
+scale_history "$repo" "$BENCHES" "$COMMITS"
 db="$repo/.cgbench/history.db"
 cd "$repo"
 lasts=(50 "$COMMITS")

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <string_view>
 
 #include "access/memory_history.hpp"
@@ -17,63 +16,69 @@ namespace {
 
 using Backend = std::unique_ptr<history::HistoryBackend>;
 
+using Projects = std::optional<std::vector<std::string>>;
+
 // Every backend a URL can name, by its scheme, with its open(what follows the scheme,
-// access). A new backend is one line here (and its #include). A plain path is SQLite's.
+// access) and, for a store of many projects, projects(what follows the scheme). A new
+// backend is one line here (and its #include). A plain path is SQLite's.
 struct Scheme {
     std::string_view prefix;
     Backend (*open)(const std::string& location, Access access);
+    Projects (*projects)(const std::string& location) = nullptr;
 };
 constexpr Scheme kSchemes[] = {
     {"sqlite:", sqlite_store::SqliteHistory::open},
     {"memory:", MemoryHistory::open},
-    {"postgresql:", postgres_store::PgHistory::open},
-    {"postgres:", postgres_store::PgHistory::open},
+    {"postgresql:", postgres_store::PgHistory::open, postgres_store::PgHistory::projects},
+    {"postgres:", postgres_store::PgHistory::open, postgres_store::PgHistory::projects},
 };
+constexpr Scheme kPlainPath = kSchemes[0];
 
-// The scheme `url` starts with ("name:"), or empty for a plain path. One letter before the
-// colon is no scheme, so that nothing that could be a drive letter is taken for one.
-std::string_view scheme_of(std::string_view url) {
-    const auto colon = url.find(':');
-    if (colon == std::string_view::npos || colon < 2 ||
-        std::isalpha(static_cast<unsigned char>(url[0])) == 0) {
-        return {};
+[[noreturn]] void unknown_scheme(const Location& location);
+
+// The row of `location`'s scheme; UsageError for a scheme no backend has.
+const Scheme& scheme_of(const Location& location) {
+    const auto scheme = location.scheme();
+    if (scheme.empty()) return kPlainPath;
+    for (const auto& s : kSchemes) {
+        if (s.prefix == scheme) return s;
     }
-    for (std::size_t i = 1; i < colon; ++i) {
-        const auto c = static_cast<unsigned char>(url[i]);
-        if (std::isalnum(c) == 0 && c != '+' && c != '-' && c != '.') return {};
-    }
-    return url.substr(0, colon + 1);
+    unknown_scheme(location);
 }
 
-}  // namespace
-
-Backend open_history(const std::string& url, Access access) {
-    const auto scheme = scheme_of(url);
-    if (scheme.empty()) return sqlite_store::SqliteHistory::open(url, access);
-    for (const auto& s : kSchemes) {
-        if (s.prefix == scheme) return s.open(url.substr(scheme.size()), access);
-    }
+void unknown_scheme(const Location& location) {
     std::vector<std::string> known;
     for (const auto& s : kSchemes)
         known.emplace_back(s.prefix);
     throw UsageError(
-        fmt::format("--db {}: unknown history scheme '{}' (known: {}, or a path)",
-                    util::printable(url), util::printable(scheme), util::join(known, ", ")),
-        "pass a file path, or a URL of one of those schemes; write ./NAME for a file whose "
-        "name has a colon");
+        fmt::format("--db {}: unknown history scheme '{}' (known: {}, or a path)", location,
+                    util::printable(location.scheme()), util::join(known, ", ")),
+        "pass a file path, or a URL of one of those schemes; write ./NAME for a file "
+        "whose name has a colon");
 }
 
-Backend open_history_for_run(const std::optional<std::filesystem::path>& url) {
+}  // namespace
+
+Backend open_history(const Location& location, Access access) {
+    return scheme_of(location).open(std::string(location.rest()), access);
+}
+
+Projects history_projects(const Location& location) {
+    const auto& scheme = scheme_of(location);
+    if (scheme.projects != nullptr) return scheme.projects(std::string(location.rest()));
+    if (!open_history(location, Access::Read)) return std::nullopt;
+    return std::vector<std::string>{};
+}
+
+Backend open_history_for_run(const std::optional<Location>& url) {
     if (!url) return nullptr;
-    return open_history(url->string(), Access::Record);
+    return open_history(*url, Access::Record);
 }
 
-std::optional<history::HistorySource> history_source(
-    const std::optional<std::filesystem::path>& url) {
+std::optional<history::HistorySource> history_source(const std::optional<Location>& url) {
     if (!url) return std::nullopt;
-    const std::string url_text = url->string();
-    return history::HistorySource{util::without_password(url_text),
-                                  [url_text] { return open_history(url_text, Access::Read); }};
+    return history::HistorySource{
+        url->shown(), [location = *url] { return open_history(location, Access::Read); }};
 }
 
 }  // namespace cgbench::access

@@ -20,6 +20,8 @@
 #include "core/version.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/process.hpp"
+#include "postgres_store/pg.hpp"
+#include "postgres_store/pg_schema.hpp"
 #include "sqlite_store/schema.hpp"
 #include "util/strings.hpp"
 
@@ -175,12 +177,11 @@ const report::OutputFormat& run_format(const std::optional<std::string>& format,
         });
 }
 
-std::unique_ptr<history::HistoryBackend> open_history(const std::filesystem::path& url) {
-    auto store = access::open_history(url.string(), access::Access::Read);
+std::unique_ptr<history::HistoryBackend> open_history(const history::Location& location) {
+    auto store = access::open_history(location, access::Access::Read);
     if (!store) {
-        throw UsageError(
-            fmt::format("there is no history database at {}", util::without_password(url.string())),
-            "record runs with `cgbench run`, or pass --db PATH");
+        throw UsageError(fmt::format("there is no history database at {}", location),
+                         "record runs with `cgbench run`, or pass --db PATH");
     }
     return store;
 }
@@ -205,9 +206,14 @@ int main(int argc, char** argv) {
         "cgbench: deterministic performance numbers for CI, measured under Valgrind's "
         "Cachegrind.",
         "cgbench"};
-    app.set_version_flag("--version",
-                         fmt::format("cgbench {}\nhistory database schema {}\nresult files {}",
-                                     kVersion, sqlite_store::kSchemaVersion, kResultSchema));
+    app.set_version_flag(
+        "--version",
+        fmt::format("cgbench {}\nhistory database schema {} (SQLite), PostgreSQL schema {}\n"
+                    "result files {}",
+                    kVersion, sqlite_store::kSchemaVersion,
+                    postgres_store::built_in() ? std::to_string(postgres_store::kPgSchemaVersion)
+                                               : std::string("- (built without PostgreSQL)"),
+                    kResultSchema));
     app.footer(exit_code_help());
     app.require_subcommand(1);
     GlobalOptions global;

@@ -206,7 +206,7 @@ int execute(const BackfillInput& in, const Context& ctx) {
     r.in_range = all.size();
     r.branch = in.branch ? *in.branch : branch_of_range(git, in.range, ctx.env, all.back());
     r.shallow = git.run({"rev-parse", "--is-shallow-repository"}).value_or("") == "true";
-    r.database = util::without_password(db->string());
+    r.database = db->shown();
     const auto commits = every_and_last(all, in.every.value_or(1), in.last);
     const auto info = runner::read_commits(ctx.cwd, commits, ctx.env, ctx.runner);
     for (const auto& c : commits) {

@@ -72,7 +72,7 @@ const report::OutputFormat& run_format(const std::optional<std::string>& format,
 // Opens the existing history `url` names (a path, sqlite:PATH or memory:) to read; UsageError
 // (exit 2) naming it when there is none, EnvironmentError (exit 4) when it is damaged or from
 // a newer cgbench.
-std::unique_ptr<history::HistoryBackend> open_history(const std::filesystem::path& url);
+std::unique_ptr<history::HistoryBackend> open_history(const history::Location& location);
 
 // Where print_out writes.
 enum class Stream { Stdout, Stderr };

@@ -78,13 +78,13 @@ std::string summary(const access::RunImporter& importer, const Tally& t, const s
 }
 
 // `import --from HISTORY`: every run of another history, oldest first, as stored there.
-int import_history(const std::string& from_url, const std::string& db, const Context& ctx) {
+int import_history(const history::Location& from_url, const history::Location& db,
+                   const Context& ctx) {
     const auto from = access::open_history(from_url, access::Access::Read);
     if (!from) {
-        throw UsageError(
-            fmt::format("--from {}: there is no history there", util::without_password(from_url)),
-            "name an existing history: a SQLite file (sqlite:PATH) or a "
-            "postgresql:// URL with its project");
+        throw UsageError(fmt::format("--from {}: there is no history there", from_url),
+                         "name an existing history: a SQLite file (sqlite:PATH) or a "
+                         "postgresql:// URL with its project");
     }
     const auto store = access::open_history(db, access::Access::Record);
     if (store->name() == from->name()) {
@@ -119,14 +119,14 @@ int execute(const ImportInput& in, const Context& ctx) {
             throw UsageError("import takes result files or --from, not both",
                              "import the files and the other history in two commands");
         }
-        return import_history(*in.from, path->string(), ctx);
+        return import_history(history::Location(*in.from), *path, ctx);
     }
     if (in.paths.empty()) {
         throw UsageError("import needs result files, directories or --from HISTORY",
                          "cgbench import FILE|DIR..., or cgbench import --from sqlite:PATH");
     }
     const auto sources = access::import_sources(in.paths);
-    const auto store = access::open_history(path->string(), access::Access::Record);
+    const auto store = access::open_history(*path, access::Access::Record);
     access::RunImporter importer(*store);
     Tally tally;
     for (const auto& source : sources) {

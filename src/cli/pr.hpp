@@ -69,9 +69,10 @@ bool defined_by(const config::Suite& suite, std::string_view name);
 
 // A run the history holds that stands for the base, or why none does.
 struct StoredBase {
-    std::optional<RunResult> run;  // the base's results, as HEAD is compared with them
-    std::string source;            // "main's run of 1a2b3c4d5e, recorded 2026-11-27T07:31:02Z"
-    std::string why_not;           // "--no-reuse", "its programs were built by ...", ...
+    std::optional<RunResult> run;   // the base's results, as HEAD is compared with them
+    std::string source;             // "main's run of 1a2b3c4d5e, recorded 2026-11-27T07:31:02Z"
+    std::string why_not;            // "--no-reuse", "its programs were built by ...", ...
+    std::vector<std::string> runs;  // the ids of the stored runs its results come from
 };
 
 // The latest clean run of the merge base in `plan.history` measured as `head` was (the same
@@ -80,8 +81,10 @@ struct StoredBase {
 StoredBase find_stored_base(const config::PrPlan& plan, const MergeBase& base,
                             const RunResult& head, const Context& ctx);
 
-// In OUT-DIR/base-source[-K] when the base's results came from the history.
+// In OUT-DIR/base-source[-K] when the base's results came from the history: in its first
+// line (what the reports note), and its second names the stored runs.
 inline constexpr std::string_view kReusedNote = "reused from the history";
+inline constexpr std::string_view kRunsLine = "runs: ";
 
 // The base's results: their file (OUT-DIR/base[-K].json), or none, with the reason.
 struct BaseResults {

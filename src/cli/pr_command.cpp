@@ -78,8 +78,9 @@ void add_options(CLI::App& cmd, config::PrInput& in) {
     cmd.add_flag("--report-only", in.report_only,
                  "Join OUT-DIR/{base,head}-*.json shards if present, then report");
     cmd.add_option("--history", in.history,
-                   "Record HEAD's run in this history database; in branch mode, compare it with "
-                   "the previous run of its branch there");
+                   "Record HEAD's run in this history (a file, or any --db location such as "
+                   "postgresql://...); in branch mode, compare it with the previous run of its "
+                   "branch there");
     cmd.add_flag("--no-reuse", in.no_reuse,
                  "Build and measure the base even when --history holds a clean run of it "
                  "measured as HEAD is (same fingerprint key and compilers)");
@@ -99,7 +100,8 @@ void add_options(CLI::App& cmd, config::PrInput& in) {
     cmd.add_option("--alert-timeout", in.alert_timeout,
                    "Seconds an alert delivery may take, per attempt (3 attempts) [10]");
     cmd.add_option("--alert-state", in.alert_state,
-                   "Where the steps already alerted are kept [alerts.json beside --history]");
+                   "Where the steps already alerted are kept [alerts.json beside a --history "
+                   "file]");
 }
 
 std::string first_line(const fs::path& file) {
@@ -149,7 +151,7 @@ int branch_mode(const config::PrPlan& plan, const Context& ctx) {
     pr::say(ctx, plan.history
                      ? fmt::format("no base: measuring HEAD, then comparing it with the previous "
                                    "run of its branch in {}",
-                                   plan.history->string())
+                                   *plan.history)
                      : "no base and no history database: measuring HEAD only");
     pr::Tools tools(ctx);
     const int measured = pr::measure_head(plan, nullptr, tools, ctx).code;

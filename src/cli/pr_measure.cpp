@@ -280,10 +280,11 @@ BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& bas
     if (head.run) stored = find_stored_base(plan, base, *head.run, ctx);
     if (stored.run) {
         say(ctx, fmt::format("base: {} in {} (not built, not measured; --no-reuse rebuilds it)",
-                             stored.source, plan.history->string()));
+                             stored.source, *plan.history));
         util::write_file_atomic(source, fmt::format("base: {}, {} (not built or measured here; "
-                                                    "--no-reuse rebuilds it)\n",
-                                                    stored.source, kReusedNote));
+                                                    "--no-reuse rebuilds it)\n{}{}\n",
+                                                    stored.source, kReusedNote, kRunsLine,
+                                                    util::join(stored.runs, " ")));
         save(*stored.run, file, "base", ctx);
         return {file, ""};
     }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "base/errors.hpp"
 #include "cli/command.hpp"
@@ -71,9 +72,9 @@ config::ComparePlan compare_plan(const config::PrPlan& plan, Against against,
     return cp;
 }
 
-// The lines of OUT-DIR/base-source[-K]: where the base's results came from (one per shard
-// that says something else), in shard order.
-std::vector<std::string> base_sources(const config::PrPlan& plan) {
+// What OUT-DIR/base-source[-K] say: where the base's results came from (a line per shard
+// that says something else, in shard order), nullopt when there are none.
+std::optional<compare::BaseSource> base_sources(const config::PrPlan& plan) {
     std::vector<fs::path> files;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(plan.out_dir, ec)) {
@@ -81,14 +82,28 @@ std::vector<std::string> base_sources(const config::PrPlan& plan) {
             files.push_back(e.path());
         }
     }
+    if (files.empty()) return std::nullopt;
     std::sort(files.begin(), files.end());
-    std::vector<std::string> out;
+    compare::BaseSource out;
+    std::set<std::string> kinds;
     for (const auto& f : files) {
-        auto line = first_line(f);
-        if (!line.empty() && std::find(out.begin(), out.end(), line) == out.end()) {
-            out.push_back(std::move(line));
+        const auto text = util::read_file(f);
+        const auto lines = util::split(text, '\n');
+        const std::string line(util::trim(lines.front()));
+        if (line.empty()) continue;
+        const bool reused = line.find(kReusedNote) != std::string::npos;
+        kinds.insert(reused ? "history" : "built");
+        if (std::find(out.lines.begin(), out.lines.end(), line) == out.lines.end()) {
+            out.lines.push_back(line);
+        }
+        if (lines.size() < 2 || !util::starts_with(lines[1], kRunsLine)) continue;
+        for (const auto id : util::split(lines[1].substr(kRunsLine.size()), ' ')) {
+            if (!id.empty() && std::find(out.runs.begin(), out.runs.end(), id) == out.runs.end())
+                out.runs.emplace_back(id);
         }
     }
+    if (kinds.empty()) return std::nullopt;
+    out.kind = kinds.size() > 1 ? "mixed" : *kinds.begin();
     return out;
 }
 
@@ -149,19 +164,20 @@ std::pair<compare::Comparison, Verdict> report(const config::PrPlan& plan, Again
     auto outputs = open_reports(specs, report::Model::Compare, "pr", false);
 
     auto cp = compare_plan(plan, against, why);
-    const auto sources =
-        against == Against::BaseFile ? base_sources(plan) : std::vector<std::string>{};
+    const auto sources = against == Against::BaseFile ? base_sources(plan) : std::nullopt;
     // A base from the history lists the functions it keeps: both sides are compared so, and
     // "Functions that moved" pairs like with like (as branch mode compares HEAD as stored).
-    const bool reused = std::any_of(sources.begin(), sources.end(), [](const auto& line) {
-        return line.find(kReusedNote) != std::string::npos;
-    });
+    const bool reused = sources && sources->kind != "built";
     if (reused) {
         cp.base = as_stored(plan, "base").string();
         cp.head = as_stored(plan, "head").string();
     }
     auto comparison = compare_as_planned(cp, ctx);
-    comparison.notes.insert(comparison.notes.begin(), sources.begin(), sources.end());
+    if (sources) {
+        comparison.notes.insert(comparison.notes.begin(), sources->lines.begin(),
+                                sources->lines.end());
+        comparison.base_source = sources;
+    }
     if (reused) {
         std::error_code ec;
         fs::remove(*cp.base, ec);

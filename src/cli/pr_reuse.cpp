@@ -4,8 +4,9 @@
 //     run; the latest such, completed with the other runs of that commit (shards, one run per
 //     benchmark) as `compare` completes a commit's run;
 //   - under HEAD's fingerprint key (the same Valgrind, geometry, weights, CPU baseline...) and
-//     with the same compilers as HEAD's build (a shard's among them): HEAD is measured first,
-//     so both are known;
+//     with the same compilers as HEAD's build: those of every stored run a compared result
+//     comes from (a sharded main records one run per shard), against HEAD's (a shard's among
+//     them). HEAD is measured first, so both are known;
 //   - holding an ok result for every benchmark HEAD measured that the base's suite file
 //     defines: a benchmark the base lacks entirely is new (added); one the base defines but
 //     the stored run lacks or records as failed means the stored run is not the whole base.
@@ -18,6 +19,7 @@
 #include "access/history_url.hpp"
 #include "cli/pr.hpp"
 #include "cli/worktree_run.hpp"
+#include "config/shard.hpp"
 #include "history/stored_runs.hpp"
 #include "util/strings.hpp"
 
@@ -61,30 +63,57 @@ std::string coverage_gap(const RunResult& stored, const RunResult& head,
     return "";
 }
 
-// Whether the programs of `head` were built by the compilers of `stored` (both sorted): the
-// same ones; for a shard, which measures some of the programs, each of its compilers.
+// Whether the programs of `head` were built by `stored`, the compilers of the stored runs
+// the compared results come from (both sorted): the same ones; for a shard, which measures
+// some of the programs, each of its compilers.
 bool same_compilers(const std::vector<std::string>& stored, const std::vector<std::string>& head,
                     bool shard) {
     if (!shard) return stored == head;
     return std::includes(stored.begin(), stored.end(), head.begin(), head.end());
 }
 
-// The benchmarks of `stored` a shard compares: those HEAD's shard measured.
-void keep_shard(RunResult& stored, const RunResult& head) {
-    std::set<std::string_view> names;
-    for (const auto& b : head.benchmarks)
-        names.insert(b.name);
-    const auto outside = [&names](const BenchmarkResult& b) { return names.count(b.name) == 0; };
-    stored.benchmarks.erase(
-        std::remove_if(stored.benchmarks.begin(), stored.benchmarks.end(), outside),
-        stored.benchmarks.end());
+// The benchmarks of `stored` shard `shard` compares: those the base, had it been built, would
+// have measured in that shard. Both sides split their own suites by name (measure() runs
+// without the history's costs), so this is the same split of the base's names: a benchmark
+// the pull request removed stays in exactly one shard and the joined report lists it.
+void keep_shard(RunResult& stored, const std::string& shard) {
+    std::vector<std::string> names;
+    for (const auto& b : stored.benchmarks)
+        names.push_back(b.name);
+    std::vector<BenchmarkResult> kept;
+    for (const auto i :
+         config::shard_members(names, config::parse_shard(shard, "--shard"), std::nullopt)) {
+        kept.push_back(std::move(stored.benchmarks[i]));
+    }
+    stored.benchmarks = std::move(kept);
 }
 
-// The latest clean run of the base under HEAD's key, with the others of its commit; or why
-// there is none.
+// The sorted compilers of the stored runs `used` (ids, of `found`) that hold a result of
+// `stored`, which was completed from them: only those built what is compared.
+std::vector<std::string> compilers_of(history::HistoryBackend& history,
+                                      const std::vector<history::FoundRun>& found,
+                                      const std::vector<std::string>& used,
+                                      const RunResult& stored) {
+    std::set<std::string, std::less<>> names;
+    for (const auto& b : stored.benchmarks)
+        names.insert(b.name);
+    const auto compared = [&names](std::string_view name) { return names.count(name) > 0; };
+    std::set<std::string> out;
+    for (const auto& r : found) {
+        if (std::find(used.begin(), used.end(), r.id) == used.end()) continue;
+        const auto run = history.load_run(r.handle, compared);
+        if (!run || run->benchmarks.empty()) continue;
+        out.insert(run->fingerprint.compilers.begin(), run->fingerprint.compilers.end());
+    }
+    return {out.begin(), out.end()};
+}
+
+// The latest clean run of the base under HEAD's key, with the others of its commit (the ids
+// of those drawn on in `used`, every run of the commit in `found`); or why there is none.
 std::optional<RunResult> stored_run_of(history::HistoryBackend& history, const MergeBase& base,
                                        const RunResult& head, std::string& why,
-                                       std::size_t& runs_used) {
+                                       std::vector<history::FoundRun>& found,
+                                       std::vector<std::string>& used) {
     history::RunFilter filter;
     filter.commit = base.commit;
     filter.clean_only = true;
@@ -92,7 +121,7 @@ std::optional<RunResult> stored_run_of(history::HistoryBackend& history, const M
     std::vector<std::string> exclude = {head.id};
     const history::FoundRun* anchor = nullptr;
     const history::FoundRun* measured_otherwise = nullptr;
-    const auto found = history.find_runs(filter);
+    found = history.find_runs(filter);
     for (const auto& r : found) {
         if (r.recorded_by == kRecordedByBisect) exclude.push_back(r.id);
         if (r.recorded_by == kRecordedByBisect || r.id == head.id) continue;
@@ -120,10 +149,7 @@ std::optional<RunResult> stored_run_of(history::HistoryBackend& history, const M
         why = fmt::format("its run {} holds no results", util::printable(anchor->id));
         return std::nullopt;
     }
-    std::vector<std::string> used;
-    auto run = history::complete_from_commit(history, std::move(*first), exclude, used);
-    runs_used = used.size();
-    return run;
+    return history::complete_from_commit(history, std::move(*first), exclude, used);
 }
 
 // "main's run of 1a2b3c4d5e, recorded 2026-11-27T07:31:02Z"
@@ -154,25 +180,27 @@ StoredBase find_stored_base(const config::PrPlan& plan, const MergeBase& base,
         out.why_not = "no --history to look its run up in";
         return out;
     }
-    const auto history = access::open_history(plan.history->string(), access::Access::Read);
+    const auto history = access::open_history(*plan.history, access::Access::Read);
     if (!history) {
-        out.why_not = fmt::format("{} holds no history", util::printable(plan.history->string()));
+        out.why_not = fmt::format("{} holds no history", *plan.history);
         return out;
     }
-    std::size_t runs_used = 0;
-    auto stored = stored_run_of(*history, base, head, out.why_not, runs_used);
+    std::vector<history::FoundRun> found;
+    std::vector<std::string> used;
+    auto stored = stored_run_of(*history, base, head, out.why_not, found, used);
     if (!stored) return out;
-    if (!same_compilers(stored->fingerprint.compilers, head.fingerprint.compilers,
-                        plan.shard.has_value())) {
-        out.why_not = fmt::format("its programs were built by {}, HEAD's by {}",
-                                  compilers_text(stored->fingerprint.compilers),
-                                  compilers_text(head.fingerprint.compilers));
-        return out;
-    }
     out.why_not = coverage_gap(*stored, head, suite_at(base.commit, plan.run, ctx));
     if (!out.why_not.empty()) return out;
-    if (plan.shard) keep_shard(*stored, head);
-    out.source = source_of(*stored, base, runs_used);
+    if (plan.shard) keep_shard(*stored, *plan.shard);
+    const auto compilers = compilers_of(*history, found, used, *stored);
+    if (!same_compilers(compilers, head.fingerprint.compilers, plan.shard.has_value())) {
+        out.why_not =
+            fmt::format("its programs were built by {}, HEAD's by {}", compilers_text(compilers),
+                        compilers_text(head.fingerprint.compilers));
+        return out;
+    }
+    out.source = source_of(*stored, base, used.size());
+    out.runs = std::move(used);
     out.run = std::move(stored);
     return out;
 }

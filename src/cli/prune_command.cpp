@@ -102,7 +102,7 @@ int execute(const PruneInput& in, const Context& ctx) {
     if (!path) throw UsageError("prune needs the database, and --no-db was given");
     // Prune writes: it opens the database as a recording run does, once it is known to exist.
     open_history(*path);
-    const auto store = access::open_history(path->string(), access::Access::Record);
+    const auto store = access::open_history(*path, access::Access::Record);
     const auto h = store->load_runs();
     rules.default_branch = history::default_branch(h, std::nullopt);
     const auto selection = history::select_prune(h.runs, rules);

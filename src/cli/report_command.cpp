@@ -4,10 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <memory>
 #include <set>
 #include <stdexcept>
 
+#include "access/history_url.hpp"
 #include "base/errors.hpp"
 #include "cli/cli11.hpp"
 #include "cli/command.hpp"
@@ -19,8 +21,10 @@
 #include "exec/git.hpp"
 #include "history/lines.hpp"
 #include "report/html_history_reporter.hpp"
+#include "report/html_project_index.hpp"
 #include "util/fs.hpp"
 #include "util/regex.hpp"
+#include "util/sha256.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
 
@@ -36,10 +40,11 @@ struct ReportInput {
     std::optional<std::string> filter;
     std::string axis = "relative";
     std::optional<std::string> commit_url;
+    bool all_projects = false;
 };
 
-std::unique_ptr<history::HistoryBackend> open_store(const std::filesystem::path& path) {
-    auto store = open_history(path);
+std::unique_ptr<history::HistoryBackend> open_store(const history::Location& location) {
+    auto store = open_history(location);
     if (store->run_count() == 0) {
         throw UsageError(fmt::format("the history database {} has no runs", store->name()),
                          "record runs with `cgbench run` first");
@@ -65,32 +70,26 @@ std::vector<std::size_t> runs_shown(const history::History& h) {
     return {runs.begin(), runs.end()};
 }
 
-int execute(const ReportInput& in, const Context& ctx) {
+// The page of `store`'s history (which has runs) into `out`; what the project index shows
+// of it. nullopt, writing nothing, when --filter matches none of its benchmarks.
+std::optional<report::ProjectSummary> write_page(history::HistoryBackend& store,
+                                                 const ReportInput& in, const Context& ctx,
+                                                 util::OutputFile& out) {
     const auto filter = in.filter ? std::optional(config::filter_regex(*in.filter)) : std::nullopt;
-    const auto path = config::resolve_db(in.db, ctx.env);
-    if (!path) throw UsageError("report needs the database, and --no-db was given");
-    const auto url = commit_url(in, ctx);
-    util::OutputFile out(in.html);  // an unwritable destination fails before any reading
-    const auto store = open_store(*path);
-    const auto h = store->load_history(
+    const auto h = store.load_history(
         [&filter](std::string_view name) { return !filter || filter->search(std::string(name)); },
         in.last);
-    if (h.series.empty()) {
-        throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'", store->name(),
-                                     util::printable(in.filter.value_or(""))),
-                         "the filter is a regular expression searched in each name; `cgbench "
-                         "history` lists the runs");
-    }
+    if (h.series.empty()) return std::nullopt;
     report::HtmlHistory page;
-    page.database = store->name();
+    page.database = store.name();
     page.generated = util::iso8601_at(ctx.now());
     page.limit = in.last;
     page.filter = in.filter;
     page.history = &h;
     page.default_branch = history::default_branch(h, std::nullopt);
-    page.steps = explained_steps(*store, h, {page.default_branch, std::nullopt, false});
+    page.steps = explained_steps(store, h, {page.default_branch, std::nullopt, false});
     page.commits = commit_subjects(h, runs_shown(h), ctx);
-    page.commit_url = url;
+    page.commit_url = commit_url(in, ctx);
     page.axis = in.axis == "zero" ? report::Axis::Zero : report::Axis::Relative;
     page.max_benchmarks = in.max_benchmarks;
     out.commit(report::render_html_history(page));
@@ -101,6 +100,94 @@ int execute(const ReportInput& in, const Context& ctx) {
                         "--filter, or raise --max-benchmarks",
                         out.target().string(), shown, h.series.size()));
     }
+    report::ProjectSummary summary;
+    summary.benchmarks = shown;
+    summary.default_branch = page.default_branch;
+    for (const auto& branch : page.steps) {
+        if (!branch.is_default) continue;
+        for (const auto& event : branch.events) {
+            for (const auto& step : event.steps) {
+                ++summary.steps;
+                if (step.step.change > 0) ++summary.regressions;
+            }
+        }
+    }
+    return summary;
+}
+
+// A project's page beside the index: "NAME-1a2b3c4d.html", NAME's bytes other than
+// letters, digits, '.', '_' and '-' as '_', the hash telling apart names that map alike.
+std::string page_name(const std::string& project) {
+    std::string out;
+    for (const char c : project.substr(0, 60)) {
+        const bool keep =
+            std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-';
+        out += keep && !(out.empty() && c == '.') ? c : '_';
+    }
+    const auto digest = util::sha256(project);
+    return fmt::format("{}-{:02x}{:02x}{:02x}{:02x}.html", out, digest[0], digest[1], digest[2],
+                       digest[3]);
+}
+
+// `--all-projects`: each project's page beside the index `in.html`, then the index.
+int write_index(const ReportInput& in, const Context& ctx) {
+    util::OutputFile index_out(in.html);
+    if (!index_out.is_file()) {
+        throw UsageError("--all-projects writes a page per project beside the index",
+                         "pass --html DIR/index.html, a regular file");
+    }
+    const auto dir = index_out.target().parent_path();
+    const auto location = *config::resolve_db(in.db, ctx.env);
+    auto names = access::history_projects(location);
+    if (!names) {
+        throw UsageError(fmt::format("there is no history database at {}", location),
+                         "record runs with `cgbench run`, or pass --db PATH");
+    }
+    report::ProjectIndex index;
+    index.database = location.shown();
+    index.generated = util::iso8601_at(ctx.now());
+    if (names->empty()) names->emplace_back();  // the history is the one project
+    for (const auto& name : *names) {
+        auto db = in.db;
+        if (!name.empty()) db.project = name;
+        const auto store = open_history(*config::resolve_db(db, ctx.env));
+        report::ProjectSummary p;
+        if (store->run_count() > 0) {
+            const auto file = page_name(name.empty() ? "history" : name);
+            util::OutputFile out(dir / file);
+            if (auto written = write_page(*store, in, ctx, out)) {
+                p = std::move(*written);
+                p.page = file;
+            }
+            p.runs = store->run_count();
+            p.latest = store->runs(1).front();
+        }
+        p.name = name.empty() ? store->name() : name;
+        index.projects.push_back(std::move(p));
+    }
+    index_out.commit(report::render_html_project_index(index));
+    if (!ctx.global.quiet) {
+        print_out(fmt::format("wrote {}: {} project{}\n", index_out.target().string(),
+                              index.projects.size(), index.projects.size() == 1 ? "" : "s"));
+    }
+    return 0;
+}
+
+int execute(const ReportInput& in, const Context& ctx) {
+    const auto path = config::resolve_db(in.db, ctx.env);
+    if (!path) throw UsageError("report needs the database, and --no-db was given");
+    if (in.filter) config::filter_regex(*in.filter);  // a bad filter fails before any reading
+    if (in.all_projects) return write_index(in, ctx);
+    util::OutputFile out(in.html);  // an unwritable destination fails before any reading
+    const auto store = open_store(*path);
+    const auto written = write_page(*store, in, ctx, out);
+    if (!written) {
+        throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'", store->name(),
+                                     util::printable(in.filter.value_or(""))),
+                         "the filter is a regular expression searched in each name; `cgbench "
+                         "history` lists the runs");
+    }
+    const auto shown = written->benchmarks;
     if (!ctx.global.quiet) {
         print_out(fmt::format("wrote {}: {} benchmark{}\n", out.target().string(), shown,
                               shown == 1 ? "" : "s"),
@@ -139,6 +226,10 @@ Subcommand register_report(CLI::App& app, GlobalOptions& global) {
                     "Link commits to this URL, {commit} replaced by the commit [from "
                     "GITHUB_SERVER_URL/GITHUB_REPOSITORY, CI_PROJECT_URL, or the git remote "
                     "origin on GitHub, GitLab, Bitbucket or Codeberg]");
+    cmd->add_flag("--all-projects", input->all_projects,
+                  "The organisation view: --html FILE becomes an index of every project of "
+                  "the history (a PostgreSQL database holds many, a SQLite file is one) with "
+                  "its latest state, and each project's page is written beside it");
     add_db_options(*cmd, input->db);
     cmd->footer(
         "Each chart has a line per branch (the default branch first: main, master, or the\n"

@@ -292,7 +292,7 @@ void plan_verification(config::RunPlan& plan, const config::RunInput& input) {
                                    [](const auto& b) { return b.verify_new > 1; });
     if (!asked) return;
     if (plan.db) {
-        if (auto db = access::open_history(plan.db->string(), access::Access::Read)) {
+        if (auto db = access::open_history(*plan.db, access::Access::Read)) {
             std::vector<std::string> names;
             for (const auto& b : plan.request.benchmarks)
                 names.push_back(b.name);
@@ -317,7 +317,7 @@ config::RunPlan plan_sharded_run(const config::RunInput& input, const Context& c
     if (!plan.shard) return plan;
     std::optional<history::StoredCosts> stored;
     if (plan.db) {
-        if (auto db = access::open_history(plan.db->string(), access::Access::Read)) {
+        if (auto db = access::open_history(*plan.db, access::Access::Read)) {
             std::vector<std::string> names;
             for (const auto& b : plan.request.benchmarks)
                 names.push_back(b.name);

@@ -94,6 +94,15 @@ struct Counts {
     std::size_t fixed = 0;
 };
 
+// Where a pull request's base results came from (`cgbench pr`), for tools: "history" (stored
+// runs reused, not built), "built" (built and measured in the job), or "mixed" (shards
+// differ); the stored runs' ids; each shard's line as the notes say it.
+struct BaseSource {
+    std::string kind;
+    std::vector<std::string> runs;
+    std::vector<std::string> lines;
+};
+
 // The whole comparison: both sides, the rules, every benchmark; the model reporters render.
 struct Comparison {
     Side base;
@@ -110,6 +119,7 @@ struct Comparison {
     std::vector<std::string> warnings;
     // What a reader must know to read the verdict right, e.g. why there is no baseline.
     std::vector<std::string> notes;
+    std::optional<BaseSource> base_source;  // set by `cgbench pr` when it obtained a base
     bool has_baseline = true;  // false: every benchmark of HEAD is new (compare_to_nothing)
 
     Counts counts() const;

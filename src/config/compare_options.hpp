@@ -33,20 +33,20 @@ struct CompareInput {
 
 // Where BASE comes from.
 enum class BaseChoice {
-    Named,        // a result file, run id or git ref
-    MergeBase,    // the latest run at the merge base of HEAD with the base branch
-    Previous,     // the previous run of HEAD's branch (--previous)
-    NoBaseline,   // none (--no-baseline WHY): every benchmark is added
+    Named,       // a result file, run id or git ref
+    MergeBase,   // the latest run at the merge base of HEAD with the base branch
+    Previous,    // the previous run of HEAD's branch (--previous)
+    NoBaseline,  // none (--no-baseline WHY): every benchmark is added
 };
 
 struct ComparePlan {
     BaseChoice base_choice = BaseChoice::MergeBase;
-    std::optional<std::string> base;  // with BaseChoice::Named
-    std::optional<std::string> head;  // absent: the latest run
+    std::optional<std::string> base;        // with BaseChoice::Named
+    std::optional<std::string> head;        // absent: the latest run
     std::optional<std::string> base_label;  // shown instead of how BASE was named
     std::optional<std::string> head_label;
-    std::string no_baseline;                // why there is none (BaseChoice::NoBaseline)
-    std::optional<std::filesystem::path> db;
+    std::string no_baseline;  // why there is none (BaseChoice::NoBaseline)
+    std::optional<history::Location> db;
     std::optional<std::string> base_branch;  // --base-branch or CGBENCH_BASE_BRANCH
     compare::CompareOptions options;
     std::optional<std::filesystem::path> out;

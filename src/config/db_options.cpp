@@ -11,8 +11,8 @@ namespace cgbench::config {
 
 namespace {
 
-bool is_postgresql(std::string_view url) {
-    return url.rfind("postgresql:", 0) == 0 || url.rfind("postgres:", 0) == 0;
+bool is_postgresql(const history::Location& url) {
+    return url.scheme() == "postgresql:" || url.scheme() == "postgres:";
 }
 
 // `name` as a URL's query value: bytes other than letters, digits and -._~/ percent-encoded.
@@ -30,8 +30,8 @@ std::string url_encoded(std::string_view name) {
 }
 
 // `url` naming the project `project` (else CGBENCH_PROJECT) when it is a PostgreSQL history.
-std::string with_project(const std::string& url, const std::optional<std::string>& project,
-                         const exec::EnvMap& env) {
+history::Location with_project(const history::Location& url,
+                               const std::optional<std::string>& project, const exec::EnvMap& env) {
     if (!is_postgresql(url)) {
         if (project) {
             throw UsageError("--project applies to a PostgreSQL history (--db postgresql://...)",
@@ -50,12 +50,14 @@ std::string with_project(const std::string& url, const std::optional<std::string
                          "pass --project ORG/REPO, or leave it out for "
                          "the git remote's path");
     }
-    return url + (url.find('?') == std::string::npos ? "?" : "&") + "project=" + url_encoded(*name);
+    const auto& text = url.url();
+    return text + (text.find('?') == std::string::npos ? "?" : "&") +
+           "project=" + url_encoded(*name);
 }
 
 }  // namespace
 
-std::optional<std::filesystem::path> resolve_db(const DbInput& input, const exec::EnvMap& env) {
+std::optional<history::Location> resolve_db(const DbInput& input, const exec::EnvMap& env) {
     if (input.disabled) return std::nullopt;
     Layered db = layered_default(std::string(kDefaultDbPath));
     apply_env(db, env, "CGBENCH_DB");
@@ -63,7 +65,7 @@ std::optional<std::filesystem::path> resolve_db(const DbInput& input, const exec
     if (db.value.empty()) {
         throw UsageError("--db needs a path", "pass --db PATH, or --no-db to use no database");
     }
-    return std::filesystem::path(with_project(db.value, input.project, env));
+    return with_project(history::Location(db.value), input.project, env);
 }
 
 }  // namespace cgbench::config

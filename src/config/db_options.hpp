@@ -2,12 +2,12 @@
 // Which history database a command uses: default < CGBENCH_DB < --db; --no-db turns the
 // database off entirely.
 
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "exec/environment.hpp"
+#include "history/location.hpp"
 
 namespace cgbench::config {
 
@@ -21,10 +21,10 @@ struct DbInput {
     bool disabled = false;               // --no-db
 };
 
-// The database path, or nullopt with --no-db. Throws UsageError for an empty path. For a
-// postgresql:// URL, the project (--project, else CGBENCH_PROJECT) goes into the URL as
-// ?project=NAME (the backend takes the git remote's path when there is none); --project with
-// any other history is a UsageError.
-std::optional<std::filesystem::path> resolve_db(const DbInput& input, const exec::EnvMap& env);
+// Where the history is (a path or a URL; history::Location), or nullopt with --no-db. Throws
+// UsageError for an empty one. For a postgresql:// URL, the project (--project, else
+// CGBENCH_PROJECT) goes into the URL as ?project=NAME (the backend takes the git remote's path when
+// there is none); --project with any other history is a UsageError.
+std::optional<history::Location> resolve_db(const DbInput& input, const exec::EnvMap& env);
 
 }  // namespace cgbench::config

@@ -73,8 +73,8 @@ std::string one_of(const Layered& l, std::initializer_list<std::string_view> all
                      std::string(hint));
 }
 
-AlertPlan alert_plan(const PrInput& in, const exec::EnvMap& env, const std::optional<fs::path>& db,
-                     const fs::path& cwd) {
+AlertPlan alert_plan(const PrInput& in, const exec::EnvMap& env,
+                     const std::optional<history::Location>& db, const fs::path& cwd) {
     AlertPlan a;
     const auto hook =
         layered_alert("", env, "CGBENCH_ALERT_WEBHOOK", in.alert_webhook, "--alert-webhook");
@@ -105,8 +105,8 @@ AlertPlan alert_plan(const PrInput& in, const exec::EnvMap& env, const std::opti
     }
     if (in.alert_state) {
         a.state = fs::absolute(cwd / *in.alert_state);
-    } else if (db) {
-        a.state = db->parent_path() / "alerts.json";
+    } else if (const auto file = db ? db->file() : std::nullopt) {
+        a.state = file->parent_path() / "alerts.json";
     }
     return a;
 }
@@ -142,8 +142,10 @@ PrPlan plan_pr(const PrInput& in, const exec::EnvMap& env, const fs::path& cwd) 
     plan.out_dir = util::absolute_lexical(cwd / in.out_dir);
     plan.report_only = in.report_only;
     if (in.history) {
-        if (in.history->empty()) throw UsageError("--history needs a database file");
-        plan.history = util::absolute_lexical(cwd / *in.history);
+        if (in.history->empty()) {
+            throw UsageError("--history needs a history", "pass a file path or a URL");
+        }
+        plan.history = history::Location(*in.history).absolute(cwd);
     }
     plan.warn_only = in.warn_only;
     plan.keep_raw = in.keep_raw;

@@ -56,7 +56,7 @@ struct PrPlan {
     std::filesystem::path out_dir;     // absolute
     std::optional<std::string> shard;  // "K/N" (--shard, else the CI's parallel job)
     bool report_only = false;
-    std::optional<std::filesystem::path> history;  // absolute
+    std::optional<history::Location> history;  // a file made absolute
     // Whether the base may be a run the history holds instead of a build (not --no-reuse).
     bool reuse = true;
     bool warn_only = false;

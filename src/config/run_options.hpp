@@ -86,7 +86,7 @@ struct BenchmarkSettings {
     Layered max_processes = layered_default("1000");     // processes a run may start
     Layered warmup = layered_default("1");               // native runs before measuring
     Layered verify = layered_default("1");  // runs that must repeat when the benchmark is new
-    std::vector<Layered> env;  // each request with the layer that added it
+    std::vector<Layered> env;               // each request with the layer that added it
 };
 
 struct RunPlan {
@@ -100,7 +100,7 @@ struct RunPlan {
     std::size_t suite_entries = 0;  // [[bench]] entries in the suite file
     std::size_t suite_size = 0;     // benchmarks selected (--filter) before sharding
     std::optional<std::filesystem::path> out;
-    std::optional<std::filesystem::path> db;  // the history database; nullopt with --no-db
+    std::optional<history::Location> db;  // the history; nullopt with --no-db
     // A suite's --filter, applied to the names of Google Benchmark benchmarks once listed.
     std::optional<std::string> gbench_name_filter;
 };

@@ -28,6 +28,9 @@ struct PgLocation {
 // naming libpq's reason and never the password.
 PgLocation parse_location(const std::string& url);
 
+// The rows Connection::stream fetches at a time.
+inline constexpr int kStreamChunk = 10000;
+
 // One parameter of a statement: text, or NULL.
 using Param = std::optional<std::string>;
 
@@ -68,10 +71,11 @@ class Connection {
     // Runs `sql` (several statements allowed when there are no parameters).
     PgResult exec(std::string_view sql);
     PgResult exec(std::string_view sql, const std::vector<Param>& params);
-    // Runs the query `sql` and hands its rows to `row` one at a time (each a result of one
-    // row), as they arrive: a million rows are never held at once.
+    // Runs the query `sql` (through a cursor, in a transaction of its own unless one is
+    // open) and hands its rows to `rows` in chunks of kStreamChunk, as they are fetched: a
+    // million rows are never held at once.
     void stream(std::string_view sql, const std::vector<Param>& params,
-                const std::function<void(const PgResult&)>& row);
+                const std::function<void(const PgResult&)>& rows);
     // Connects again with the same parameters when the connection was lost (the server
     // restarted, an idle timeout cut it while a run was measured); EnvironmentError when
     // that fails too.
@@ -100,6 +104,10 @@ class PgTransaction {
     Connection& c_;
     bool open_ = true;
 };
+
+// Whether this cgbench was built with libpq (the static build is not): without it, every
+// postgresql:// history is refused with exit 4.
+bool built_in();
 
 // `values` as a PostgreSQL array literal of integers ("{1,2,3}").
 std::string int_array(const std::vector<std::int64_t>& values);

@@ -170,8 +170,10 @@ std::string PgHistory::name() const {
     return fmt::format("{}?project={}", c_.shown(), util::printable(project_));
 }
 
-std::vector<std::string> PgHistory::projects() {
-    const auto r = c_.exec("SELECT name FROM cgbench.projects ORDER BY name COLLATE \"C\"");
+std::optional<std::vector<std::string>> PgHistory::projects(const std::string& location) {
+    Connection c(parse_location("postgresql:" + location));
+    if (pg_schema_version(c) == 0) return std::nullopt;
+    const auto r = c.exec("SELECT name FROM cgbench.projects ORDER BY name COLLATE \"C\"");
     std::vector<std::string> out;
     for (int i = 0; i < r.rows(); ++i)
         out.emplace_back(r.text(i, 0));

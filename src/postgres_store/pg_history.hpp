@@ -65,9 +65,11 @@ class PgHistory final : public history::HistoryBackend {
     }
     std::optional<std::uintmax_t> stored_bytes() const override { return std::nullopt; }
 
-    // The project's name, and every project in the database, sorted.
+    // The project's name.
     const std::string& project() const { return project_; }
-    std::vector<std::string> projects();
+    // Every project in the database `location` (what follows "postgresql:") names, sorted
+    // by bytes; nullopt when it has no cgbench schema. Errors as open().
+    static std::optional<std::vector<std::string>> projects(const std::string& location);
 
     // For the batch and the readers.
     Connection& connection() { return c_; }

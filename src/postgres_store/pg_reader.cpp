@@ -65,27 +65,10 @@ class SeriesReader {
         for (std::size_t i = 0; i < h.runs.size(); ++i)
             index_.emplace(h.runs[i].handle, i);
     }
+    // The rows of `r`.
     void add(const PgResult& r) {
-        const std::string_view name = r.text(0, 0);
-        if (!open_ || series_.name != name) {
-            finish();
-            open_ = true;
-            series_.name.assign(name);
-            series_.results.clear();
-            wanted_ = !keep_ || keep_(name);
-        }
-        if (!wanted_) return;
-        const auto run = index_.find(r.int64(0, 1));
-        if (run == index_.end()) return;  // recorded after `h` was read
-        history::Result res;
-        res.run = run->second;
-        res.position = r.int64(0, 2);
-        res.status = bench_status_from(r.text(0, 3)).value_or(BenchStatus::Failed);
-        if (const auto cost = r.optional_int64(0, 4); cost && res.status == BenchStatus::Ok) {
-            res.cost = static_cast<std::uint64_t>(*cost);
-        }
-        if (const auto ir = r.optional_int64(0, 5)) res.ir = static_cast<std::uint64_t>(*ir);
-        series_.results.push_back(res);
+        for (int row = 0; row < r.rows(); ++row)
+            add(r, row);
     }
     // Hands the last series over.
     void finish() {
@@ -96,6 +79,29 @@ class SeriesReader {
     }
 
   private:
+    void add(const PgResult& r, int row) {
+        const std::string_view name = r.text(row, 0);
+        if (!open_ || series_.name != name) {
+            finish();
+            open_ = true;
+            series_.name.assign(name);
+            series_.results.clear();
+            wanted_ = !keep_ || keep_(name);
+        }
+        if (!wanted_) return;
+        const auto run = index_.find(r.int64(row, 1));
+        if (run == index_.end()) return;  // recorded after `h` was read
+        history::Result res;
+        res.run = run->second;
+        res.position = r.int64(row, 2);
+        res.status = bench_status_from(r.text(row, 3)).value_or(BenchStatus::Failed);
+        if (const auto cost = r.optional_int64(row, 4); cost && res.status == BenchStatus::Ok) {
+            res.cost = static_cast<std::uint64_t>(*cost);
+        }
+        if (const auto ir = r.optional_int64(row, 5)) res.ir = static_cast<std::uint64_t>(*ir);
+        series_.results.push_back(res);
+    }
+
     history::NameFilter keep_;
     std::size_t limit_;
     const history::SeriesVisitor& visit_;

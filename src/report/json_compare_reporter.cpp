@@ -134,6 +134,10 @@ class JsonCompareReporter final : public CompareReporter {
         j["recorded_thresholds"] = std::move(recorded);
         j["has_baseline"] = c.has_baseline;
         j["notes"] = c.notes;
+        j["base_source"] = c.base_source ? ojson{{"kind", c.base_source->kind},
+                                                 {"runs", c.base_source->runs},
+                                                 {"lines", c.base_source->lines}}
+                                         : ojson();
         j["fail_on_missing"] = c.fail_on_missing;
         j["summary"] = summary_json(c);
         j["warnings"] = c.warnings;

@@ -17,6 +17,7 @@
 #include "e2e/hardening.hpp"
 #include "e2e/harness.hpp"
 #include "history/stored_runs.hpp"
+#include "postgres_store/pg_schema.hpp"
 #include "sqlite_store/schema.hpp"
 #include "sqlite_store/sqlite.hpp"
 #include "sqlite_store/sqlite_history.hpp"
@@ -41,7 +42,8 @@ fs::path make_fifo(const fs::path& dir) {
 
 std::vector<std::string> run_reading(const fs::path& fifo, std::vector<std::string> options) {
     // No native warm-up run: it would read the FIFO the measured run is to read.
-    std::vector<std::string> args = {"run", "--name", "w", "--warmup", "0", "--stdin", fifo.string()};
+    std::vector<std::string> args = {"run", "--name",  "w",          "--warmup",
+                                     "0",   "--stdin", fifo.string()};
     args.insert(args.end(), options.begin(), options.end());
     args.insert(args.end(), {"--", program("workload"), "1000", "stdin"});
     return args;
@@ -75,22 +77,21 @@ TEST(Hardening, D11_LockHeldAtRecordingTimeIsWaitedFor) {
     const auto dir = scratch("hardening-d11-lock");
     const auto db = dir / "h.db";
     const auto fifo = make_fifo(dir);
-    ASSERT_EQ(cgbench({"run", "-q", "--db", db.string(), "--", program("workload"), "100"})
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        cgbench({"run", "-q", "--db", db.string(), "--", program("workload"), "100"}).exit_code, 0);
     // Not -q: the note that it waits is a warning, which -q silences.
-    const auto r = run_cgbench(run_reading(fifo, {"--db", db.string()}),
-                               {.started = [&](pid_t pid) {
-                                   const int w = wait_until_measuring(fifo);
-                                   sqlite_store::Database holder(db, sqlite_store::Database::Mode::Existing);
-                                   sqlite_store::Transaction lock(holder);
-                                   ::close(w);  // the program ends; recording meets the lock
-                                   // Held from the end of the run, however long Valgrind took
-                                   // to finish on a loaded machine: long enough for the note
-                                   // that comes after 10 s of waiting.
-                                   wait_until_childless(pid, std::chrono::seconds(120));
-                                   std::this_thread::sleep_for(std::chrono::seconds(14));
-                               }});
+    const auto r =
+        run_cgbench(run_reading(fifo, {"--db", db.string()}), {.started = [&](pid_t pid) {
+                        const int w = wait_until_measuring(fifo);
+                        sqlite_store::Database holder(db, sqlite_store::Database::Mode::Existing);
+                        sqlite_store::Transaction lock(holder);
+                        ::close(w);  // the program ends; recording meets the lock
+                        // Held from the end of the run, however long Valgrind took
+                        // to finish on a loaded machine: long enough for the note
+                        // that comes after 10 s of waiting.
+                        wait_until_childless(pid, std::chrono::seconds(120));
+                        std::this_thread::sleep_for(std::chrono::seconds(14));
+                    }});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("waiting for the history database " + db.string()), std::string::npos)
         << r.err;
@@ -130,9 +131,8 @@ TEST(Hardening, D11_RecordingThatFailsKeepsTheRunForImport) {
 TEST(Hardening, D17_CtrlCEndsTheWaitForALockedDatabase) {
     const auto dir = scratch("hardening-d17");
     const auto db = dir / "h.db";
-    ASSERT_EQ(cgbench({"run", "-q", "--db", db.string(), "--", program("workload"), "100"})
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        cgbench({"run", "-q", "--db", db.string(), "--", program("workload"), "100"}).exit_code, 0);
     sqlite_store::Database holder(db, sqlite_store::Database::Mode::Existing);
     sqlite_store::Transaction lock(holder);
     const auto r = run_cgbench({"run", "-q", "--db", db.string(), "--", program("workload"), "100"},
@@ -229,11 +229,14 @@ TEST(Hardening, F34_ReadingAnOlderDatabaseNeverMigratesIt) {
         cgbench({"annotate", "--db", db.string(), doc["run"]["id"].get<std::string>(), "w"});
     EXPECT_EQ(a.exit_code, 0) << a.err;
     EXPECT_EQ(util::read_file(db), before) << "a read command changed the file";
-    EXPECT_EQ(sqlite_store::Database(db, sqlite_store::Database::Mode::ReadOnly).query_int("PRAGMA user_version"),
+    EXPECT_EQ(sqlite_store::Database(db, sqlite_store::Database::Mode::ReadOnly)
+                  .query_int("PRAGMA user_version"),
               2);
     const auto v = cgbench({"--version"});
-    EXPECT_NE(v.out.find(fmt::format("history database schema {}", sqlite_store::kSchemaVersion)),
-              std::string::npos)
+    EXPECT_NE(
+        v.out.find(fmt::format("history database schema {} (SQLite), PostgreSQL schema {}",
+                               sqlite_store::kSchemaVersion, postgres_store::kPgSchemaVersion)),
+        std::string::npos)
         << v.out;
 }
 
@@ -261,8 +264,8 @@ TEST(Hardening, F26_DamagedPageIsFoundBeforeMeasuring) {
     const auto dir = scratch("hardening-f26");
     const auto db = dir / "h.db";
     const auto result = dir / "r.json";
-    ASSERT_EQ(cgbench({"run", "-q", "--no-db", "--out", result.string(), "--",
-                       program("workload"), "1000"})
+    ASSERT_EQ(cgbench({"run", "-q", "--no-db", "--out", result.string(), "--", program("workload"),
+                       "1000"})
                   .exit_code,
               0);
     auto doc = read_json(result);
@@ -289,8 +292,8 @@ TEST(Hardening, F26_DamagedPageIsFoundBeforeMeasuring) {
             f.put(static_cast<char>(gen()));
     }
     const auto marker = dir / "ran";
-    const auto r = cgbench({"run", "-q", "--db", db.string(), "--", program("print_env"),
-                            marker.string()});
+    const auto r =
+        cgbench({"run", "-q", "--db", db.string(), "--", program("print_env"), marker.string()});
     EXPECT_EQ(r.exit_code, 4) << r.err;
     EXPECT_NE(r.err.find("damaged"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(marker)) << "measured before finding the damage";
@@ -321,8 +324,8 @@ TEST(Hardening, O18_NewDatabaseOnAFullDiskSaysSoAndLeavesNothing) {
     HARDENING_EXPECT_OK(in_private_tmpfs(dir / "small", "size=256k", [&](const fs::path& small) {
         Checks c;
         if (!fill_filesystem(small)) return std::string("cannot fill the tmpfs");
-        const auto r = run_cgbench({"run", "--db", (small / "h.db").string(), "--",
-                                    program("workload"), "100"});
+        const auto r = run_cgbench(
+            {"run", "--db", (small / "h.db").string(), "--", program("workload"), "100"});
         c.expect(r.exit_code == 4, "exit " + std::to_string(r.exit_code));
         c.expect(r.err.find("no space left") != std::string::npos, r.err);
         c.expect(r.err.find("free some disk space") != std::string::npos, r.err);
@@ -339,9 +342,9 @@ TEST(Hardening, O15_ANameThatIsNotUtf8IsOneNameEverywhere) {
     const auto out = dir / "r.json";
     const std::string raw_name = "bad\xff\xfename";
     const std::string shown = "bad\xEF\xBF\xBD\xEF\xBF\xBDname";  // U+FFFD twice
-    const auto r = cgbench({"run", "-q", "--db", db.string(), "--out", out.string(), "--keep-raw",
-                            (dir / "kr").string(), "--name", raw_name, "--",
-                            program("workload"), "1000"});
+    const auto r =
+        cgbench({"run", "-q", "--db", db.string(), "--out", out.string(), "--keep-raw",
+                 (dir / "kr").string(), "--name", raw_name, "--", program("workload"), "1000"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(read_json(out)["benchmarks"][0]["name"], shown);
     const auto h = cgbench({"history", shown, "--db", db.string(), "--format", "json"});

@@ -188,3 +188,45 @@ TEST(PrReuseE2E, ABenchmarkNewInHeadIsAddedButOneTheStoredRunLacksBuildsTheBase)
 }
 
 }  // namespace cgbench::e2e
+
+namespace cgbench::e2e {
+
+// A sharded pull-request job that removes one benchmark and adds another, both shards
+// reusing main's run: each shard's base.json holds what a built base would have measured in
+// that shard, so the joined report lists the removed benchmark, and compare.json's
+// base_source names main's run.
+TEST(PrReuseE2E, ShardsReusingTheBaseListABenchmarkThePullRequestRemoved) {
+    const auto dir = scratch("pr-reuse-shards");
+    PrRepo repo(dir, Build::Cc);
+    const auto db = dir / "history.db";
+    const auto counter = dir / "builds";
+    record_main(repo, db, "./build.sh");
+    repo.write("cgbench.toml",  // idle removed, aaa added: each shard of HEAD measures one
+               "[defaults]\nthreshold = \"1%\"\n\n"
+               "[[bench]]\nname = \"aaa\"\ncommand = [\"out/prog\", \"100\"]\n\n"
+               "[[bench]]\nname = \"work\"\ncommand = [\"out/prog\", \"40000\"]\n");
+    repo.commit("idle removed, aaa added");
+    for (const std::string shard : {"1/2", "2/2"}) {
+        const auto r = pr_job(repo, dir, db, counter, {"--shard", shard});
+        EXPECT_LE(r.exit_code, 1) << shard << ": " << r.err;
+    }
+    EXPECT_EQ(builds(counter), 2u) << "each shard built HEAD only";
+    const auto r = cgbench_pr(repo, dir / "tmp", {"--report-only"});
+    ASSERT_EQ(r.exit_code, 1) << r.err;
+    const auto compare = read_json(repo.dir() / "cgbench-pr/compare.json");
+    std::map<std::string, std::string> verdicts;
+    for (const auto& b : compare.at("benchmarks"))
+        verdicts[b.at("name").get<std::string>()] = b.at("verdict").get<std::string>();
+    EXPECT_EQ(verdicts, (std::map<std::string, std::string>{
+                            {"aaa", "added"}, {"idle", "removed"}, {"work", "regression"}}))
+        << compare.dump();
+    const auto& source = compare.at("base_source");
+    EXPECT_EQ(source.at("kind"), "history") << source.dump();
+    ASSERT_EQ(source.at("runs").size(), 1u) << source.dump();
+    EXPECT_EQ(source.at("runs").at(0),
+              read_json(repo.dir() / "cgbench-pr/base-1.json").at("run").at("id"))
+        << "main's run";
+    EXPECT_EQ(source.at("lines").at(0), compare.at("notes").at(0));
+}
+
+}  // namespace cgbench::e2e

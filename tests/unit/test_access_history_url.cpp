@@ -62,16 +62,42 @@ TEST(HistoryUrl, AnUnknownSchemeIsRefusedNamingTheKnownOnes) {
     EXPECT_FALSE(fs::exists("mysql:")) << "nothing created";
 }
 
+TEST(HistoryUrl, ALocationIsAFileOrAUrlAndShowsNoPassword) {
+    const Location plain("sub/h.db");
+    EXPECT_EQ(plain.scheme(), "");
+    EXPECT_EQ(plain.file(), fs::path("sub/h.db"));
+    EXPECT_EQ(plain.absolute("/w").url(), "/w/sub/h.db");
+    const Location sqlite("sqlite:h.db");
+    EXPECT_EQ(sqlite.scheme(), "sqlite:");
+    EXPECT_EQ(sqlite.file(), fs::path("h.db"));
+    EXPECT_EQ(sqlite.absolute("/w").url(), "sqlite:/w/h.db");
+    EXPECT_EQ(Location("C:/h.db").scheme(), "") << "one letter is a drive, not a scheme";
+    EXPECT_EQ(Location("memory:").file(), std::nullopt);
+    const Location pg("postgresql://u:pw@h:1/d?password=pw2&sslmode=require");
+    EXPECT_EQ(pg.scheme(), "postgresql:");
+    EXPECT_EQ(pg.file(), std::nullopt);
+    EXPECT_EQ(pg.absolute("/w"), pg) << "a URL is not made a path";
+    EXPECT_EQ(pg.shown(), "postgresql://u@h:1/d?sslmode=require");
+    EXPECT_EQ(fmt::format("{}", pg), pg.shown());
+    EXPECT_EQ(Location("a\tb").shown(), "a\\x09b") << "printable";
+    try {
+        open_history("mysql://u:pw@db.example/history", Access::Read);
+        FAIL() << "accepted an unknown scheme";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(std::string(e.what()).find("pw"), std::string::npos) << e.what();
+    }
+}
+
 TEST(HistoryUrl, OpeningForARunOrForTheResolver) {
     EXPECT_EQ(open_history_for_run(std::nullopt), nullptr) << "--no-db";
     EXPECT_FALSE(history_source(std::nullopt).has_value());
     const auto path = fresh_dir("cgbench-url-source") / "h.db";
-    const auto source = history_source(path);
+    const auto source = history_source(path.string());
     ASSERT_TRUE(source.has_value());
     EXPECT_EQ(source->name, path.string());
     EXPECT_EQ(source->open(), nullptr) << "opened when needed, to read";
     EXPECT_FALSE(fs::exists(path));
-    EXPECT_NE(open_history_for_run(path), nullptr);
+    EXPECT_NE(open_history_for_run(path.string()), nullptr);
     EXPECT_TRUE(fs::exists(path));
     EXPECT_NE(source->open(), nullptr);
 }

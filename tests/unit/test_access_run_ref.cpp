@@ -59,7 +59,8 @@ TEST(RunResolver, FilesRunIdsAndGitRefs) {
     std::ofstream(file) << to_json(run("from-file", {bench("x", 5)})).dump();
 
     exec::PosixProcessRunner runner;
-    RunResolver resolver(history_source(db), repo.dir, exec::current_environment(), runner);
+    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(),
+                         runner);
     EXPECT_EQ(resolver.resolve(file.string()).run.id, "from-file");
     EXPECT_EQ(resolver.resolve("run-a").run.id, "run-a");
     const auto main = resolver.resolve("main");
@@ -97,7 +98,8 @@ TEST(RunResolver, ThePreviousRunOfABranch) {
     exec::PosixProcessRunner runner;
     auto head = on("head", "main", "2026-11-22T09:00:00Z", false);
     {
-        RunResolver empty(history_source(db), repo.dir, exec::current_environment(), runner);
+        RunResolver empty(history_source(db.string()), repo.dir, exec::current_environment(),
+                          runner);
         EXPECT_FALSE(empty.previous_on_branch({head, "HEAD", {}, {}}))
             << "no database yet: no baseline, no error";
     }
@@ -112,7 +114,8 @@ TEST(RunResolver, ThePreviousRunOfABranch) {
         record_run(*store, other);
         record_run(*store, head);
     }
-    RunResolver resolver(history_source(db), repo.dir, exec::current_environment(), runner);
+    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(),
+                         runner);
     const auto previous = resolver.previous_on_branch({head, "HEAD", {}, {"head"}});
     ASSERT_TRUE(previous);
     EXPECT_EQ(previous->run.id, "new-main");
@@ -132,7 +135,8 @@ TEST(RunResolver, ThePreviousRunOfABranch) {
 TEST(RunResolver, ACommitWithoutRunsOrWithoutDatabase) {
     const auto repo = make_repo("cgbench-ref-empty");
     exec::PosixProcessRunner runner;
-    RunResolver missing(history_source(repo.dir / "none.db"), repo.dir, exec::current_environment(), runner);
+    RunResolver missing(history_source((repo.dir / "none.db").string()), repo.dir,
+                        exec::current_environment(), runner);
     try {
         missing.resolve("main");
         FAIL();
@@ -147,7 +151,8 @@ TEST(RunResolver, ACommitWithoutRunsOrWithoutDatabase) {
         record_run(*SqliteHistory::open_for_recording(db),
                    at("only-b", repo.b, "2026-11-22T01:00:00Z"));
     }
-    RunResolver resolver(history_source(db), repo.dir, exec::current_environment(), runner);
+    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(),
+                         runner);
     try {
         resolver.resolve("main");
         FAIL();
@@ -170,7 +175,8 @@ TEST(RunResolver, OneRunPerBenchmarkResolvesToAllOfThem) {
         record_run(*store, second);
     }
     exec::PosixProcessRunner runner;
-    RunResolver resolver(history_source(db), repo.dir, exec::current_environment(), runner);
+    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(),
+                         runner);
     const auto main = resolver.resolve("main");
     EXPECT_EQ(main.run.benchmarks.size(), 2u);
     EXPECT_EQ(main.label, "main (" + repo.a.substr(0, 10) + ", 2 runs)");
@@ -185,7 +191,8 @@ TEST(RunResolver, ADirtyRunIsUsedWithAWarning) {
     dirty.git.dirty = true;
     { record_run(*SqliteHistory::open_for_recording(db), dirty); }
     exec::PosixProcessRunner runner;
-    RunResolver resolver(history_source(db), repo.dir, exec::current_environment(), runner);
+    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(),
+                         runner);
     const auto r = resolver.resolve("main");
     EXPECT_EQ(r.run.id, "dirty");
     ASSERT_EQ(r.warnings.size(), 1u);

@@ -10,15 +10,33 @@ namespace cgbench::config {
 
 TEST(DbOptions, DefaultEnvironmentCommandLineAndOff) {
     DbInput in;
-    EXPECT_EQ(resolve_db(in, {}), std::filesystem::path(".cgbench/history.db"));
-    EXPECT_EQ(resolve_db(in, {{"CGBENCH_DB", "/x/env.db"}}), std::filesystem::path("/x/env.db"));
+    EXPECT_EQ(resolve_db(in, {})->url(), ".cgbench/history.db");
+    EXPECT_EQ(resolve_db(in, {{"CGBENCH_DB", "/x/env.db"}})->url(), "/x/env.db");
     in.path = "cli.db";
-    EXPECT_EQ(resolve_db(in, {{"CGBENCH_DB", "/x/env.db"}}), std::filesystem::path("cli.db"));
+    EXPECT_EQ(resolve_db(in, {{"CGBENCH_DB", "/x/env.db"}})->url(), "cli.db");
     in.disabled = true;
     EXPECT_FALSE(resolve_db(in, {{"CGBENCH_DB", "/x/env.db"}}).has_value());
     DbInput empty;
     empty.path = "";
     EXPECT_THROW(resolve_db(empty, {}), UsageError);
+}
+
+TEST(DbOptions, APostgresqlUrlNamesItsProjectAndNeverShowsItsPassword) {
+    DbInput in;
+    in.path = "postgresql://ci:s3cret@db.example:5432/perf";
+    in.project = "org/a b";
+    const auto db = resolve_db(in, {});
+    ASSERT_TRUE(db.has_value());
+    EXPECT_EQ(db->url(), "postgresql://ci:s3cret@db.example:5432/perf?project=org/a%20b");
+    EXPECT_EQ(db->shown(), "postgresql://ci@db.example:5432/perf?project=org/a%20b");
+    EXPECT_EQ(fmt::format("{}", *db), db->shown()) << "formatting shows no password";
+    EXPECT_FALSE(db->file().has_value());
+    in.project.reset();
+    EXPECT_EQ(resolve_db(in, {{"CGBENCH_PROJECT", "p"}})->url(),
+              "postgresql://ci:s3cret@db.example:5432/perf?project=p");
+    in.path = "h.db";
+    in.project = "p";
+    EXPECT_THROW(resolve_db(in, {}), UsageError) << "a SQLite file holds one project";
 }
 
 TEST(CompareOptions, ThresholdsFromTheEnvironmentComeFirst) {
@@ -60,8 +78,9 @@ TEST(CompareOptions, WhereBaseComesFrom) {
     EXPECT_THROW(plan_compare(labels, {}), UsageError);
     CompareInput two_percent;
     two_percent.thresholds = {"2%"};
-    EXPECT_DOUBLE_EQ(plan_compare(two_percent, {}).options.thresholds.for_benchmark("x")[0].second.relative,
-                     0.02);
+    EXPECT_DOUBLE_EQ(
+        plan_compare(two_percent, {}).options.thresholds.for_benchmark("x")[0].second.relative,
+        0.02);
 }
 
 TEST(CompareOptions, BaseBranchAndErrors) {
