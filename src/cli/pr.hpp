@@ -8,6 +8,7 @@
 // pr_command.cpp holds the options and runs the steps in the order of the mode.
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "compare/comparison.hpp"
 #include "config/pr_options.hpp"
 #include "core/result.hpp"
+#include "runner/worktree.hpp"
 #include "valgrind/installation.hpp"
 
 namespace cgbench::cli::pr {
@@ -90,6 +92,8 @@ inline constexpr std::string_view kRunsLine = "runs: ";
 struct BaseResults {
     std::optional<fs::path> file;
     std::string no_baseline;
+    // The base's checkout, built, when it was built here: kept for the flame graphs.
+    std::shared_ptr<runner::Worktree> checkout;
 };
 
 // Obtains the base's results, after HEAD's (`head`): the stored run find_stored_base finds,
@@ -119,6 +123,15 @@ enum class Against { BaseFile, Previous, Nothing };
 // report. Returns the comparison and the gate's verdict.
 std::pair<compare::Comparison, Verdict> report(const config::PrPlan& plan, Against against,
                                                const std::string& why, const Context& ctx);
+
+// Differential flame graphs (pr_flame.cpp) of the regressed benchmarks of `comparison` (at
+// most kMaxFlameGraphs): each measured again with Callgrind in `base.checkout` and in the
+// work tree, drawn into OUT-DIR/flame/NAME.svg and listed at the end of report.md. Without a
+// checkout (the base's results came from the history) or with --no-flame, nothing is drawn.
+// A graph that cannot be made is said and skipped: this never changes the verdict.
+inline constexpr std::size_t kMaxFlameGraphs = 3;
+void draw_flame_graphs(const config::PrPlan& plan, const compare::Comparison& comparison,
+                       const BaseResults& base, Tools& tools, const Context& ctx);
 
 // Joins OUT-DIR/SIDE-*.json shards into OUT-DIR/SIDE.json when there are any; UsageError when
 // there is no SIDE.json then.

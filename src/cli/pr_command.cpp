@@ -43,7 +43,9 @@ std::string pr_help_footer() {
            "/cgbench/tree), whichever directory each is checked out in.\n\n"
            "Files in OUT-DIR: base.json, head.json (results), report.md, report.xml (JUnit),\n"
            "compare.json, console.txt, metrics.txt (OpenMetrics), summary.txt, exit-code,\n"
-           "base-commit, base-label, base-source; no-baseline (the reason) when there is none.\n\n"
+           "base-commit, base-label, base-source; no-baseline (the reason) when there is none;\n"
+           "flame/NAME.svg: a differential flame graph of each regressed benchmark (at most 3,\n"
+           "its program run again under Callgrind on both sides; --no-flame: none).\n\n"
            "Exit codes:\n"
            "  0  no regression\n"
            "  1  a regression, or a benchmark failing in HEAD only\n"
@@ -89,6 +91,8 @@ void add_options(CLI::App& cmd, config::PrInput& in) {
         "Report regressions and failed benchmarks, but exit 0 (exit-code keeps the verdict)");
     cmd.add_flag("--keep-raw", in.keep_raw,
                  "Keep Valgrind's raw files under OUT-DIR/raw-{base,head}");
+    cmd.add_flag("--no-flame", in.no_flame,
+                 "Draw no differential flame graphs of regressed benchmarks (OUT-DIR/flame/)");
     cmd.add_option("--alert-webhook", in.alert_webhook,
                    "Branch mode: POST an alert for each new regression to this URL (a secret: "
                    "prefer env CGBENCH_ALERT_WEBHOOK)");
@@ -130,7 +134,10 @@ int finish(const config::PrPlan& plan, pr::Verdict v, const std::string& what, c
     return v.code;
 }
 
-int report_pull_request(const config::PrPlan& plan, const Context& ctx) {
+// `built`: the base as built and measured here (null with --report-only): its regressed
+// benchmarks get flame graphs.
+int report_pull_request(const config::PrPlan& plan, const Context& ctx,
+                        const pr::BaseResults* built = nullptr, pr::Tools* tools = nullptr) {
     pr::join_shards(plan, "head", ctx);
     pr::Verdict v;
     if (fs::exists(plan.out_dir / "no-baseline")) {
@@ -139,7 +146,10 @@ int report_pull_request(const config::PrPlan& plan, const Context& ctx) {
                 .second;
     } else {
         pr::join_shards(plan, "base", ctx);
-        v = pr::report(plan, pr::Against::BaseFile, "", ctx).second;
+        const auto [comparison, verdict] = pr::report(plan, pr::Against::BaseFile, "", ctx);
+        v = verdict;
+        if (built != nullptr && tools != nullptr)
+            pr::draw_flame_graphs(plan, comparison, *built, *tools, ctx);
     }
     return finish(plan, v, v.summary, ctx);
 }
@@ -175,6 +185,8 @@ int execute(const config::PrInput& in, const Context& ctx) {
     remove_files(plan.out_dir,
                  {"exit-code", "summary.txt", "report.md", "report.xml", "compare.json",
                   "console.txt", "metrics.txt", "compared-base.json", "compared-head.json"});
+    std::error_code ec;
+    fs::remove_all(plan.out_dir / "flame", ec);  // drawn again for this run's regressions
     if (plan.report_only) return report_pull_request(plan, ctx);
     if (!plan.base) return branch_mode(plan, ctx);
     pr::Tools tools(ctx);
@@ -182,9 +194,9 @@ int execute(const config::PrInput& in, const Context& ctx) {
     // HEAD first: its fingerprint and compilers decide whether a stored run of the base can
     // stand for building and measuring it.
     const auto head = pr::measure_head(plan, &base, tools, ctx);
-    pr::obtain_base_results(plan, base, head, tools, ctx);
+    const auto built = pr::obtain_base_results(plan, base, head, tools, ctx);
     if (plan.shard) return 0;  // reported once every shard is in (--report-only)
-    return report_pull_request(plan, ctx);
+    return report_pull_request(plan, ctx, &built, &tools);
 }
 
 }  // namespace

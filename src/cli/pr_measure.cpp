@@ -169,7 +169,8 @@ std::string missing_suite(const config::PrPlan& plan, const runner::Worktree& wt
 // no baseline) and measured as HEAD was, into OUT-DIR/base[-K].json.
 BaseResults build_and_measure_base(const config::PrPlan& plan, const MergeBase& base, Tools& tools,
                                    const Context& ctx) {
-    runner::Worktree wt(ctx.cwd, ctx.env, ctx.runner);
+    auto checkout = std::make_shared<runner::Worktree>(ctx.cwd, ctx.env, ctx.runner);
+    auto& wt = *checkout;
     wt.checkout(base.commit);
     const std::string what = fmt::format("the base ({})", base.commit);
     // A suite file HEAD tracks and the base lacks: nothing to build. Otherwise the build may
@@ -182,7 +183,7 @@ BaseResults build_and_measure_base(const config::PrPlan& plan, const MergeBase& 
     if (!why.empty()) {
         say(ctx, fmt::format("no baseline: {}; every benchmark will be reported as added", why));
         util::write_file_atomic(plan.out_dir / "no-baseline", why + "\n");
-        return {std::nullopt, why};
+        return {std::nullopt, why, nullptr};
     }
     auto run = measure(plan, input_in_worktree(plan.run, wt, WorktreeSuite{true}, ctx), wt.root(),
                        "base", tools, ctx);
@@ -193,7 +194,7 @@ BaseResults build_and_measure_base(const config::PrPlan& plan, const MergeBase& 
     unmap_files(*run, wt);
     const auto file = plan.out_dir / ("base" + shard_suffix(plan) + ".json");
     save(*run, file, "base", ctx);
-    return {file, ""};
+    return {file, "", checkout};
 }
 
 }  // namespace
@@ -286,7 +287,7 @@ BaseResults obtain_base_results(const config::PrPlan& plan, const MergeBase& bas
                                                     stored.source, kReusedNote, kRunsLine,
                                                     util::join(stored.runs, " ")));
         save(*stored.run, file, "base", ctx);
-        return {file, ""};
+        return {file, "", nullptr};
     }
     if (head.run) say(ctx, fmt::format("no stored run of the base reused ({})", stored.why_not));
     auto measured = build_and_measure_base(plan, base, tools, ctx);

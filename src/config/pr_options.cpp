@@ -149,6 +149,7 @@ PrPlan plan_pr(const PrInput& in, const exec::EnvMap& env, const fs::path& cwd) 
     }
     plan.warn_only = in.warn_only;
     plan.keep_raw = in.keep_raw;
+    plan.flame = !in.no_flame;
     plan.reuse = !in.no_reuse;
     if (in.base) {
         if (in.base->empty()) throw UsageError("--base needs a git ref", "e.g. --base origin/main");

@@ -30,6 +30,7 @@ struct PrInput {
     bool no_reuse = false;
     bool warn_only = false;
     bool keep_raw = false;
+    bool no_flame = false;
     std::optional<std::string> alert_webhook;
     std::optional<std::string> alert_format;
     std::optional<std::string> alert_issue;
@@ -61,6 +62,8 @@ struct PrPlan {
     bool reuse = true;
     bool warn_only = false;
     bool keep_raw = false;
+    // Whether the regressed benchmarks get differential flame graphs (not --no-flame).
+    bool flame = true;
     std::optional<std::string> base;         // --base, else the CI's; none: branch mode
     std::optional<std::string> base_branch;  // the branch the CI says the base stands for
     AlertPlan alerts;

@@ -20,8 +20,8 @@
 #include "runner/regions.hpp"
 #include "valgrind/command.hpp"
 #include "valgrind/installation.hpp"
-#include "valgrind/profile.hpp"
 #include "valgrind/process_log.hpp"
+#include "valgrind/profile.hpp"
 #include "valgrind/profile_builder.hpp"
 
 namespace cgbench::runner {
@@ -104,13 +104,8 @@ class Measurer {
     // The environment the program would get, for the glibc probe.
     std::vector<std::string> probe_environment(const BenchmarkSpec& spec) const;
 
-    // The facts of every measurement so far (a copy, safe while others still measure).
-    MeasureFacts facts() const;
-    const MeasureSettings& settings() const { return settings_; }
-    const valgrind::Installation& installation() const { return inst_; }
-
-  private:
-    // Where Valgrind wrote its output for one run, and how it went.
+    // The steps a measurement is made of, for the strategies outside this class
+    // (runner/call_stacks.cpp). Where Valgrind wrote its output for one run, and how it went.
     struct RawOutput {
         valgrind::OutputFiles files;
         int root_pid = 0;  // the started process (and what it exec'd into)
@@ -127,6 +122,21 @@ class Measurer {
         std::filesystem::path log_file() const { return files.log_file(root_pid); }
     };
 
+    // A result for `spec` before measuring: name, command, tool, weights.
+    BenchmarkResult start_result(const BenchmarkSpec& spec, valgrind::Tool tool) const;
+    // Stages `spec` in `staging`, runs it under `tool` and sets the status of `result`.
+    // `extra_args` follow the program's own arguments.
+    // Runs the `spec.warmup` native runs first when `attempt` is 0.
+    RawOutput launch(const BenchmarkSpec& spec, const valgrind::ToolOptions& options,
+                     const std::vector<std::string>& extra_args,
+                     const std::filesystem::path& staging, BenchmarkResult& result, int attempt);
+
+    // The facts of every measurement so far (a copy, safe while others still measure).
+    MeasureFacts facts() const;
+    const MeasureSettings& settings() const { return settings_; }
+    const valgrind::Installation& installation() const { return inst_; }
+
+  private:
     // One Cachegrind run of `spec` for its regions: CGBENCH_REGION set to `region` ("": the
     // first region begun; "\n": none, only the markers); the native warm-up only when
     // `warm_up`.
@@ -151,14 +161,6 @@ class Measurer {
     std::vector<BenchmarkResult> measure_regions_unmarked(const BenchmarkSpec& spec, int attempt);
     // The working directory and resolved program of `spec` (see check()).
     std::pair<std::filesystem::path, exec::ResolvedProgram> locate(const BenchmarkSpec& spec) const;
-    // A result for `spec` before measuring: name, command, tool, weights.
-    BenchmarkResult start_result(const BenchmarkSpec& spec, valgrind::Tool tool) const;
-    // Stages `spec` in `staging`, runs it under `tool` and sets the status of `result`.
-    // `extra_args` follow the program's own arguments.
-    // Runs the `spec.warmup` native runs first when `attempt` is 0.
-    RawOutput launch(const BenchmarkSpec& spec, const valgrind::ToolOptions& options,
-                     const std::vector<std::string>& extra_args,
-                     const std::filesystem::path& staging, BenchmarkResult& result, int attempt);
     // The native warm-up runs; false (and `result` timed out or failed) when one timed out.
     bool warm_up(const BenchmarkSpec& spec, const exec::ProcessSpec& native,
                  BenchmarkResult& result);

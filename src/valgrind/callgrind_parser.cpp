@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "util/strings.hpp"
@@ -52,7 +53,7 @@ bool skip_subposition(std::string_view& s) {
 class CallgrindParser {
   public:
     CallgrindParser(std::string_view data, const ParseOptions& options)
-        : scanner_(data), builder_("callgrind", options) {}
+        : scanner_(data), builder_("callgrind", options), collect_calls_(options.collect_calls) {}
 
     Profile run() {
         std::string_view line;
@@ -62,7 +63,14 @@ class CallgrindParser {
             fail(0, "no 'events:' line (empty or not a callgrind.out file)");
         if (call_pending_) fail(0, "the file ends after a 'calls=' line (it is truncated)");
         if (!saw_totals_) fail(0, "no 'totals:' line (the file is truncated)");
-        return builder_.finish();
+        Profile profile = builder_.finish();
+        profile.calls.reserve(call_sums_.size());
+        for (auto& [key, counts] : call_sums_) {
+            profile.calls.push_back(CallCost{std::string(key.caller_file), std::string(key.caller),
+                                             std::string(key.callee_file), std::string(key.callee),
+                                             std::move(counts)});
+        }
+        return profile;
     }
 
   private:
@@ -81,6 +89,8 @@ class CallgrindParser {
                 fail(at(), "a 'calls=' line must be followed by its cost line");
             }
             cost_line(line, false);
+            if (collect_calls_ && !fn_.empty() && !callee_.empty()) add_call();
+            callee_file_.reset();  // a cfi= names the file of the next call only
         } else if (saw_totals_) {
             if (!util::trim(line).empty()) fail(at(), "content after 'totals:'");
         } else if (is_digit(c) || c == '+' || c == '-' || c == '*') {
@@ -125,13 +135,21 @@ class CallgrindParser {
     void specification(std::string_view key, std::string_view value) {
         need_events();
         if (key == "fn") {
-            builder_.select_function(file_, name(functions_, value));
+            fn_ = name(functions_, value);
+            builder_.select_function(file_, fn_);
         } else if (key == "fl") {
             file_ = name(files_, value);
+            position_file_ = file_;
             builder_.clear_function();
-        } else if (key == "fi" || key == "fe" || key == "cfi" || key == "cfl" || key == "jfi") {
+        } else if (key == "fi" || key == "fe") {
+            position_file_ = name(files_, value);
+        } else if (key == "cfi" || key == "cfl") {
+            callee_file_ = name(files_, value);
+        } else if (key == "jfi") {
             name(files_, value);
-        } else if (key == "cfn" || key == "jfn") {
+        } else if (key == "cfn") {
+            callee_ = name(functions_, value);
+        } else if (key == "jfn") {
             name(functions_, value);
         } else if (key == "ob" || key == "cob") {
             name(objects_, value);
@@ -229,6 +247,30 @@ class CallgrindParser {
         if (positions_ == 0) fail(at(), "'positions:' lists no positions");
     }
 
+    // The call just read (its cost line is the current row) added to its caller/callee pair.
+    void add_call() {
+        // Without cfi= the callee is in the file of the current position (fl=, fi= or fe=).
+        const CallKey key{file_, fn_, callee_file_.value_or(position_file_), callee_};
+        const auto [it, added] = call_index_.try_emplace(key, call_sums_.size());
+        if (added) call_sums_.emplace_back(key, metrics::EventCounts{});
+        call_sums_[it->second].second.add(builder_.row_counts());
+    }
+
+    struct CallKey {
+        std::string_view caller_file;
+        std::string_view caller;
+        std::string_view callee_file;
+        std::string_view callee;
+        bool operator==(const CallKey&) const = default;
+    };
+    struct CallKeyHash {
+        std::size_t operator()(const CallKey& k) const {
+            const std::hash<std::string_view> h;
+            return ((h(k.caller_file) * 31 + h(k.caller)) * 1000003U + h(k.callee_file)) * 31 +
+                   h(k.callee);
+        }
+    };
+
     LineScanner scanner_;
     ProfileBuilder builder_;
     std::size_t positions_ = 1;  // "positions: line" unless the file says otherwise
@@ -236,6 +278,14 @@ class CallgrindParser {
     bool saw_totals_ = false;
     bool in_trigger_ = false;  // after `desc: Trigger:`, before the header's blank line
     std::string_view file_;
+    std::string_view fn_;                          // the function the cost lines belong to (fn=)
+    std::string_view callee_;                      // the function the next call calls (cfn=)
+    std::string_view position_file_;               // fl=, fi= or fe=: where cost lines are
+    std::optional<std::string_view> callee_file_;  // cfi=/cfl= of the next call
+    bool collect_calls_ = false;
+    // Views into the file, which outlives the parse.
+    std::unordered_map<CallKey, std::size_t, CallKeyHash> call_index_;
+    std::vector<std::pair<CallKey, metrics::EventCounts>> call_sums_;
     NameTable files_;
     NameTable functions_;
     NameTable objects_;

@@ -55,8 +55,8 @@ std::vector<std::string> behaviour_args(const ToolOptions& o) {
     if (o.tool == Tool::Callgrind) {
         // Nothing counts until the first region begins (include/cgbench/cgbench.h), unless
         // dumps at named functions split the run.
-        args.emplace_back(o.dump_triggers.empty() ? "--collect-atstart=no"
-                                                  : "--collect-atstart=yes");
+        args.emplace_back(o.dump_triggers.empty() && !o.collect_at_start ? "--collect-atstart=no"
+                                                                         : "--collect-atstart=yes");
         args.insert(args.end(), o.dump_triggers.begin(), o.dump_triggers.end());
     }
     args.emplace_back(o.cache_sim ? "--cache-sim=yes" : "--cache-sim=no");

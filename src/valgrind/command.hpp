@@ -50,6 +50,8 @@ struct ToolOptions {
     // collects from the start and the dumps split the run (Google Benchmark binaries);
     // without them it collects only inside regions.
     std::vector<std::string> dump_triggers;
+    // Callgrind only: collect from the start without dumps (the whole program's call graph).
+    bool collect_at_start = false;
     // Cachegrind only: false simulates nothing until the program's start request
     // (--instr-at-start=no, Valgrind >= 3.22): regions.
     bool instr_at_start = true;

@@ -24,6 +24,18 @@ struct FunctionCost {
     metrics::EventCounts counts;
 };
 
+// Callgrind: the calls from one function to another, summed over every call site: the
+// callee's inclusive cost while called from `caller` (cost lines after `calls=`).
+// Functions are named by file and name, as in Profile::functions: two functions of one name
+// ("(below main)", static functions) are not one.
+struct CallCost {
+    std::string caller_file;
+    std::string caller;
+    std::string callee_file;
+    std::string callee;
+    metrics::EventCounts counts;
+};
+
 struct Profile {
     std::string tool;               // "cachegrind" or "callgrind"
     std::vector<std::string> desc;  // `desc:` lines (cache geometry as Valgrind saw it)
@@ -40,6 +52,9 @@ struct Profile {
     std::vector<FunctionCost> functions;  // filled only when requested
     // The functions ParseOptions::watch accepted, in order of first appearance.
     std::vector<FunctionCost> watched;
+    // Callgrind with ParseOptions::collect_calls: caller/callee pairs, in order of first
+    // appearance (not summed by ProfileSum).
+    std::vector<CallCost> calls;
 
     // The column of `e`, or nullopt when the file did not record it.
     std::optional<std::size_t> column_of(metrics::Event e) const;

@@ -111,12 +111,20 @@ metrics::EventCounts ProfileBuilder::function_counts(std::size_t index) const {
     return out;
 }
 
+metrics::EventCounts ProfileBuilder::row_counts() const {
+    metrics::EventCounts out;
+    for (std::size_t c = 0; c < row_.size(); ++c) {
+        if (profile_.columns[c]) out.set(*profile_.columns[c], row_[c]);
+    }
+    return out;
+}
+
 void ProfileBuilder::emit_functions() {
     if (options_.watch) {
         for (std::size_t i = 0; i < keys_.size(); ++i) {
             if (!options_.watch(keys_[i].name)) continue;
-            profile_.watched.push_back(FunctionCost{std::string(keys_[i].file),
-                                                    std::string(keys_[i].name), function_counts(i)});
+            profile_.watched.push_back(FunctionCost{
+                std::string(keys_[i].file), std::string(keys_[i].name), function_counts(i)});
         }
     }
     std::vector<std::size_t> order(keys_.size());

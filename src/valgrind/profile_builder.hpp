@@ -48,6 +48,8 @@ struct ParseOptions {
     // With collect_functions: every function whose name this accepts is also copied to
     // Profile::watched, whatever its rank (the functions runner/repeatability.hpp reads).
     std::function<bool(std::string_view)> watch = {};
+    // Callgrind: fill Profile::calls (the call graph, by function name).
+    bool collect_calls = false;
 };
 
 class ProfileBuilder {
@@ -101,6 +103,8 @@ class ProfileBuilder {
     // Later rows are added to function `name` of `file` (no-op unless functions are
     // collected). The views must stay valid until finish().
     void select_function(std::string_view file, std::string_view name);
+    // The current row (read with read_row) as events.
+    metrics::EventCounts row_counts() const;
     // Later rows belong to no function until the next select_function().
     void clear_function() { current_ = nullptr; }
 

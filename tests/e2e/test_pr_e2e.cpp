@@ -7,6 +7,8 @@
 
 #include "e2e/harness.hpp"
 #include "e2e/pr_repo.hpp"
+#include "unit/flame_check.hpp"
+#include "util/fs.hpp"
 
 namespace cgbench::e2e {
 
@@ -50,6 +52,19 @@ TEST(PrE2E, CmakeAbsolutePathsStillPairTheFunctionsThatMoved) {
         }
     }
     EXPECT_TRUE(accumulate) << work->at("functions_moved").dump();
+    // The regressed benchmark's differential flame graph (Callgrind on both sides), listed in
+    // the Markdown report: accumulate() is a red frame.
+    const auto svg = util::read_file(repo.dir() / "cgbench-pr/flame/work.svg");
+    const auto accumulate_frame = testing_flame::drawn_frame(svg, "accumulate");
+    EXPECT_GT(accumulate_frame.width, 0) << svg;
+    EXPECT_EQ(accumulate_frame.red, 255) << accumulate_frame.fill;
+    EXPECT_LT(accumulate_frame.green, 255) << accumulate_frame.fill;
+    EXPECT_NE(util::read_file(repo.dir() / "cgbench-pr/report.md")
+                  .find("[flame/work.svg](flame/work.svg)"),
+              std::string::npos);
+    EXPECT_NE(r.err.find("drawing the flame graph of work: Callgrind on both sides"),
+              std::string::npos)
+        << r.err;
 }
 
 // A base git does not know is refused before anything is built, saying how to fetch it.

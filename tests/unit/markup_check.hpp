@@ -14,17 +14,17 @@
 namespace cgbench::testing_markup {
 
 inline const std::set<std::string, std::less<>> kTags = {
-    "html",    "head",    "meta", "title", "style", "body",     "h1",     "h2",  "p",
-    "code",    "table",   "tr",   "th",    "td",    "a",        "span",   "b",   "section",
-    "details", "summary", "svg",  "line",  "text",  "polyline", "circle", "path",
-    "div",     "br",      "script"};
+    "html",   "head",    "meta",    "title",   "style",  "body", "h1",   "h2",
+    "p",      "code",    "table",   "tr",      "th",     "td",   "a",    "span",
+    "b",      "section", "details", "summary", "svg",    "line", "text", "polyline",
+    "circle", "path",    "div",     "br",      "script", "rect", "g"};
 inline const std::set<std::string, std::less<>> kVoid = {"meta", "br"};  // HTML void elements
 inline const std::set<std::string, std::less<>> kAttributes = {
-    "lang", "charset", "name",    "content", "http-equiv",  "class",    "id",
-    "href", "xmlns",   "viewBox", "width",   "height",      "role",     "aria-label",
-    "x",    "y",       "x1",      "y1",      "x2",          "y2",       "points",
-    "cx",   "cy",      "r",       "d",       "text-anchor", "transform", "data-name",
-    "type"};
+    "lang", "charset", "name",        "content",  "http-equiv",  "class",     "id",
+    "href", "xmlns",   "viewBox",     "width",    "height",      "role",      "aria-label",
+    "x",    "y",       "x1",          "y1",       "x2",          "y2",        "points",
+    "cx",   "cy",      "r",           "d",        "text-anchor", "transform", "data-name",
+    "type", "fill",    "font-family", "font-size"};
 
 class MarkupChecker {
   public:

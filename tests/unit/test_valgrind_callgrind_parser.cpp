@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "support/by_hand.hpp"
@@ -242,6 +243,83 @@ TEST(CallgrindParser, ATriggerWithNewlinesContinuesUpToTheBlankLine) {
     const Profile p = parse_callgrind(text);
     EXPECT_EQ(p.trigger, "Client Request: cgbench:begin:outer\nb: c\nfl=x");
     EXPECT_EQ(p.totals, parse_callgrind(data("regions-nested.out.1")).totals);
+}
+
+}  // namespace cgbench::valgrind
+
+namespace cgbench::valgrind {
+
+namespace {
+
+// The Ir of every call's cost line (the line after `calls=`, its second field), summed,
+// and the callees named on `cfn=` lines (compressed names resolved), read by hand.
+std::pair<std::uint64_t, std::set<std::string>> calls_by_hand(const std::string& text) {
+    std::istringstream in(text);
+    std::string line;
+    std::uint64_t ir = 0;
+    bool after_calls = false;
+    std::map<std::string, std::string> names;  // "(id)" -> name
+    std::set<std::string> callees;
+    while (std::getline(in, line)) {
+        if (after_calls) {
+            std::istringstream fields(line);
+            std::string position, count;
+            fields >> position >> count;
+            ir += std::stoull(count);
+        }
+        after_calls = line.starts_with("calls=");
+        if (!line.starts_with("cfn=") && !line.starts_with("fn=")) continue;
+        const auto value = line.substr(line.find('=') + 1);
+        const auto close = value.find(')');
+        std::string name = value;
+        const bool compressed = value.starts_with("(") && close != std::string::npos && close > 1 &&
+                                value.find_first_not_of("0123456789", 1) == close;
+        if (compressed) {
+            const auto id = value.substr(0, close + 1);
+            if (close + 1 < value.size()) names[id] = value.substr(close + 2);
+            name = names[id];
+        }
+        if (line.starts_with("cfn=")) callees.insert(name);
+    }
+    return {ir, callees};
+}
+
+}  // namespace
+
+// The call graph: every call's cost is collected (by caller and callee) and none is lost,
+// whatever the compression of names and positions.
+TEST(CallgrindParser, CollectsEveryCallByCallerAndCallee) {
+    for (const auto* file :
+         {"varint-cache.out", "varint-uncompressed.out", "regions-nested.out.2"}) {
+        const auto text = data(file);
+        const auto p = parse_callgrind(text, {.collect_functions = true, .collect_calls = true});
+        const auto [ir, callees] = calls_by_hand(text);
+        std::uint64_t sum = 0;
+        std::set<std::string> seen;
+        for (const auto& c : p.calls) {
+            sum += c.counts.get(metrics::Event::Ir);
+            seen.insert(c.callee);
+            EXPECT_FALSE(c.caller.empty()) << file;
+            EXPECT_FALSE(c.callee_file.empty()) << file;
+        }
+        EXPECT_EQ(sum, ir) << file;
+        EXPECT_EQ(seen, callees) << file;
+        EXPECT_TRUE(parse_callgrind(text).calls.empty()) << "collected unasked: " << file;
+    }
+    // A whole run: every callee is a function of the file, named by its file (cfi=, else the
+    // file of the call's position) as its own cost lines name it, so the two "(below main)"
+    // of glibc stay apart.
+    const auto p = parse_callgrind(data("varint-cache.out"),
+                                   {.collect_functions = true, .collect_calls = true});
+    std::set<std::pair<std::string, std::string>> functions;
+    for (const auto& f : p.functions)
+        functions.emplace(f.file, f.name);
+    for (const auto& c : p.calls) {
+        EXPECT_TRUE(functions.contains({c.callee_file, c.callee}))
+            << c.callee_file << ": " << c.callee;
+        EXPECT_TRUE(functions.contains({c.caller_file, c.caller}))
+            << c.caller_file << ": " << c.caller;
+    }
 }
 
 }  // namespace cgbench::valgrind
