@@ -20,7 +20,8 @@
 # Usage: bench/caller_variations.sh [AFTER [BEFORE]]
 #   AFTER defaults to ./build/src/cgbench, BEFORE to $BEFORE (no BEFORE: only AFTER is shown).
 #   Needs root for the other-user row (runuser to `nobody`) and the pid row (a pid namespace
-#   whose next pid is 1000); skips them otherwise.
+#   whose next pid is 1000); skips them otherwise. ONLY=REGEX measures the base row and the
+#   variations whose name matches.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 AFTER="${1:-${BUILD_DIR:-$ROOT/build}/src/cgbench}"
@@ -139,6 +140,7 @@ table() {  # CGBENCH LABEL
     printf '%-16s' variation; printf '%12s' "${PROGRAMS[@]}"; echo
     declare -A base
     for var in "${VARIATIONS[@]}"; do
+        [[ $var != base && -n ${ONLY:-} && ! $var =~ ^(${ONLY})$ ]] && continue
         printf '%-16s' "$var"
         for p in "${PROGRAMS[@]}"; do
             local c; c=$(measure "$cg" "$var" "$p")
