@@ -61,6 +61,19 @@ std::optional<std::string> commit_url(const ReportInput& in, const Context& ctx)
     return remote ? config::commit_url_from_remote(*remote) : std::nullopt;
 }
 
+// Where the commits of `project` link to in the organisation view: --commit-url with
+// {project} replaced by the project's name; none without it (the CI's variables and the git
+// remote name one repository, not each project's).
+std::optional<std::string> project_commit_url(const ReportInput& in, const std::string& project) {
+    if (!in.commit_url || project.empty()) return std::nullopt;
+    auto url = config::check_commit_url(*in.commit_url);
+    for (auto at = url.find("{project}"); at != std::string::npos;
+         at = url.find("{project}", at + project.size())) {
+        url.replace(at, 9, project);
+    }
+    return url;
+}
+
 std::vector<std::size_t> runs_shown(const history::History& h) {
     std::set<std::size_t> runs;
     for (const auto& s : h.series) {
@@ -74,7 +87,8 @@ std::vector<std::size_t> runs_shown(const history::History& h) {
 // of it. nullopt, writing nothing, when --filter matches none of its benchmarks.
 std::optional<report::ProjectSummary> write_page(history::HistoryBackend& store,
                                                  const ReportInput& in, const Context& ctx,
-                                                 util::OutputFile& out) {
+                                                 util::OutputFile& out,
+                                                 const std::optional<std::string>& project = {}) {
     const auto filter = in.filter ? std::optional(config::filter_regex(*in.filter)) : std::nullopt;
     const auto h = store.load_history(
         [&filter](std::string_view name) { return !filter || filter->search(std::string(name)); },
@@ -89,7 +103,7 @@ std::optional<report::ProjectSummary> write_page(history::HistoryBackend& store,
     page.default_branch = history::default_branch(h, std::nullopt);
     page.steps = explained_steps(store, h, {page.default_branch, std::nullopt, false});
     page.commits = commit_subjects(h, runs_shown(h), ctx);
-    page.commit_url = commit_url(in, ctx);
+    page.commit_url = project ? project_commit_url(in, *project) : commit_url(in, ctx);
     page.axis = in.axis == "zero" ? report::Axis::Zero : report::Axis::Relative;
     page.max_benchmarks = in.max_benchmarks;
     out.commit(report::render_html_history(page));
@@ -155,7 +169,8 @@ int write_index(const ReportInput& in, const Context& ctx) {
         if (store->run_count() > 0) {
             const auto file = page_name(name.empty() ? "history" : name);
             util::OutputFile out(dir / file);
-            if (auto written = write_page(*store, in, ctx, out)) {
+            const auto project = name.empty() ? std::nullopt : std::optional(name);
+            if (auto written = write_page(*store, in, ctx, out, project)) {
                 p = std::move(*written);
                 p.page = file;
             }
@@ -225,7 +240,8 @@ Subcommand register_report(CLI::App& app, GlobalOptions& global) {
     cmd->add_option("--commit-url", input->commit_url,
                     "Link commits to this URL, {commit} replaced by the commit [from "
                     "GITHUB_SERVER_URL/GITHUB_REPOSITORY, CI_PROJECT_URL, or the git remote "
-                    "origin on GitHub, GitLab, Bitbucket or Codeberg]");
+                    "origin on GitHub, GitLab, Bitbucket or Codeberg; with --all-projects, only "
+                    "this, {project} replaced by each project's name]");
     cmd->add_flag("--all-projects", input->all_projects,
                   "The organisation view: --html FILE becomes an index of every project of "
                   "the history (a PostgreSQL database holds many, a SQLite file is one) with "

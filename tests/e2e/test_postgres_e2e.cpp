@@ -199,7 +199,8 @@ TEST_F(PostgresE2E, TheOrganisationViewListsEveryProjectWithItsLatestState) {
     const auto dir = scratch("pg-organisation");
     const auto index = dir / "site" / "index.html";
     fs::create_directories(index.parent_path());
-    const auto r = cgbench({"report", "--all-projects", "--db", url_, "--html", index.string()});
+    const auto r = cgbench({"report", "--all-projects", "--db", url_, "--html", index.string(),
+                            "--commit-url", "https://forge.example/{project}/commit/{commit}"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("3 projects"), std::string::npos) << r.out;
     expect_no_password(r, "report --all-projects");
@@ -217,6 +218,10 @@ TEST_F(PostgresE2E, TheOrganisationViewListsEveryProjectWithItsLatestState) {
         const auto text = util::read_file(index.parent_path() / page);
         EXPECT_NE(text.find("?project=" + report::markup_escape(project)), std::string::npos)
             << "the page is " << project << "'s";
+        if (project == "org/stepped") {
+            EXPECT_NE(text.find("https://forge.example/org/stepped/commit/a107"), std::string::npos)
+                << "commits link to the project's own repository";
+        }
         EXPECT_NE(row.find(fmt::format("<td class=\"n\">1</td><td class=\"n\">{}</td>", runs)),
                   std::string::npos)
             << "1 benchmark, " << runs << " runs: " << row;
