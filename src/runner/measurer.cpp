@@ -241,9 +241,8 @@ Measurer::RawOutput Measurer::launch(const BenchmarkSpec& spec,
 
     ps.argv = valgrind::valgrind_command(inst_, options, raw.files, argv);
     ps.echo_output = settings_.echo_output;
-    ps.process_limit =
-        exec::ProcessSpec::ProcessLimit{staging, std::string(valgrind::kLogPrefix),
-                                        spec.max_processes};
+    ps.process_limit = exec::ProcessSpec::ProcessLimit{staging, std::string(valgrind::kLogPrefix),
+                                                       spec.max_processes};
     spdlog::debug("running: {}", util::shell_join(ps.argv));  // the host's paths
     spdlog::trace("environment: {}", util::shell_join(ps.env));
     ps.argv = sandbox.map_output(std::move(ps.argv));
@@ -386,6 +385,7 @@ void Measurer::score(const valgrind::Profile& profile, BenchmarkResult& result) 
     result.derived = metrics::derive(result.events);
     result.cost = metrics::cost(result.events, settings_.weights);
     result.functions = top_functions(profile, settings_.weights);
+    attach_lines(profile, settings_.weights, result);
     result.stderr_tail.clear();
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "metrics/events.hpp"
@@ -21,6 +22,16 @@ inline constexpr std::string_view kOtherFunctions = "(other)";
 struct FunctionCost {
     std::string file;
     std::string name;
+    metrics::EventCounts counts;
+};
+
+// Self costs of one source line within one function (Cachegrind's count lines under `fl=` and
+// `fn=`): `line` is 1-based; lines Valgrind could not place (line 0, no debug info) are not
+// kept.
+struct LineCost {
+    std::string file;
+    std::string function;
+    std::uint32_t line = 0;
     metrics::EventCounts counts;
 };
 
@@ -40,14 +51,20 @@ struct Profile {
     std::vector<FunctionCost> functions;  // filled only when requested
     // The functions ParseOptions::watch accepted, in order of first appearance.
     std::vector<FunctionCost> watched;
+    // The costliest source lines, filled only when requested (ParseOptions::collect_lines),
+    // highest rank first.
+    std::vector<LineCost> lines;
+    // Whether lines were collected (Cachegrind with ParseOptions::collect_lines): then no
+    // lines means no line information in the measured code.
+    bool has_lines = false;
 
     // The column of `e`, or nullopt when the file did not record it.
     std::optional<std::size_t> column_of(metrics::Event e) const;
 };
 
-// Sums profiles into one: their totals, and their functions by file and name (in order of
-// first appearance). The one accumulator for the processes of a run, the dump parts of a
-// region and the timed parts of a Google Benchmark loop.
+// Sums profiles into one: their totals, their functions by file and name and their lines by
+// file, function and line (in order of first appearance). The one accumulator for the processes of
+// a run, the dump parts of a region and the timed parts of a Google Benchmark loop.
 class ProfileSum {
   public:
     // Adds `part`. The first part sets the sum's tool and columns; a later part that
@@ -66,6 +83,7 @@ class ProfileSum {
 
     Profile sum_;
     std::map<std::pair<std::string, std::string>, std::size_t> index_;
+    std::map<std::tuple<std::string, std::string, std::uint32_t>, std::size_t> line_index_;
 };
 
 }  // namespace cgbench::valgrind
