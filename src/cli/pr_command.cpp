@@ -138,7 +138,9 @@ int report_pull_request(const config::PrPlan& plan, const Context& ctx) {
                 .second;
     } else {
         pr::join_shards(plan, "base", ctx);
-        v = pr::report(plan, pr::Against::BaseFile, "", ctx).second;
+        const auto [comparison, verdict] = pr::report(plan, pr::Against::BaseFile, "", ctx);
+        pr::annotate_lines(plan, comparison, ctx);
+        v = verdict;
     }
     return finish(plan, v, v.summary, ctx);
 }
@@ -171,9 +173,9 @@ int execute(const config::PrInput& in, const Context& ctx) {
     const auto plan = config::plan_pr(in, ctx.env, ctx.cwd);
     util::ensure_writable_dir(plan.out_dir, "--out-dir");
     // The verdict files of an earlier run never survive into this one.
-    remove_files(plan.out_dir,
-                 {"exit-code", "summary.txt", "report.md", "report.xml", "compare.json",
-                  "console.txt", "metrics.txt", "compared-base.json", "compared-head.json"});
+    remove_files(plan.out_dir, {"exit-code", "summary.txt", "report.md", "report.xml",
+                                "compare.json", "console.txt", "metrics.txt", "compared-base.json",
+                                "compared-head.json", "annotations.txt", "codequality.json"});
     if (plan.report_only) return report_pull_request(plan, ctx);
     if (!plan.base) return branch_mode(plan, ctx);
     pr::Tools tools(ctx);
