@@ -75,10 +75,22 @@ Fingerprint fingerprint_of(const Measurer& measurer, const RunRequest& request,
                              tool_options_of(request.benchmarks, request.settings, inst));
 }
 
+// Whether `program` is one the distribution installed (/usr/bin/sqlite3, /bin/sh): its
+// missing debug info is not the user's to fix, so no result of it says so.
+bool from_the_distribution(const std::filesystem::path& program) {
+    const std::string path = program.lexically_normal().string();
+    for (const char* dir : {"/usr/bin/", "/usr/sbin/", "/bin/", "/sbin/", "/usr/lib/", "/lib/",
+                            "/usr/libexec/", "/usr/games/"}) {
+        if (util::starts_with(path, dir)) return true;
+    }
+    return false;
+}
+
 // Marks the results of a program that is ELF without line information (built without -g,
-// or stripped) as having none (BenchmarkResult::line_info), whatever lines of other code
-// (the loader, a libc with its debug symbols) were kept: its own files show as ???. A result
-// belongs to the benchmark of its name, or whose name it extends ("ENTRY/REGION").
+// or stripped; not one the distribution installed) as having none (BenchmarkResult::line_info),
+// whatever lines of other code (the loader, a libc with its debug symbols) were kept: its own files
+// show as ???. A result belongs to the benchmark of its name, or whose name it extends
+// ("ENTRY/REGION").
 void note_programs_without_line_info(const std::vector<BenchmarkSpec>& specs,
                                      const std::vector<std::filesystem::path>& programs,
                                      std::vector<BenchmarkResult>& results) {
@@ -87,7 +99,10 @@ void note_programs_without_line_info(const std::vector<BenchmarkSpec>& specs,
         for (std::size_t i = 0; i < specs.size() && i < programs.size(); ++i) {
             const auto& name = specs[i].name;
             if (b.name != name && !util::starts_with(b.name, name + "/")) continue;
-            if (util::elf_has_line_info(programs[i]) == false) b.line_info = false;
+            if (!from_the_distribution(programs[i]) &&
+                util::elf_has_line_info(programs[i]) == false) {
+                b.line_info = false;
+            }
             break;
         }
     }
