@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The size of the source lines each result keeps (BenchmarkResult::lines): for every result of
 # the example suite, of a real C++ program with debug info (cgbench itself, comparing two
-# result files) and of a Debian program without it (sqlite3): how many lines were kept, the
+# result files) and of a Debian program without it (sqlite3: only the loader's lines, libc6-dbg): how many lines were kept, the
 # bytes of "lines" in the result JSON (compact) against the whole result's bytes, and the
 # bytes of the lines the SQLite history keeps (in each result's `data` document) against the
 # row's document. One run each (the sizes do not vary).
@@ -16,7 +16,7 @@ ex="$TMP/examples.json"
 "$CGBENCH" run -q --name "real/cgbench-compare" --out "$TMP/real.json" -- \
     "$CGBENCH" compare --no-db --format json "$ex" "$ex" >/dev/null
 sqlite="$(command -v sqlite3)"
-"$CGBENCH" run -q --name "real/sqlite3 (no -g)" --out "$TMP/nodebug.json" -- \
+"$CGBENCH" run -q --name "real/sqlite3 (Debian)" --out "$TMP/nodebug.json" -- \
     "$sqlite" :memory: "create table t(x); insert into t values (1); select * from t;" >/dev/null
 
 echo
