@@ -193,11 +193,10 @@ TEST(LinesE2E, WithoutDebugInfoEveryReportGivesTheFlag) {
     for (const auto& l : result["benchmarks"][0].value("lines", nlohmann::json::array()))
         EXPECT_NE(l.at("function"), "hot") << l.dump();
     for (const auto& format : {"console", "markdown", "json"}) {
+        // (Markdown escapes the flag's underscores.)
         const auto c = cgbench({"compare", "--no-db", "--format", format, out, out});
         EXPECT_EQ(c.exit_code, 0) << c.err;
-        EXPECT_NE(c.out.find("-DCMAKE_BUILD_TYPE=RelWithDebInfo"), std::string::npos)
-            << format << "\n"
-            << c.out;
+        EXPECT_NE(c.out.find("RelWithDebInfo"), std::string::npos) << format << "\n" << c.out;
     }
     const auto a = cgbench({"annotate", "--lines", out, "nodebug"});
     EXPECT_EQ(a.exit_code, 2);
