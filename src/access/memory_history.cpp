@@ -23,7 +23,7 @@ using Stored = MemoryHistory::Stored;
 RunResult as_stored(const RunResult& run) {
     auto out = run_from_json(nlohmann::json::parse(dump_json(to_json(run), -1)), "memory:");
     for (auto& b : out.benchmarks)
-        b.functions = history::kept_functions(b.functions);
+        history::keep_as_stored(b);
     return out;
 }
 

@@ -5,6 +5,7 @@
 //   pr_reuse.cpp    the base's run as the history holds it, when one can stand for a build
 //   pr_report.cpp   one comparison, every report from it, the verdict
 //   pr_alerts.cpp   a push that regressed against its branch's previous run: alerts
+//   pr_lines.cpp    a pull request that regressed: its lines whose cost grew, as annotations
 // pr_command.cpp holds the options and runs the steps in the order of the mode.
 
 #include <filesystem>
@@ -142,5 +143,22 @@ void join_shards(const config::PrPlan& plan, std::string_view side, const Contex
 // changes the exit code.
 void send_alerts(const config::PrPlan& plan, const compare::Comparison& comparison,
                  const Context& ctx);
+
+// How many lines `cgbench pr` annotates at most (GitHub shows 10 warnings of a step).
+inline constexpr std::size_t kMaxLineAnnotations = 10;
+
+// `file` (a source file as a result names it) relative to the repository's top `top`
+// ('/'-separated): a path under `top` (as given or with its links resolved) or under the
+// sandbox's /cgbench/tree, or a relative path inside the tree. nullopt for anything outside
+// (libc, system headers, "???").
+std::optional<std::string> repository_path(std::string_view file, const fs::path& top);
+
+// For the regressed benchmarks of `comparison` (a pull request against OUT-DIR/base-commit):
+// the lines whose cost grew most (compare::diff_lines) inside the files the pull request
+// changed, at most kMaxLineAnnotations, written as OUT-DIR/annotations.txt (GitHub workflow
+// commands, also printed when GITHUB_ACTIONS is true) and OUT-DIR/codequality.json (GitLab's
+// code-quality report; "[]" when there is nothing to say).
+void annotate_lines(const config::PrPlan& plan, const compare::Comparison& comparison,
+                    const Context& ctx);
 
 }  // namespace cgbench::cli::pr

@@ -147,6 +147,7 @@ int report_pull_request(const config::PrPlan& plan, const Context& ctx,
     } else {
         pr::join_shards(plan, "base", ctx);
         const auto [comparison, verdict] = pr::report(plan, pr::Against::BaseFile, "", ctx);
+        pr::annotate_lines(plan, comparison, ctx);
         v = verdict;
         if (built != nullptr && tools != nullptr)
             pr::draw_flame_graphs(plan, comparison, *built, *tools, ctx);
@@ -182,9 +183,9 @@ int execute(const config::PrInput& in, const Context& ctx) {
     const auto plan = config::plan_pr(in, ctx.env, ctx.cwd);
     util::ensure_writable_dir(plan.out_dir, "--out-dir");
     // The verdict files of an earlier run never survive into this one.
-    remove_files(plan.out_dir,
-                 {"exit-code", "summary.txt", "report.md", "report.xml", "compare.json",
-                  "console.txt", "metrics.txt", "compared-base.json", "compared-head.json"});
+    remove_files(plan.out_dir, {"exit-code", "summary.txt", "report.md", "report.xml",
+                                "compare.json", "console.txt", "metrics.txt", "compared-base.json",
+                                "compared-head.json", "annotations.txt", "codequality.json"});
     std::error_code ec;
     fs::remove_all(plan.out_dir / "flame", ec);  // drawn again for this run's regressions
     if (plan.report_only) return report_pull_request(plan, ctx);

@@ -112,7 +112,7 @@ std::optional<compare::BaseSource> base_sources(const config::PrPlan& plan) {
 fs::path as_stored(const config::PrPlan& plan, std::string_view side) {
     auto run = read_result_file(plan.out_dir / fmt::format("{}.json", side));
     for (auto& b : run.benchmarks)
-        b.functions = history::kept_functions(b.functions);
+        history::keep_as_stored(b);
     const auto file = plan.out_dir / fmt::format("compared-{}.json", side);
     util::write_file_atomic(file, dump_json(to_json(run)) + "\n");
     return file;

@@ -109,6 +109,8 @@ void unmap_files(RunResult& run, const runner::Worktree& worktree) {
     for (auto& b : run.benchmarks) {
         for (auto& f : b.functions)
             f.file = worktree.unmap(f.file);
+        for (auto& l : b.lines)
+            l.file = worktree.unmap(l.file);
     }
 }
 

@@ -70,7 +70,7 @@ std::optional<std::string> suite_problem_at(const std::string& commit,
 void as_measured_in_checkout(RunResult& run, const runner::Worktree& worktree,
                              std::string_view recorded_by, std::optional<std::string> branch);
 
-// Every function's file of `run` that lies under the worktree, named by its place in the
+// Every function's and line's file of `run` that lies under the worktree, named by its place in the
 // checkout instead.
 void unmap_files(RunResult& run, const runner::Worktree& worktree);
 

@@ -415,6 +415,8 @@ Comparison compare_runs(RunResult base, Side base_side, RunResult head, Side hea
             "Python; measure both on one machine to compare exactly");
     }
     judge_all(out, base, head, options);
+    if (auto hint = no_line_info_hint(without_line_info(head)); !hint.empty())
+        out.notes.push_back(std::move(hint));
     return out;
 }
 
@@ -429,6 +431,8 @@ Comparison compare_to_nothing(RunResult head, Side head_side, const CompareOptio
         fmt::format("No baseline: {}; every benchmark is reported as added", std::move(why)));
     RunResult nothing;
     judge_all(out, nothing, head, options);
+    if (auto hint = no_line_info_hint(without_line_info(head)); !hint.empty())
+        out.notes.push_back(std::move(hint));
     return out;
 }
 

@@ -129,4 +129,26 @@ std::vector<FunctionResult> fold_functions(const std::vector<FunctionResult>& fu
     return out;
 }
 
+std::vector<std::string> without_line_info(const RunResult& run) {
+    std::vector<std::string> out;
+    for (const auto& b : run.benchmarks) {
+        if (b.line_info == false) out.push_back(b.name);
+    }
+    return out;
+}
+
+std::string no_line_info_hint(const std::vector<std::string>& names) {
+    constexpr std::size_t kShown = 5;  // names listed before "N more"
+    if (names.empty()) return {};
+    std::string shown;
+    for (std::size_t i = 0; i < std::min(names.size(), kShown); ++i)
+        shown += (i == 0 ? "" : ", ") + names[i];
+    if (names.size() > kShown) shown += fmt::format(" and {} more", names.size() - kShown);
+    return fmt::format(
+        "no line information in {}: the measured program was built without debug info (or "
+        "stripped), so its functions' files show as ??? and none of its lines are kept; "
+        "compile with -g (CMake: -DCMAKE_BUILD_TYPE=RelWithDebInfo) to see them",
+        shown);
+}
+
 }  // namespace cgbench

@@ -48,6 +48,28 @@ inline constexpr std::string_view kOtherFunctions = valgrind::kOtherFunctions;
 std::vector<FunctionResult> fold_functions(const std::vector<FunctionResult>& functions,
                                            std::size_t keep);
 
+struct RunResult;
+
+// One source line's self cost within a result (Cachegrind's per-line counts, with debug
+// info), for showing where in a function a change happened.
+struct LineResult {
+    std::string file;             // source file as Valgrind names it
+    std::string function;         // the function the line's code belongs to (inlined: the caller)
+    std::uint32_t line = 0;       // 1-based
+    std::string text;             // the line's source, trimmed and bounded; empty: not readable
+    metrics::EventCounts events;  // the events the cost needs
+    std::uint64_t cost = 0;       // under the result's weights
+    friend bool operator==(const LineResult&, const LineResult&) = default;
+};
+
+// The names of the results of `run` measured without line information (line_info false).
+std::vector<std::string> without_line_info(const RunResult& run);
+
+// What every report says, once, when the results `names` had no line information: that
+// files show as ??? and no lines are kept, and the compiler flag that fixes it. Empty when
+// `names` is.
+std::string no_line_info_hint(const std::vector<std::string>& names);
+
 // The region of a program a result measures (`cgbench run --regions`).
 struct RegionInfo {
     std::string name;           // as marked in the program (the result is named BENCH/NAME)
@@ -122,6 +144,13 @@ struct BenchmarkResult {
     // The costliest functions, highest first, then "(other)"; their costs add up to `cost`.
     // Empty for failed results and for result files written before they were recorded.
     std::vector<FunctionResult> functions;
+    // The costliest source lines, highest first (not a complete list: their costs add up to
+    // at most `cost`). Empty without debug info, for Callgrind results and for older files.
+    std::vector<LineResult> lines;
+    // Whether the measured program had line information: false when it is ELF without a
+    // .debug_line section (built without -g, or stripped) or Cachegrind placed no cost on any
+    // source line; nullopt when not known (Callgrind, older files).
+    std::optional<bool> line_info;
 };
 
 // The value of `metric` in `b`; nullopt when `b` failed or did not measure it.

@@ -215,6 +215,25 @@ std::vector<FunctionResult> read_functions(const Reader& r, const json& j,
     return out;
 }
 
+std::vector<LineResult> read_lines(const Reader& r, const json& j, const std::string& where) {
+    std::vector<LineResult> out;
+    const auto it = j.find("lines");
+    if (it == j.end()) return out;
+    if (!it->is_array()) r.fail(where + ".lines is not an array");
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        const std::string at = fmt::format("{}.lines[{}]", where, i);
+        const json& l = (*it)[i];
+        const std::uint64_t line = r.u64(r.at(l, "line", at), at + ".line");
+        if (line == 0 || line > UINT32_MAX) r.fail(at + ".line is not a line number");
+        out.push_back(LineResult{r.str(l, "file", at), r.str(l, "function", at),
+                                 static_cast<std::uint32_t>(line),
+                                 l.contains("text") ? r.str(l, "text", at) : std::string(),
+                                 read_events(r, r.at(l, "events", at), at + ".events"),
+                                 r.u64(r.at(l, "cost", at), at + ".cost")});
+    }
+    return out;
+}
+
 std::vector<ProcessResult> read_processes(const Reader& r, const json& j,
                                           const std::string& where) {
     std::vector<ProcessResult> out;
@@ -285,6 +304,11 @@ BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index
         b.position = static_cast<std::size_t>(r.u64(*it, where + ".position"));
     }
     b.functions = read_functions(r, j, where);
+    b.lines = read_lines(r, j, where);
+    if (const auto it = j.find("line_info"); it != j.end()) {
+        if (!it->is_boolean()) r.fail(where + ".line_info is not true or false");
+        b.line_info = it->get<bool>();
+    }
     if (const auto it = j.find("region"); it != j.end()) {
         if (!it->is_object()) r.fail(where + ".region is not an object");
         b.region =
@@ -365,6 +389,13 @@ ojson to_json(const BenchmarkResult& b) {
             functions.push_back(to_json(f));
         j["functions"] = std::move(functions);
     }
+    if (!b.lines.empty()) {
+        ojson lines = ojson::array();
+        for (const auto& l : b.lines)
+            lines.push_back(to_json(l));
+        j["lines"] = std::move(lines);
+    }
+    if (b.line_info) j["line_info"] = *b.line_info;
     if (b.region) j["region"] = ojson{{"name", b.region->name}, {"entries", b.region->entries}};
     if (b.gbench) {
         j["gbench"] = ojson{{"benchmark", b.gbench->benchmark},
@@ -407,6 +438,14 @@ ojson to_json(const ProcessResult& p) {
 ojson to_json(const FunctionResult& f) {
     return ojson{
         {"file", f.file}, {"name", f.name}, {"events", events_json(f.events)}, {"cost", f.cost}};
+}
+
+ojson to_json(const LineResult& l) {
+    ojson j{{"file", l.file}, {"function", l.function}, {"line", l.line}};
+    if (!l.text.empty()) j["text"] = l.text;
+    j["events"] = events_json(l.events);
+    j["cost"] = l.cost;
+    return j;
 }
 
 ojson to_json(const GitInfo& git) {

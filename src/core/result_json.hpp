@@ -28,6 +28,8 @@ nlohmann::ordered_json to_json(const BenchmarkResult& bench);
 nlohmann::ordered_json to_json(const Fingerprint& fp);
 // {"file": ..., "name": ..., "events": {...}, "cost": N}
 nlohmann::ordered_json to_json(const FunctionResult& function);
+// {"file": ..., "function": ..., "line": N, "text": ... (when read), "events": {...}, "cost": N}
+nlohmann::ordered_json to_json(const LineResult& line);
 // One process of a benchmark (its "processes" entry).
 nlohmann::ordered_json to_json(const ProcessResult& process);
 // The run's "git" object: commit, branch, dirty, then the commit's facts when known.

@@ -14,10 +14,11 @@ namespace cgbench {
 namespace {
 
 // The top-level keys of a benchmark document (core/result_json.cpp, to_json).
-constexpr std::array<std::string_view, 21> kKeys = {
-    "name",     "command", "status",    "tool",         "exit_code", "signal",      "events",
-    "derived",  "weights", "cost",      "wall_seconds", "error",     "stderr_tail", "warnings",
-    "raw_file", "verify",  "threshold", "position",     "functions", "region",      "threads"};
+constexpr std::array<std::string_view, 23> kKeys = {
+    "name",        "command",  "status",   "tool",   "exit_code",    "signal",
+    "events",      "derived",  "weights",  "cost",   "wall_seconds", "error",
+    "stderr_tail", "warnings", "raw_file", "verify", "threshold",    "position",
+    "functions",   "region",   "threads",  "lines",  "line_info"};
 enum Key : int {
     kName,
     kCommand,
@@ -40,6 +41,8 @@ enum Key : int {
     kFunctions,
     kRegion,
     kThreads,
+    kLines,
+    kLineInfo,
     kUnknown
 };
 // What read_benchmark requires.
@@ -86,8 +89,20 @@ class StreamReader {
     bool position(std::optional<std::size_t>& out);
     bool threads(int& out);
     bool functions(std::vector<FunctionResult>& out);
+    // A JSON array of what `item` reads.
+    template <typename T>
+    bool list(std::vector<T>& out, bool (StreamReader::*item)(T&)) {
+        if (!c_.eat('[')) return false;
+        if (c_.eat(']')) return true;
+        do {
+            if (!(this->*item)(out.emplace_back())) return false;
+        } while (c_.eat(','));
+        return c_.eat(']');
+    }
     bool function(FunctionResult& out);
     bool region(std::optional<RegionInfo>& out);
+    bool line(LineResult& out);
+    bool line_info(std::optional<bool>& out);
     bool spread(std::vector<EventSpread>& out);
 
     util::JsonCursor c_;
@@ -139,6 +154,10 @@ bool StreamReader::top_value(Key k, BenchmarkResult& b) {
             return region(b.region);
         case kThreads:
             return threads(b.threads);
+        case kLines:
+            return list(b.lines, &StreamReader::line);
+        case kLineInfo:
+            return line_info(b.line_info);
         case kUnknown:
             return false;
     }
@@ -274,12 +293,7 @@ bool StreamReader::threads(int& out) {
 }
 
 bool StreamReader::functions(std::vector<FunctionResult>& out) {
-    if (!c_.eat('[')) return false;
-    if (c_.eat(']')) return true;
-    do {
-        if (!function(out.emplace_back())) return false;
-    } while (c_.eat(','));
-    return c_.eat(']');
+    return list(out, &StreamReader::function);
 }
 
 // {"file": ..., "name": ..., "events": {...}, "cost": N}, the order to_json writes.
@@ -290,6 +304,32 @@ bool StreamReader::function(FunctionResult& out) {
     return c_.eat('{') && key("file") && text(out.file) && c_.eat(',') && key("name") &&
            text(out.name) && c_.eat(',') && key("events") && events(out.events) && c_.eat(',') &&
            key("cost") && unsigned_value(out.cost) && c_.eat('}');
+}
+
+// {"file", "function", "line", "text" (when read), "events", "cost"}, the order to_json writes.
+bool StreamReader::line(LineResult& out) {
+    const auto key = [&](std::string_view want) {
+        return c_.string(key_) && key_ == want && c_.eat(':');
+    };
+    std::uint64_t number = 0;
+    if (!(c_.eat('{') && key("file") && text(out.file) && c_.eat(',') && key("function") &&
+          text(out.function) && c_.eat(',') && key("line") && unsigned_value(number) &&
+          number > 0 && number <= UINT32_MAX && c_.eat(',') && c_.string(key_) && c_.eat(':'))) {
+        return false;
+    }
+    out.line = static_cast<std::uint32_t>(number);
+    if (key_ == "text") {
+        if (!text(out.text) || !c_.eat(',') || !c_.string(key_) || !c_.eat(':')) return false;
+    }
+    return key_ == "events" && events(out.events) && c_.eat(',') && key("cost") &&
+           unsigned_value(out.cost) && c_.eat('}');
+}
+
+bool StreamReader::line_info(std::optional<bool>& out) {
+    const bool value = c_.peek() == 't';
+    if (!c_.literal(value ? "true" : "false")) return false;
+    out = value;
+    return true;
 }
 
 // {"name": ..., "entries": N}, the order to_json writes.

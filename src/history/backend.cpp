@@ -6,14 +6,30 @@
 #include <limits>
 
 #include "base/errors.hpp"
-#include "util/strings.hpp"
-
 #include "history/order.hpp"
+#include "util/strings.hpp"
 
 namespace cgbench::history {
 
 std::vector<FunctionResult> kept_functions(const std::vector<FunctionResult>& functions) {
     return fold_functions(functions, kStoredFunctions);
+}
+
+std::vector<LineResult> kept_lines(const std::vector<LineResult>& lines) {
+    std::vector<LineResult> out;
+    for (std::size_t i = 0; i < std::min(lines.size(), kStoredLines); ++i) {
+        LineResult kept = lines[i];
+        kept.events = {};
+        if (lines[i].events.has(metrics::Event::Ir))
+            kept.events.set(metrics::Event::Ir, lines[i].events.get(metrics::Event::Ir));
+        out.push_back(std::move(kept));
+    }
+    return out;
+}
+
+void keep_as_stored(BenchmarkResult& b) {
+    b.functions = kept_functions(b.functions);
+    b.lines = kept_lines(b.lines);
 }
 
 namespace {

@@ -30,6 +30,16 @@ inline constexpr std::size_t kStoredFunctions = 10;
 // each with its cost and Ir only.
 std::vector<FunctionResult> kept_functions(const std::vector<FunctionResult>& functions);
 
+// How many source lines of each result a history keeps (result files keep more).
+inline constexpr std::size_t kStoredLines = 10;
+
+// The lines a history keeps of a result: the first kStoredLines, each with its cost and Ir
+// only (stored in the result's JSON document: a few hundred bytes).
+std::vector<LineResult> kept_lines(const std::vector<LineResult>& lines);
+
+// `b` as a history keeps it: kept_functions and kept_lines.
+void keep_as_stored(BenchmarkResult& b);
+
 // What a history is opened for; each backend's `open(location, access)` takes it
 // (access/history_url.cpp).
 enum class Access {

@@ -87,7 +87,7 @@ class PgRunBatch final : public history::RunBatch {
                                i == first ? "" : ", ", p + 1, p + 2, p + 3, p + 4, p + 5, p + 6,
                                p + 7, p + 8, p + 9);
             BenchmarkResult b = run.benchmarks[i];
-            b.functions = history::kept_functions(b.functions);
+            history::keep_as_stored(b);
             const bool ok = b.status == BenchStatus::Ok;
             const bool ir = b.events.has(metrics::Event::Ir);
             params.insert(

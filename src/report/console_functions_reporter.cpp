@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/function_report.hpp"
+#include "report/line_report.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::report {
@@ -23,6 +24,20 @@ class ConsoleFunctionsReporter final : public FunctionsReporter {
     std::string render(const BenchmarkResult& b, std::size_t top,
                        const RenderOptions&) const override {
         return console_table(top_functions_table(b, top, util::printable));
+    }
+    std::string render_lines(const BenchmarkResult& b, std::string_view file,
+                             const RenderOptions&) const override {
+        std::string out;
+        for (const auto& t : lines_tables(b, file, util::printable))
+            out += (out.empty() ? "" : "\n") + console_table(t);
+        return out;
+    }
+    std::string render_line_changes(const BenchmarkResult&, const BenchmarkResult& head,
+                                    const std::vector<compare::LineChange>& changes,
+                                    const RenderOptions&) const override {
+        if (changes.empty())
+            return fmt::format("No kept line of {} moved.\n", util::printable(head.name));
+        return console_table(line_changes_table(head.name, changes, util::printable));
     }
 };
 

@@ -132,6 +132,8 @@ class ConsoleRunReporter final : public RunReporter {
         }
         for (const auto& w : run.warnings)
             out += fmt::format("{} {}\n", paint(o, "33", "warning:"), util::printable(w));
+        if (const auto hint = no_line_info_hint(without_line_info(run)); !hint.empty())
+            out += fmt::format("note: {}\n", util::printable(hint));
         return out;
     }
 };

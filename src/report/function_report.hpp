@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compare/attribution.hpp"
+#include "compare/line_diff.hpp"
 #include "core/result.hpp"
 #include "report/reporter.hpp"
 #include "report/text_table.hpp"
@@ -26,6 +27,18 @@ class FunctionsReporter {
     // JSON: {"schema": "cgbench-annotate/1", "benchmark", "tool", "cost", "functions": [...]}.
     virtual std::string render(const BenchmarkResult& b, std::size_t top,
                                const RenderOptions& options) const = 0;
+    // `cgbench annotate --lines`: b's kept lines, per file (report/line_report.hpp, the files
+    // `file` names when not empty). JSON: {"schema": "cgbench-annotate/1", "benchmark",
+    // "tool", "cost", "line_info", "lines": [...]}.
+    virtual std::string render_lines(const BenchmarkResult& b, std::string_view file,
+                                     const RenderOptions& options) const = 0;
+    // `cgbench annotate --lines --base`: the lines of `head` that moved against `base`.
+    // JSON: {"schema": "cgbench-annotate/1", "benchmark", "base_cost", "head_cost",
+    // "line_changes": [...]}.
+    virtual std::string render_line_changes(const BenchmarkResult& base,
+                                            const BenchmarkResult& head,
+                                            const std::vector<compare::LineChange>& changes,
+                                            const RenderOptions& options) const = 0;
 };
 
 // How a format escapes a name for its text (util::printable, markdown_escape).
@@ -70,6 +83,10 @@ std::string markdown_table(const FunctionTable& t);
 // JSON (json_functions_reporter.cpp): the functions that moved, as an array of {file, name,
 // base, head, delta, share} (null for a side that does not list the function, or no share).
 nlohmann::ordered_json function_changes_json(const std::vector<compare::FunctionChange>& changes);
+
+// JSON: the lines that moved (compare::diff_lines), as an array of {file, function, text,
+// base_line, head_line, base, head, delta, at_least}.
+nlohmann::ordered_json line_changes_json(const std::vector<compare::LineChange>& changes);
 
 // JSON: the processes that moved, as an array of {process, base, head, delta, share}.
 nlohmann::ordered_json process_changes_json(const std::vector<compare::ProcessChange>& changes);

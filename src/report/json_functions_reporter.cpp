@@ -5,6 +5,7 @@
 
 #include "core/result_json.hpp"
 #include "report/function_report.hpp"
+#include "report/line_report.hpp"
 
 namespace cgbench::report {
 
@@ -31,6 +32,30 @@ class JsonFunctionsReporter final : public FunctionsReporter {
                         {"functions", std::move(functions)}};
         return dump_json(doc) + "\n";
     }
+    std::string render_lines(const BenchmarkResult& b, std::string_view file,
+                             const RenderOptions&) const override {
+        ojson lines = ojson::array();
+        for (const auto& l : b.lines) {
+            if (names_file(l.file, file)) lines.push_back(to_json(l));
+        }
+        const ojson doc{{"schema", "cgbench-annotate/1"},
+                        {"benchmark", b.name},
+                        {"tool", b.tool},
+                        {"cost", b.cost},
+                        {"line_info", or_null(b.line_info)},
+                        {"lines", std::move(lines)}};
+        return dump_json(doc) + "\n";
+    }
+    std::string render_line_changes(const BenchmarkResult& base, const BenchmarkResult& head,
+                                    const std::vector<compare::LineChange>& changes,
+                                    const RenderOptions&) const override {
+        const ojson doc{{"schema", "cgbench-annotate/1"},
+                        {"benchmark", head.name},
+                        {"base_cost", base.cost},
+                        {"head_cost", head.cost},
+                        {"line_changes", line_changes_json(changes)}};
+        return dump_json(doc) + "\n";
+    }
 };
 
 }  // namespace
@@ -44,6 +69,22 @@ ojson function_changes_json(const std::vector<compare::FunctionChange>& changes)
                             {"head", or_null(c.head)},
                             {"delta", c.delta},
                             {"share", or_null(c.share)}});
+    }
+    return out;
+}
+
+ojson line_changes_json(const std::vector<compare::LineChange>& changes) {
+    ojson out = ojson::array();
+    for (const auto& c : changes) {
+        out.push_back(ojson{{"file", c.file},
+                            {"function", c.function},
+                            {"text", c.text},
+                            {"base_line", or_null(c.base_line)},
+                            {"head_line", or_null(c.head_line)},
+                            {"base", or_null(c.base)},
+                            {"head", or_null(c.head)},
+                            {"delta", c.delta},
+                            {"at_least", c.at_least}});
     }
     return out;
 }

@@ -58,6 +58,8 @@ class MarkdownRunReporter final : public RunReporter {
         }
         for (const auto& w : run.warnings)
             out += "\n> **Warning:** " + markdown_escape(w) + "\n";
+        if (const auto hint = no_line_info_hint(without_line_info(run)); !hint.empty())
+            out += "\n> [!NOTE]\n> " + markdown_escape(hint) + "\n";
         return out;
     }
 };

@@ -24,8 +24,19 @@ std::vector<FunctionResult> top_functions(const valgrind::Profile& profile,
                                           const metrics::Weights& weights,
                                           std::size_t limit = kTopFunctions);
 
-// Parse options that collect the kTopFunctions costliest functions under `weights` (what
-// top_functions keeps), copying no other names.
+// How many source lines a result keeps: the hot spots, enough to point at the lines that
+// moved (the rest of their cost stays in their functions).
+inline constexpr std::size_t kTopLines = 20;
+
+// Sets `result.lines` to the `limit` costliest lines of `profile` under `weights` (ties by
+// file, function and line), each with its source text when the file is readable, and
+// `result.line_info` to whether Cachegrind placed any cost on a line (unknown when the
+// profile did not collect lines).
+void attach_lines(const valgrind::Profile& profile, const metrics::Weights& weights,
+                  BenchmarkResult& result, std::size_t limit = kTopLines);
+
+// Parse options that collect the kTopFunctions costliest functions and kTopLines costliest
+// lines under `weights` (what top_functions and attach_lines keep), copying no other names.
 valgrind::ParseOptions top_function_options(const metrics::Weights& weights);
 
 }  // namespace cgbench::runner

@@ -227,6 +227,8 @@ valgrind::Profile per_iteration(const valgrind::Profile& profile, std::uint64_t 
     out.totals = divided(profile.totals, iterations);
     for (auto& f : out.functions)
         f.counts = divided(f.counts, iterations);
+    for (auto& l : out.lines)
+        l.counts = divided(l.counts, iterations);
     return out;
 }
 

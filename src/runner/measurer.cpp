@@ -400,6 +400,7 @@ void Measurer::score(const valgrind::Profile& profile, BenchmarkResult& result) 
     result.derived = metrics::derive(result.events);
     result.cost = metrics::cost(result.events, settings_.weights);
     result.functions = top_functions(profile, settings_.weights);
+    attach_lines(profile, settings_.weights, result);
     result.stderr_tail.clear();
 }
 

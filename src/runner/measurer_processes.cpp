@@ -158,7 +158,7 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
     // One counted process: only its top functions are needed. Several: all of each, so that
     // a function's cost is summed over every process before the top ones are picked.
     valgrind::ParseOptions options = top_function_options(settings_.weights);
-    if (counted > 1) options = {.collect_functions = true};
+    if (counted > 1) options = {.collect_functions = true, .collect_lines = true};
     options.watch = repeatability_function;
     valgrind::ProfileSum sum;
     std::vector<ProcessEvidence> evidence;
@@ -171,7 +171,9 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
         // `events:` line.
         if (runs_started_program(traced[i], raw.root_pid, raw.cmd_program))
             these.cmd_lines = raw.cmd_lines;
-        const auto parse = [&] { return valgrind::parse_cachegrind_file(traced[i].profile, these); };
+        const auto parse = [&] {
+            return valgrind::parse_cachegrind_file(traced[i].profile, these);
+        };
         valgrind::Profile profile;
         if (i > 0 && raw.outcome.killed_leftovers) {
             // A process still running when the program ended is killed, maybe while it

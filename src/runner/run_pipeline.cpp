@@ -13,6 +13,7 @@
 #include "runner/measurement.hpp"
 #include "runner/measurer.hpp"
 #include "runner/plausibility.hpp"
+#include "util/elf.hpp"
 #include "util/probe_cache.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -72,6 +73,39 @@ Fingerprint fingerprint_of(const Measurer& measurer, const RunRequest& request,
                                      util::ProbeCache(request.probe_cache_dir), runner);
     return build_fingerprint(measurer, selection,
                              tool_options_of(request.benchmarks, request.settings, inst));
+}
+
+// Whether `program` is one the distribution installed (/usr/bin/sqlite3, /bin/sh): its
+// missing debug info is not the user's to fix, so no result of it says so.
+bool from_the_distribution(const std::filesystem::path& program) {
+    const std::string path = program.lexically_normal().string();
+    for (const char* dir : {"/usr/bin/", "/usr/sbin/", "/bin/", "/sbin/", "/usr/lib/", "/lib/",
+                            "/usr/libexec/", "/usr/games/"}) {
+        if (util::starts_with(path, dir)) return true;
+    }
+    return false;
+}
+
+// Marks the results of a program that is ELF without line information (built without -g,
+// or stripped; not one the distribution installed) as having none (BenchmarkResult::line_info),
+// whatever lines of other code (the loader, a libc with its debug symbols) were kept: its own files
+// show as ???. A result belongs to the benchmark of its name, or whose name it extends
+// ("ENTRY/REGION").
+void note_programs_without_line_info(const std::vector<BenchmarkSpec>& specs,
+                                     const std::vector<std::filesystem::path>& programs,
+                                     std::vector<BenchmarkResult>& results) {
+    for (auto& b : results) {
+        if (!b.line_info) continue;  // not known (Callgrind) or already none
+        for (std::size_t i = 0; i < specs.size() && i < programs.size(); ++i) {
+            const auto& name = specs[i].name;
+            if (b.name != name && !util::starts_with(b.name, name + "/")) continue;
+            if (!from_the_distribution(programs[i]) &&
+                util::elf_has_line_info(programs[i]) == false) {
+                b.line_info = false;
+            }
+            break;
+        }
+    }
 }
 
 }  // namespace
@@ -136,6 +170,7 @@ RunResult execute_run(const RunRequest& request, const valgrind::Installation& i
         },
         progress);
     flag_implausible(run.benchmarks);
+    note_programs_without_line_info(request.benchmarks, programs, run.benchmarks);
     run.fingerprint = fingerprint_of(measurer, request, inst, runner);
     run.fingerprint.compilers = compilers_of(programs);
     run.git = git.get();

@@ -61,6 +61,7 @@ void bind_result(Statement& s, std::int64_t run, std::size_t position, const Ben
     bind_count(s, kFirstDerivedParam + 2, d ? std::optional(d->ram_hits) : std::nullopt);
     BenchmarkResult stored = b;  // the functions go to result_functions (FunctionWriter)
     stored.functions.clear();
+    stored.lines = history::kept_lines(b.lines);
     s.bind(kFirstDerivedParam + 3, compact(to_json(stored)));
 }
 

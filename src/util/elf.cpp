@@ -47,7 +47,7 @@ struct Section {
 
 // Layout of the ELF header and section headers for one class (32- or 64-bit).
 struct Layout {
-    int word;                     // width of addresses and offsets
+    int word;                                         // width of addresses and offsets
     std::uint64_t shoff, shentsize, shnum, shstrndx;  // where the header keeps these
     std::uint64_t sh_offset, sh_size;                 // within a section header
 };
@@ -65,7 +65,9 @@ std::optional<Section> section(const Image& img, const Layout& l, std::uint64_t 
     return Section{*name, *offset, *size};
 }
 
-std::optional<std::string_view> comment_section(const Image& img, const Layout& l) {
+// The contents of the section named `wanted`.
+std::optional<std::string_view> named_section(const Image& img, const Layout& l,
+                                              std::string_view wanted) {
     const auto table = img.read(l.shoff, l.word);
     const auto entsize = img.read(l.shentsize, 2);
     const auto count = img.read(l.shnum, 2);
@@ -81,20 +83,29 @@ std::optional<std::string_view> comment_section(const Image& img, const Layout& 
         const auto s = section(img, l, *table, *entsize, i);
         if (!s || s->name >= name_table->size()) continue;
         const auto rest = name_table->substr(s->name);
-        if (rest.substr(0, rest.find('\0')) == ".comment") return img.slice(s->offset, s->size);
+        if (rest.substr(0, rest.find('\0')) == wanted) return img.slice(s->offset, s->size);
     }
     return std::nullopt;
+}
+
+// The image and layout of the ELF file `bytes`; nullopt when it is not one.
+std::optional<std::pair<Image, Layout>> elf_image(std::string_view bytes) {
+    if (bytes.size() < 0x40 || bytes.substr(0, 4) !=
+                                   "\x7f"
+                                   "ELF")
+        return std::nullopt;
+    const char cls = bytes[4];
+    const char order = bytes[5];
+    if ((cls != 1 && cls != 2) || (order != 1 && order != 2)) return std::nullopt;
+    return std::pair{Image(bytes, order == 1), cls == 1 ? kElf32 : kElf64};
 }
 
 }  // namespace
 
 std::vector<std::string> elf_comment_strings(std::string_view bytes) {
-    if (bytes.size() < 0x40 || bytes.substr(0, 4) != "\x7f" "ELF") return {};
-    const char cls = bytes[4];
-    const char order = bytes[5];
-    if ((cls != 1 && cls != 2) || (order != 1 && order != 2)) return {};
-    const Image img(bytes, order == 1);
-    const auto comment = comment_section(img, cls == 1 ? kElf32 : kElf64);
+    const auto elf = elf_image(bytes);
+    if (!elf) return {};
+    const auto comment = named_section(elf->first, elf->second, ".comment");
     std::vector<std::string> out;
     if (!comment) return out;
     std::string_view rest = *comment;
@@ -115,6 +126,18 @@ std::vector<std::string> elf_comment_strings(const std::filesystem::path& path) 
         return elf_comment_strings(file.view());
     } catch (const Error&) {
         return {};
+    }
+}
+
+std::optional<bool> elf_has_line_info(const std::filesystem::path& path) {
+    try {
+        const MappedFile file(path);
+        const auto elf = elf_image(file.view());
+        if (!elf) return std::nullopt;
+        return named_section(elf->first, elf->second, ".debug_line").has_value() ||
+               named_section(elf->first, elf->second, ".zdebug_line").has_value();
+    } catch (const Error&) {
+        return std::nullopt;
     }
 }
 

@@ -4,6 +4,7 @@
 // "Debian clang version 14.0.6", "rustc version 1.63.0").
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,5 +18,9 @@ std::vector<std::string> elf_comment_strings(std::string_view bytes);
 
 // The same for the file at `path`; empty when it cannot be read (a script, a missing file).
 std::vector<std::string> elf_comment_strings(const std::filesystem::path& path);
+
+// Whether the ELF file at `path` holds line information (a `.debug_line` section: built with
+// -g, not stripped); nullopt when it is not ELF or cannot be read (a script).
+std::optional<bool> elf_has_line_info(const std::filesystem::path& path);
 
 }  // namespace cgbench::util

@@ -15,7 +15,9 @@ class CachegrindParser {
         : scanner_(data),
           builder_("cachegrind", options),
           cmd_lines_(options.cmd_lines),
-          last_events_(last_events_line(data)) {}
+          last_events_(last_events_line(data)) {
+        builder_.profile().has_lines = options.collect_functions && options.collect_lines;
+    }
 
     Profile run() {
         std::string_view line;
@@ -103,6 +105,7 @@ class CachegrindParser {
         }
         builder_.read_row(line, at());
         builder_.add_row(at());
+        builder_.add_line(line_no);
     }
 
     void summary_line(std::string_view value) {

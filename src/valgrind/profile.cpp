@@ -22,6 +22,7 @@ void ProfileSum::add_part(P&& part) {
         sum_.tool = part.tool;
         sum_.columns = part.columns;
         sum_.column_names = part.column_names;
+        sum_.has_lines = part.has_lines;
     } else if (sum_.column_names != part.column_names) {
         throw UsageError(
             part.part > 0
@@ -30,6 +31,7 @@ void ProfileSum::add_part(P&& part) {
             "the profiles are corrupt or not from one Valgrind run");
     }
     sum_.totals.add(part.totals);
+    sum_.has_lines = sum_.has_lines && part.has_lines;
     for (auto& f : part.functions) {
         const auto [it, added] = index_.try_emplace({f.file, f.name}, sum_.functions.size());
         if (!added) {
@@ -38,6 +40,17 @@ void ProfileSum::add_part(P&& part) {
             sum_.functions.push_back(std::move(f));
         } else {
             sum_.functions.push_back(f);
+        }
+    }
+    for (auto& l : part.lines) {
+        const auto [it, added] =
+            line_index_.try_emplace({l.file, l.function, l.line}, sum_.lines.size());
+        if (!added) {
+            sum_.lines[it->second].counts.add(l.counts);
+        } else if constexpr (std::is_rvalue_reference_v<P&&>) {
+            sum_.lines.push_back(std::move(l));
+        } else {
+            sum_.lines.push_back(l);
         }
     }
 }
@@ -54,6 +67,7 @@ Profile ProfileSum::take() {
     Profile out = std::move(sum_);
     sum_ = Profile{};
     index_.clear();
+    line_index_.clear();
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "metrics/events.hpp"
@@ -36,6 +37,16 @@ struct CallCost {
     metrics::EventCounts counts;
 };
 
+// Self costs of one source line within one function (Cachegrind's count lines under `fl=` and
+// `fn=`): `line` is 1-based; lines Valgrind could not place (line 0, no debug info) are not
+// kept.
+struct LineCost {
+    std::string file;
+    std::string function;
+    std::uint32_t line = 0;
+    metrics::EventCounts counts;
+};
+
 struct Profile {
     std::string tool;               // "cachegrind" or "callgrind"
     std::vector<std::string> desc;  // `desc:` lines (cache geometry as Valgrind saw it)
@@ -55,14 +66,20 @@ struct Profile {
     // Callgrind with ParseOptions::collect_calls: caller/callee pairs, in order of first
     // appearance (not summed by ProfileSum).
     std::vector<CallCost> calls;
+    // The costliest source lines, filled only when requested (ParseOptions::collect_lines),
+    // highest rank first.
+    std::vector<LineCost> lines;
+    // Whether lines were collected (Cachegrind with ParseOptions::collect_lines): then no
+    // lines means no line information in the measured code.
+    bool has_lines = false;
 
     // The column of `e`, or nullopt when the file did not record it.
     std::optional<std::size_t> column_of(metrics::Event e) const;
 };
 
-// Sums profiles into one: their totals, and their functions by file and name (in order of
-// first appearance). The one accumulator for the processes of a run, the dump parts of a
-// region and the timed parts of a Google Benchmark loop.
+// Sums profiles into one: their totals, their functions by file and name and their lines by
+// file, function and line (in order of first appearance). The one accumulator for the processes of
+// a run, the dump parts of a region and the timed parts of a Google Benchmark loop.
 class ProfileSum {
   public:
     // Adds `part`. The first part sets the sum's tool and columns; a later part that
@@ -81,6 +98,7 @@ class ProfileSum {
 
     Profile sum_;
     std::map<std::pair<std::string, std::string>, std::size_t> index_;
+    std::map<std::tuple<std::string, std::string, std::uint32_t>, std::size_t> line_index_;
 };
 
 }  // namespace cgbench::valgrind

@@ -90,6 +90,58 @@ void ProfileBuilder::select_function(std::string_view file, std::string_view nam
     if (!options_.collect_functions) return;
     const std::size_t index = function_index(file, name);  // may grow accum_: before data()
     current_ = accum_.data() + index * row_.size();
+    current_index_ = index;
+}
+
+void ProfileBuilder::add_line_row(std::uint32_t line) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(current_index_) << 32) | line;
+    const auto [it, added] =
+        line_rows_.try_emplace(key, static_cast<std::uint32_t>(line_keys_.size()));
+    if (added) {
+        if (line_keys_.size() >= UINT32_MAX - 1) fail(0, "more than 4 billion source lines");
+        line_keys_.push_back(key);
+        line_accum_.resize(line_accum_.size() + row_.size(), 0);
+    }
+    std::uint64_t* counts = line_accum_.data() + std::size_t{it->second} * row_.size();
+    for (std::size_t i = 0; i < row_.size(); ++i)
+        counts[i] += row_[i];  // the file's sums bound these: no overflow
+}
+
+void ProfileBuilder::emit_lines() {
+    if (!options_.collect_lines) return;
+    const auto counts_of = [&](std::size_t row) {
+        metrics::EventCounts out;
+        const std::uint64_t* counts = line_accum_.data() + row * row_.size();
+        for (std::size_t c = 0; c < row_.size(); ++c) {
+            if (profile_.columns[c]) out.set(*profile_.columns[c], counts[c]);
+        }
+        return out;
+    };
+    std::vector<std::uint64_t> rank(line_keys_.size());
+    for (std::size_t i = 0; i < rank.size(); ++i)
+        rank[i] = options_.function_rank ? options_.function_rank(counts_of(i)) : 0;
+    std::vector<std::size_t> order(line_keys_.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    const auto fn_of = [&](std::size_t i) { return keys_[line_keys_[i] >> 32]; };
+    const std::size_t kept = options_.line_limit > 0 && options_.line_limit < order.size()
+                                 ? options_.line_limit
+                                 : order.size();
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kept), order.end(),
+                      [&](std::size_t a, std::size_t b) {
+                          if (rank[a] != rank[b]) return rank[a] > rank[b];
+                          const FnKey fa = fn_of(a), fb = fn_of(b);
+                          if (fa.file != fb.file) return fa.file < fb.file;
+                          if (fa.name != fb.name) return fa.name < fb.name;
+                          return line_keys_[a] < line_keys_[b];
+                      });
+    profile_.lines.reserve(kept);
+    for (std::size_t i = 0; i < kept; ++i) {
+        const FnKey fn = fn_of(order[i]);
+        profile_.lines.push_back(LineCost{std::string(fn.file), std::string(fn.name),
+                                          static_cast<std::uint32_t>(line_keys_[order[i]]),
+                                          counts_of(order[i])});
+    }
 }
 
 void ProfileBuilder::check_totals(std::string_view what, std::size_t line) {
@@ -158,6 +210,7 @@ void ProfileBuilder::emit_functions() {
 }
 
 Profile ProfileBuilder::finish() {
+    emit_lines();
     emit_functions();
     return std::move(profile_);
 }

@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "base/errors.hpp"
@@ -50,6 +51,11 @@ struct ParseOptions {
     std::function<bool(std::string_view)> watch = {};
     // Callgrind: fill Profile::calls (the call graph, by function name).
     bool collect_calls = false;
+    // With collect_functions (Cachegrind only): also fill Profile::lines with the
+    // `line_limit` source lines that rank highest under `function_rank` (ties by file,
+    // function and line; 0: every line). The rest of a line's cost stays its function's.
+    bool collect_lines = false;
+    std::size_t line_limit = 0;
 };
 
 class ProfileBuilder {
@@ -106,7 +112,19 @@ class ProfileBuilder {
     // The current row (read with read_row) as events.
     metrics::EventCounts row_counts() const;
     // Later rows belong to no function until the next select_function().
-    void clear_function() { current_ = nullptr; }
+    void clear_function() {
+        current_ = nullptr;
+        current_index_ = kNoFunction;
+    }
+
+    // Adds the current row to source line `line` of the selected function as well (no-op
+    // unless lines are collected, for line 0 and outside a function).
+    void add_line(std::uint64_t line) {
+        if (options_.collect_lines && current_index_ != kNoFunction && line != 0 &&
+            line <= UINT32_MAX) {
+            add_line_row(static_cast<std::uint32_t>(line));
+        }
+    }
 
     // Checks the current row (the file's own totals, read with read_row) against the sums of
     // the rows added and stores it as the profile's totals. `what` names the line in messages
@@ -129,6 +147,11 @@ class ProfileBuilder {
     metrics::EventCounts function_counts(std::size_t index) const;
     // Fills profile_.functions with every function, or the top function_limit and "(other)".
     void emit_functions();
+    // Fills profile_.lines with every line, or the top line_limit.
+    void emit_lines();
+    void add_line_row(std::uint32_t line);
+
+    static constexpr std::size_t kNoFunction = SIZE_MAX;
 
     // The index of (file, name) in keys_, added when new. An open-addressing table: a profile
     // of a large program names a few hundred thousand functions, and node-based maps spent
@@ -147,6 +170,11 @@ class ProfileBuilder {
     std::string_view hashed_file_;           // the file whose hash is file_hash_
     std::uint64_t file_hash_ = 0;
     std::vector<std::uint64_t> accum_;  // keys_.size() rows of row_.size() counts
+    std::size_t current_index_ = kNoFunction;
+    // The lines: (function index << 32 | line) -> row in line_accum_ (row_.size() counts each).
+    std::unordered_map<std::uint64_t, std::uint32_t> line_rows_;
+    std::vector<std::uint64_t> line_keys_;
+    std::vector<std::uint64_t> line_accum_;
 };
 
 // Parses one of the two formats (the parsers' shared shape); `data` may be anything.
