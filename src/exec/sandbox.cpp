@@ -38,9 +38,10 @@ constexpr std::chrono::seconds kProbeLimit{5};
 // Reads the probe's report into `r`, waiting at most kProbeLimit and not past a Ctrl-C;
 // false when none came.
 bool await_report(int fd, ProbeReport& r) {
-    using Clock = std::chrono::steady_clock;
-    const auto until = Clock::now() + kProbeLimit;
-    for (auto now = Clock::now(); now < until && interrupt_signal() == 0; now = Clock::now()) {
+    using ProbeClock = std::chrono::steady_clock;
+    const auto until = ProbeClock::now() + kProbeLimit;
+    for (auto now = ProbeClock::now(); now < until && interrupt_signal() == 0;
+         now = ProbeClock::now()) {
         pollfd p[2] = {{fd, POLLIN, 0}, {interrupt_fd(), POLLIN, 0}};
         const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
         if (::poll(p, p[1].fd >= 0 ? 2 : 1, static_cast<int>(ms.count()) + 1) <= 0) continue;
