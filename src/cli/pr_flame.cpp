@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/errors.hpp"
 #include "cli/command.hpp"
 #include "cli/pr.hpp"

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "base/errors.hpp"
@@ -77,7 +78,9 @@ RunSettings layer_run_settings(const RunInput& in, const exec::EnvMap& env, cons
     layer(s.branch_sim, "", in.branch_sim ? std::optional<std::string>("on") : std::nullopt,
           "--branch-sim");
     layer(s.region_tool, "CGBENCH_REGION_TOOL", in.region_tool, "--region-tool");
-    const auto on = [](bool flag) { return flag ? std::optional<std::string>("on") : std::nullopt; };
+    const auto on = [](bool flag) {
+        return flag ? std::optional<std::string>("on") : std::nullopt;
+    };
     layer(s.fixed_clock, "", on(in.fixed_clock), "--fixed-clock");
     layer(s.fixed_random, "", on(in.fixed_random), "--fixed-random");
     s.format = layered_format(in.format, env);

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "e2e/harness.hpp"
 #include "util/strings.hpp"
 
@@ -26,8 +28,8 @@ json run_regions(std::vector<std::string> args) {
 TEST(CachegrindRegionsE2E, EventsEqualCachegrindsOwnTotalsForEachRegion) {
     SKIP_WITHOUT_CACHEGRIND_REGIONS();
     const auto dir = scratch("cg-regions-raw");
-    const auto doc = run_regions(
-        {"--keep-raw", dir.string(), "--name", "nested", "--", program("regions"), "nested", "2000"});
+    const auto doc = run_regions({"--keep-raw", dir.string(), "--name", "nested", "--",
+                                  program("regions"), "nested", "2000"});
     ASSERT_EQ(doc["benchmarks"].size(), 2u);
     for (const auto& b : doc["benchmarks"]) {
         SCOPED_TRACE(b["name"].get<std::string>());
@@ -43,11 +45,6 @@ TEST(CachegrindRegionsE2E, EventsEqualCachegrindsOwnTotalsForEachRegion) {
     }
 }
 
-
-
-
-
-
 TEST(CachegrindRegionsE2E, MarkersThatDoNotNestFailNamingTheRegion) {
     SKIP_WITHOUT_CACHEGRIND_REGIONS();
     for (const auto& [mode, message] :
@@ -55,8 +52,8 @@ TEST(CachegrindRegionsE2E, MarkersThatDoNotNestFailNamingTheRegion) {
           std::pair{"overlap", "ended region 'a' while 'b', begun inside it, was still open"},
           std::pair{"newline", "'a\\x0ab', which holds a newline"},
           std::pair{"none", "reached no region"}}) {
-        const auto r = cgbench({"run", "-q", "--no-db", "--regions", "--region-tool",
-                                "cachegrind", "--", program("regions"), mode, "1000"});
+        const auto r = cgbench({"run", "-q", "--no-db", "--regions", "--region-tool", "cachegrind",
+                                "--", program("regions"), mode, "1000"});
         EXPECT_EQ(r.exit_code, 3) << mode << ": " << r.err;
         EXPECT_NE(r.err.find(message), std::string::npos) << mode << ": " << r.err;
     }
@@ -81,9 +78,10 @@ TEST(CachegrindRegionsE2E, CompareNeverPairsRegionsOfTwoTools) {
     SKIP_WITHOUT_CACHEGRIND_REGIONS();
     const auto dir = scratch("cg-regions-compare");
     for (const char* tool : {"callgrind", "cachegrind"}) {
-        const auto r = cgbench({"run", "-q", "--no-db", "--regions", "--region-tool", tool,
-                                "--name", "r", "--out", (dir / (std::string(tool) + ".json")).string(),
-                                "--", program("regions"), "setup", "1000"});
+        const auto r =
+            cgbench({"run", "-q", "--no-db", "--regions", "--region-tool", tool, "--name", "r",
+                     "--out", (dir / (std::string(tool) + ".json")).string(), "--",
+                     program("regions"), "setup", "1000"});
         ASSERT_EQ(r.exit_code, 0) << r.err;
     }
     const std::vector<std::string> files = {(dir / "callgrind.json").string(),

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -148,7 +149,10 @@ TEST(HistoryE2E, NewerSchemaIsRefusedAndLeftAlone) {
     const auto dir = scratch("history-newer");
     const auto db = dir / "history.db";
     ASSERT_EQ(run_into(db, {"--", program("workload"), "2000"}).exit_code, 0);
-    { sqlite_store::Database(db, sqlite_store::Database::Mode::Existing).exec("PRAGMA user_version = 42"); }
+    {
+        sqlite_store::Database(db, sqlite_store::Database::Mode::Existing)
+            .exec("PRAGMA user_version = 42");
+    }
     const std::string before = util::read_file(db);
     const auto r = run_into(db, {"--", program("workload"), "2000"});
     EXPECT_EQ(r.exit_code, 4) << r.err;

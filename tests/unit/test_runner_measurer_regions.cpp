@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "base/errors.hpp"
 #include "fake_valgrind.hpp"
 #include "runner/measurer.hpp"
@@ -125,9 +127,10 @@ TEST(Pipeline, RegionRunFingerprintSaysCallgrind) {
 TEST(Measurer, CachegrindRegionsRunOncePerRegion) {
     FakeRunner fake;
     fake.log_extra = [](int call) {
-        return call == 0 ? fmt::format("**{0}** cgbench:begin:1:a\n**{0}** cgbench:end:1:a\n"
-                                       "**{0}** cgbench:begin:1:b\n**{0}** cgbench:end:1:b\n",
-                                       kPid)
+        return call == 0 ? fmt::format(
+                               "**{0}** cgbench:begin:1:a\n**{0}** cgbench:end:1:a\n"
+                               "**{0}** cgbench:begin:1:b\n**{0}** cgbench:end:1:b\n",
+                               kPid)
                          : std::string();
     };
     const std::string region_file = data_324("regions-inner.cachegrind.out");
@@ -165,9 +168,10 @@ TEST(Measurer, CachegrindRegionsNestedInTheFirstGetAMarkerRun) {
     FakeRunner fake;
     fake.log_extra = [](int call) {
         if (call == 0) {
-            return fmt::format("**{0}** cgbench:begin:5:outer\n**{0}** cgbench:end:5:outer\n"
-                               "**{0}** cgbench:nested\n",
-                               kPid);
+            return fmt::format(
+                "**{0}** cgbench:begin:5:outer\n**{0}** cgbench:end:5:outer\n"
+                "**{0}** cgbench:nested\n",
+                kPid);
         }
         return call == 1 ? nested_markers() : std::string();
     };
@@ -188,12 +192,14 @@ TEST(Measurer, CachegrindRegionsNestedInTheFirstGetAMarkerRun) {
 TEST(Measurer, CachegrindRegionsThatDoNotNestFailNamingTheRegion) {
     FakeRunner fake;
     fake.log_extra = [](int call) {
-        return call == 0 ? fmt::format("**{0}** cgbench:begin:1:a\n**{0}** cgbench:end:1:a\n"
-                                       "**{0}** cgbench:nested\n**{0}** cgbench:end:1:b\n",
-                                       kPid)
-                         : fmt::format("**{0}** cgbench:begin:1:a\n**{0}** cgbench:begin:1:b\n"
-                                       "**{0}** cgbench:end:1:a\n**{0}** cgbench:end:1:b\n",
-                                       kPid);
+        return call == 0 ? fmt::format(
+                               "**{0}** cgbench:begin:1:a\n**{0}** cgbench:end:1:a\n"
+                               "**{0}** cgbench:nested\n**{0}** cgbench:end:1:b\n",
+                               kPid)
+                         : fmt::format(
+                               "**{0}** cgbench:begin:1:a\n**{0}** cgbench:begin:1:b\n"
+                               "**{0}** cgbench:end:1:a\n**{0}** cgbench:end:1:b\n",
+                               kPid);
     };
     fake.profile = [](int) { return data_324("regions-inner.cachegrind.out"); };
     Measurer m(fake_valgrind("3.24.0"), MeasureSettings{}, fake, {});
