@@ -7,10 +7,12 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/result_json.hpp"
 #include "e2e/harness.hpp"
@@ -66,7 +68,8 @@ struct Fixture {
 const Fixture& fixture() {
     static const Fixture shared = [] {
         Fixture f;
-        f.dir = scratch("lines");
+        // One repository per process: ctest runs these tests side by side, each building it.
+        f.dir = scratch("lines-" + std::to_string(::getpid()));
         f.repo = f.dir / "work tree \xff";
         fs::create_directories(f.repo);
         exec::PosixProcessRunner runner;
