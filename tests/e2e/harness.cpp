@@ -24,6 +24,27 @@ const std::string& build_id() {
     return id;
 }
 
+// The scratch directories this process made. A test process that passed removes them when it
+// ends (ctest runs each test in its own process, so none is another's); one that failed
+// leaves them to look at.
+std::vector<fs::path>& made_scratch() {
+    static std::vector<fs::path> dirs;
+    return dirs;
+}
+
+class RemoveScratchOnPass : public ::testing::Environment {
+public:
+    void TearDown() override {
+        if (!::testing::UnitTest::GetInstance()->Passed()) return;
+        std::error_code ec;
+        for (const auto& dir : made_scratch())
+            fs::remove_all(dir, ec);
+    }
+};
+
+[[maybe_unused]] const auto* const kRemoveScratch =
+    ::testing::AddGlobalTestEnvironment(new RemoveScratchOnPass);
+
 }  // namespace
 
 Result cgbench(const std::vector<std::string>& args, const Options& options) {
@@ -76,6 +97,7 @@ fs::path scratch(const std::string& name) {
         fs::path(::testing::TempDir()) / ("cgbench-e2e-" + build_id() + "-" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
+    made_scratch().push_back(dir);
     return dir;
 }
 
