@@ -199,70 +199,70 @@ metrics::EventCounts read_events(const Reader& r, const json& events, const std:
     return out;
 }
 
-std::vector<FunctionResult> read_functions(const Reader& r, const json& j,
-                                           const std::string& where) {
-    std::vector<FunctionResult> out;
-    const auto it = j.find("functions");
+// The array `key` of `j` (none: empty), each element read by `read(element, at, index)`
+// where `at` names it for error messages.
+template <typename T, typename Read>
+std::vector<T> read_array(const Reader& r, const json& j, const std::string& where,
+                          const std::string& key, Read read) {
+    std::vector<T> out;
+    const auto it = j.find(key);
     if (it == j.end()) return out;
-    if (!it->is_array()) r.fail(where + ".functions is not an array");
-    for (std::size_t i = 0; i < it->size(); ++i) {
-        const std::string at = fmt::format("{}.functions[{}]", where, i);
-        const json& f = (*it)[i];
-        out.push_back(FunctionResult{r.str(f, "file", at), r.str(f, "name", at),
-                                     read_events(r, r.at(f, "events", at), at + ".events"),
-                                     r.u64(r.at(f, "cost", at), at + ".cost")});
-    }
+    if (!it->is_array()) r.fail(fmt::format("{}.{} is not an array", where, key));
+    for (std::size_t i = 0; i < it->size(); ++i)
+        out.push_back(read((*it)[i], fmt::format("{}.{}[{}]", where, key, i), i));
     return out;
 }
 
+std::vector<FunctionResult> read_functions(const Reader& r, const json& j,
+                                           const std::string& where) {
+    return read_array<FunctionResult>(
+        r, j, where, "functions", [&](const json& f, const std::string& at, std::size_t) {
+            return FunctionResult{r.str(f, "file", at), r.str(f, "name", at),
+                                  read_events(r, r.at(f, "events", at), at + ".events"),
+                                  r.u64(r.at(f, "cost", at), at + ".cost")};
+        });
+}
+
 std::vector<LineResult> read_lines(const Reader& r, const json& j, const std::string& where) {
-    std::vector<LineResult> out;
-    const auto it = j.find("lines");
-    if (it == j.end()) return out;
-    if (!it->is_array()) r.fail(where + ".lines is not an array");
-    for (std::size_t i = 0; i < it->size(); ++i) {
-        const std::string at = fmt::format("{}.lines[{}]", where, i);
-        const json& l = (*it)[i];
-        const std::uint64_t line = r.u64(r.at(l, "line", at), at + ".line");
-        if (line == 0 || line > UINT32_MAX) r.fail(at + ".line is not a line number");
-        out.push_back(LineResult{r.str(l, "file", at), r.str(l, "function", at),
-                                 static_cast<std::uint32_t>(line),
-                                 l.contains("text") ? r.str(l, "text", at) : std::string(),
-                                 read_events(r, r.at(l, "events", at), at + ".events"),
-                                 r.u64(r.at(l, "cost", at), at + ".cost")});
+    return read_array<LineResult>(
+        r, j, where, "lines", [&](const json& l, const std::string& at, std::size_t) {
+            const std::uint64_t line = r.u64(r.at(l, "line", at), at + ".line");
+            if (line == 0 || line > UINT32_MAX) r.fail(at + ".line is not a line number");
+            return LineResult{r.str(l, "file", at), r.str(l, "function", at),
+                              static_cast<std::uint32_t>(line),
+                              l.contains("text") ? r.str(l, "text", at) : std::string(),
+                              read_events(r, r.at(l, "events", at), at + ".events"),
+                              r.u64(r.at(l, "cost", at), at + ".cost")};
+        });
+}
+
+ProcessResult read_process(const Reader& r, const json& p, const std::string& at, std::size_t i) {
+    ProcessResult proc;
+    proc.command = r.str(p, "command", at);
+    if (const auto parent = p.find("parent"); parent != p.end() && !parent->is_null()) {
+        proc.parent = static_cast<std::size_t>(r.u64(*parent, at + ".parent"));
+        if (*proc.parent >= i) r.fail(at + ".parent does not name an earlier process");
     }
-    return out;
+    proc.forked = p.value("forked", false);
+    proc.counted = p.value("counted", true);
+    proc.profiled = p.value("profiled", true);
+    if (const auto e = p.find("exit_code"); e != p.end() && e->is_number_integer()) {
+        proc.exit_code = e->get<int>();
+    }
+    if (const auto s = p.find("signal"); s != p.end() && s->is_number_integer()) {
+        proc.signal = s->get<int>();
+    }
+    proc.events = read_events(r, r.at(p, "events", at), at + ".events");
+    proc.cost = r.u64(r.at(p, "cost", at), at + ".cost");
+    return proc;
 }
 
 std::vector<ProcessResult> read_processes(const Reader& r, const json& j,
                                           const std::string& where) {
-    std::vector<ProcessResult> out;
-    const auto it = j.find("processes");
-    if (it == j.end()) return out;
-    if (!it->is_array()) r.fail(where + ".processes is not an array");
-    for (std::size_t i = 0; i < it->size(); ++i) {
-        const std::string at = fmt::format("{}.processes[{}]", where, i);
-        const json& p = (*it)[i];
-        ProcessResult proc;
-        proc.command = r.str(p, "command", at);
-        if (const auto parent = p.find("parent"); parent != p.end() && !parent->is_null()) {
-            proc.parent = static_cast<std::size_t>(r.u64(*parent, at + ".parent"));
-            if (*proc.parent >= i) r.fail(at + ".parent does not name an earlier process");
-        }
-        proc.forked = p.value("forked", false);
-        proc.counted = p.value("counted", true);
-        proc.profiled = p.value("profiled", true);
-        if (const auto e = p.find("exit_code"); e != p.end() && e->is_number_integer()) {
-            proc.exit_code = e->get<int>();
-        }
-        if (const auto s = p.find("signal"); s != p.end() && s->is_number_integer()) {
-            proc.signal = s->get<int>();
-        }
-        proc.events = read_events(r, r.at(p, "events", at), at + ".events");
-        proc.cost = r.u64(r.at(p, "cost", at), at + ".cost");
-        out.push_back(std::move(proc));
-    }
-    return out;
+    return read_array<ProcessResult>(
+        r, j, where, "processes", [&](const json& p, const std::string& at, std::size_t i) {
+            return read_process(r, p, at, i);
+        });
 }
 
 BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index) {

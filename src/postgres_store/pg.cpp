@@ -159,6 +159,9 @@ std::optional<bool> PgResult::optional_bool(int row, int column) const {
     if (null(row, column)) return std::nullopt;
     return text(row, column) == "t";
 }
+bool PgResult::has_rows() const {
+    return r_ != nullptr && PQresultStatus(r_) == PGRES_TUPLES_OK;
+}
 std::size_t PgResult::affected() const {
     const char* n = PQcmdTuples(r_);
     std::size_t v = 0;
@@ -243,14 +246,67 @@ void Connection::stream(std::string_view sql, const std::vector<Param>& params,
     std::optional<PgTransaction> tx;
     if (PQtransactionStatus(conn_) == PQTRANS_IDLE) tx.emplace(*this);
     exec(fmt::format("DECLARE cgbench_stream NO SCROLL CURSOR FOR {}", sql), params);
-    const std::string fetch = fmt::format("FETCH {} FROM cgbench_stream", kStreamChunk);
-    for (;;) {
-        const auto chunk = exec(fetch);
-        if (chunk.rows() == 0) break;
-        rows(chunk);
-    }
+    fetch_ahead(fmt::format("FETCH {} FROM cgbench_stream", kStreamChunk), rows);
     exec("CLOSE cgbench_stream");
     if (tx) tx->commit();
+}
+
+namespace {
+
+// Leaves pipeline mode however the fetching ends: a sync, every result up to it read, then
+// the ordinary mode again (an error or Ctrl-C in the middle must leave the connection usable
+// for the ROLLBACK that follows).
+class PipelineMode {
+  public:
+    explicit PipelineMode(pg_conn* conn) : conn_(conn) {}
+    PipelineMode(const PipelineMode&) = delete;
+    PipelineMode& operator=(const PipelineMode&) = delete;
+    ~PipelineMode() {
+        if (PQpipelineSync(conn_) != 1) return;
+        for (int nulls = 0; nulls < 64;) {
+            PGresult* r = PQgetResult(conn_);
+            if (r == nullptr) {
+                ++nulls;  // between the results of the queries still in flight
+                continue;
+            }
+            const bool synced = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+            PQclear(r);
+            if (synced) break;
+        }
+        PQexitPipelineMode(conn_);
+    }
+
+  private:
+    pg_conn* conn_;
+};
+
+}  // namespace
+
+// The FETCHes go two ahead, in libpq's pipeline mode: the server reads the next chunk while
+// this process handles the last (one at a time, `steps` on a million results waited for the
+// server's 0.8 s and its own 0.4 s in turn).
+void Connection::fetch_ahead(const std::string& fetch,
+                             const std::function<void(const PgResult&)>& rows) {
+    if (PQenterPipelineMode(conn_) != 1) fail("cannot read ahead");
+    PipelineMode pipeline(conn_);
+    const auto send = [&] {
+        if (PQsendQueryParams(conn_, fetch.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) !=
+                1 ||
+            PQsendFlushRequest(conn_) != 1 || PQflush(conn_) < 0) {
+            fail("a query failed");
+        }
+    };
+    send();
+    send();
+    for (int in_flight = 2; in_flight > 0; --in_flight) {
+        PgResult chunk(PQgetResult(conn_));
+        if (!chunk.has_rows()) fail("a query failed");
+        PQclear(PQgetResult(conn_));  // the NULL that ends each query's results
+        if (chunk.rows() == 0) continue;  // the end: the FETCHes still in flight find none
+        send();
+        ++in_flight;
+        rows(chunk);
+    }
 }
 
 PgTransaction::PgTransaction(Connection& c) : c_(c) {
@@ -309,6 +365,9 @@ std::optional<bool> PgResult::optional_bool(int, int) const {
 std::size_t PgResult::affected() const {
     return 0;
 }
+bool PgResult::has_rows() const {
+    return false;
+}
 Connection::Connection(const PgLocation& location) : shown_(location.shown) {
     parse_location(location.conninfo);
 }
@@ -325,6 +384,9 @@ PgResult Connection::exec(std::string_view, const std::vector<Param>&) {
 }
 void Connection::stream(std::string_view, const std::vector<Param>&,
                         const std::function<void(const PgResult&)>&) {
+    fail("");
+}
+void Connection::fetch_ahead(const std::string&, const std::function<void(const PgResult&)>&) {
     fail("");
 }
 void Connection::revive() {

@@ -52,6 +52,8 @@ class PgResult {
     std::optional<bool> optional_bool(int row, int column) const;
     // The number of rows an INSERT, UPDATE or DELETE touched.
     std::size_t affected() const;
+    // Whether the query returned rows (it ran, and was a query).
+    bool has_rows() const;
 
   private:
     pg_result* r_;
@@ -85,6 +87,8 @@ class Connection {
 
   private:
     [[noreturn]] void fail(std::string_view what) const;
+    // Runs `fetch` (a FETCH of an open cursor) until it returns no row, each chunk to `rows`.
+    void fetch_ahead(const std::string& fetch, const std::function<void(const PgResult&)>& rows);
 
     pg_conn* conn_ = nullptr;
     std::string shown_;

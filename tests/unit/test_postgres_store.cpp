@@ -170,6 +170,36 @@ TEST_F(PostgresStore, ALostConnectionMidBatchStoresNothing) {
     EXPECT_EQ(read->run_count(), 1u);
 }
 
+// Rows are read a chunk (kStreamChunk) at a time, the next ones fetched while a chunk is
+// handled: every row once, in order; an error in a later chunk, or a handler that throws,
+// ends the reading and leaves the connection usable, outside any transaction.
+TEST_F(PostgresStore, StreamedRowsComeInOrderAndAFailureLeavesTheConnectionUsable) {
+    Connection c(parse_location(server_.url));
+    const int n = 2 * kStreamChunk + 7;
+    std::int64_t expected = 1;
+    int chunks = 0;
+    c.stream("SELECT g FROM generate_series(1, $1::int) g ORDER BY g", {std::to_string(n)},
+             [&](const PgResult& r) {
+                 ++chunks;
+                 for (int row = 0; row < r.rows(); ++row)
+                     EXPECT_EQ(r.int64(row, 0), expected++);
+             });
+    EXPECT_EQ(expected, n + 1);
+    EXPECT_EQ(chunks, 3);
+    // Division by zero at the first row of the second chunk: the server fails that FETCH.
+    const std::string failing = fmt::format(
+        "SELECT 1 / (g - {}) FROM generate_series(1, {}) g", kStreamChunk + 1, n);
+    int rows = 0;
+    EXPECT_THROW(c.stream(failing, {}, [&](const PgResult& r) { rows += r.rows(); }),
+                 EnvironmentError);
+    EXPECT_EQ(rows, kStreamChunk);
+    EXPECT_THROW(c.stream("SELECT g FROM generate_series(1, $1::int) g", {std::to_string(n)},
+                          [](const PgResult&) { throw Interrupted(2); }),
+                 Interrupted);
+    EXPECT_EQ(c.exec("SELECT 41 + 1").int64(0, 0), 42);
+    EXPECT_EQ(c.exec("SELECT now() = statement_timestamp()").text(0, 0), "t");  // no transaction
+}
+
 TEST_F(PostgresStore, ANewerSchemaIsRefusedAndLeftAlone) {
     const auto url = fresh_database() + "?project=p";
     access::open_history(url, Access::Record);
