@@ -18,10 +18,6 @@ using json = nlohmann::json;
 
 namespace {
 
-ojson optional_json(const std::optional<std::string>& v) {
-    return v ? ojson(*v) : ojson(nullptr);
-}
-
 ojson events_json(const metrics::EventCounts& counts) {
     ojson events = ojson::object();
     for (const auto& e : metrics::kEvents) {
@@ -228,7 +224,8 @@ std::vector<LineResult> read_lines(const Reader& r, const json& j, const std::st
         r, j, where, "lines", [&](const json& l, const std::string& at, std::size_t) {
             const std::uint64_t line = r.u64(r.at(l, "line", at), at + ".line");
             if (line == 0 || line > UINT32_MAX) r.fail(at + ".line is not a line number");
-            return LineResult{r.str(l, "file", at), r.str(l, "function", at),
+            return LineResult{r.str(l, "file", at),
+                              r.str(l, "function", at),
                               static_cast<std::uint32_t>(line),
                               l.contains("text") ? r.str(l, "text", at) : std::string(),
                               read_events(r, r.at(l, "events", at), at + ".events"),
@@ -259,10 +256,10 @@ ProcessResult read_process(const Reader& r, const json& p, const std::string& at
 
 std::vector<ProcessResult> read_processes(const Reader& r, const json& j,
                                           const std::string& where) {
-    return read_array<ProcessResult>(
-        r, j, where, "processes", [&](const json& p, const std::string& at, std::size_t i) {
-            return read_process(r, p, at, i);
-        });
+    return read_array<ProcessResult>(r, j, where, "processes",
+                                     [&](const json& p, const std::string& at, std::size_t i) {
+                                         return read_process(r, p, at, i);
+                                     });
 }
 
 BenchmarkResult read_benchmark(const Reader& r, const json& j, std::size_t index) {
@@ -369,7 +366,7 @@ ojson to_json(const BenchmarkResult& b) {
     j["command"] = b.command;
     j["status"] = std::string(to_string(b.status));
     j["tool"] = b.tool;
-    j["exit_code"] = b.exit_code ? ojson(*b.exit_code) : ojson(nullptr);
+    j["exit_code"] = json_or_null(b.exit_code);
     if (b.signal) j["signal"] = *b.signal;
     j["events"] = events_json(b.events);
     j["derived"] = derived_json(b);
@@ -424,11 +421,11 @@ ojson to_json(const BenchmarkResult& b) {
 ojson to_json(const ProcessResult& p) {
     ojson j;
     j["command"] = p.command;
-    j["parent"] = p.parent ? ojson(*p.parent) : ojson(nullptr);
+    j["parent"] = json_or_null(p.parent);
     j["forked"] = p.forked;
     j["counted"] = p.counted;
     j["profiled"] = p.profiled;
-    j["exit_code"] = p.exit_code ? ojson(*p.exit_code) : ojson(nullptr);
+    j["exit_code"] = json_or_null(p.exit_code);
     if (p.signal) j["signal"] = *p.signal;
     j["events"] = events_json(p.events);
     j["cost"] = p.cost;
@@ -449,9 +446,9 @@ ojson to_json(const LineResult& l) {
 }
 
 ojson to_json(const GitInfo& git) {
-    ojson j{{"commit", optional_json(git.commit)},
-            {"branch", optional_json(git.branch)},
-            {"dirty", git.dirty ? ojson(*git.dirty) : ojson(nullptr)}};
+    ojson j{{"commit", json_or_null(git.commit)},
+            {"branch", json_or_null(git.branch)},
+            {"dirty", json_or_null(git.dirty)}};
     // The commit's own facts, only when read (older files lack them).
     if (git.commit_time) j["commit_time"] = *git.commit_time;
     if (git.author_time) j["author_time"] = *git.author_time;

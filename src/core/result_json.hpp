@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,12 @@ std::string dump_json(const nlohmann::ordered_json& j, int indent = 2);
 // dump_json writes them. Names are made so before they are used, so the console, the result
 // file, the history and raw file names all show one name.
 std::string as_json_text(const std::string& text);
+
+// The value of `v`, or null when it has none: the JSON reports' "unknown".
+template <typename T>
+nlohmann::ordered_json json_or_null(const std::optional<T>& v) {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
 
 nlohmann::ordered_json to_json(const RunResult& run);
 nlohmann::ordered_json to_json(const BenchmarkResult& bench);

@@ -34,7 +34,8 @@ inline constexpr int kStreamChunk = 10000;
 // One parameter of a statement: text, or NULL.
 using Param = std::optional<std::string>;
 
-// A query's rows, as text.
+// A query's rows: as text, or in binary (Connection::stream) for integer, boolean and text
+// columns, which the accessors read either way.
 class PgResult {
   public:
     explicit PgResult(pg_result* r);
@@ -75,7 +76,7 @@ class Connection {
     PgResult exec(std::string_view sql, const std::vector<Param>& params);
     // Runs the query `sql` (through a cursor, in a transaction of its own unless one is
     // open) and hands its rows to `rows` in chunks of kStreamChunk, as they are fetched: a
-    // million rows are never held at once.
+    // million rows are never held at once. Its columns must be integers, booleans or text.
     void stream(std::string_view sql, const std::vector<Param>& params,
                 const std::function<void(const PgResult&)>& rows);
     // Connects again with the same parameters when the connection was lost (the server

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/commit_url.hpp"
+#include "core/result_json.hpp"
 #include "report/compare_summary.hpp"
 #include "report/escape.hpp"
 #include "report/function_report.hpp"
@@ -110,19 +111,18 @@ std::string alert_text(const Alert& a) {
 
 std::string alert_json(const Alert& a) {
     const auto& c = *a.comparison;
-    const auto opt = [](const std::optional<std::string>& v) { return v ? ojson(*v) : ojson(); };
     ojson steps = ojson::array();
     for (const auto& s : a.steps)
         steps.push_back(step_json(s));
     ojson j{{"schema", "cgbench-alert/1"},
             {"text", alert_text(a)},
-            {"repository", opt(a.repository)},
-            {"branch", opt(c.head.git.branch)},
-            {"commit", opt(c.head.git.commit)},
-            {"commit_url", opt(link(a, c.head.git.commit))},
-            {"previous_commit", opt(c.base.git.commit)},
-            {"previous_commit_url", opt(link(a, c.base.git.commit))},
-            {"report_url", opt(a.report_url)},
+            {"repository", json_or_null(a.repository)},
+            {"branch", json_or_null(c.head.git.branch)},
+            {"commit", json_or_null(c.head.git.commit)},
+            {"commit_url", json_or_null(link(a, c.head.git.commit))},
+            {"previous_commit", json_or_null(c.base.git.commit)},
+            {"previous_commit_url", json_or_null(link(a, c.base.git.commit))},
+            {"report_url", json_or_null(a.report_url)},
             {"steps", std::move(steps)}};
     return j.dump() + "\n";
 }

@@ -16,15 +16,15 @@ ojson native_json(const calibrate::CalibrationContext& x) {
     ojson n;
     n["clock"] = calibrate::to_string(x.native.clock);
     n["cycles_unavailable"] = x.cycles_unavailable.empty() ? ojson() : ojson(x.cycles_unavailable);
-    n["pinned_cpu"] = x.pinned_cpu ? ojson(*x.pinned_cpu) : ojson();
+    n["pinned_cpu"] = json_or_null(x.pinned_cpu);
     n["pin_failure"] = x.pin_failure.empty() ? ojson() : ojson(x.pin_failure);
     n["rounds"] = x.native.rounds;
     n["repeat"] = x.native.repeat;
     n["warmups"] = x.native.warmups;
     n["steps"] = x.steps;
     n["cpus"] = x.cpus;
-    n["load_before"] = x.load_before ? ojson(*x.load_before) : ojson();
-    n["load_after"] = x.load_after ? ojson(*x.load_after) : ojson();
+    n["load_before"] = json_or_null(x.load_before);
+    n["load_after"] = json_or_null(x.load_after);
     n["cpu_model"] = x.cpu_model;
     n["seconds"] = x.native_seconds;
     return n;
@@ -37,7 +37,7 @@ ojson kernel_json(const calibrate::Calibration& c, const calibrate::KernelResult
     ojson j;
     j["name"] = k.kernel.name;
     j["family"] = k.kernel.family;
-    j["working_set"] = k.kernel.working_set ? ojson(*k.kernel.working_set) : ojson();
+    j["working_set"] = json_or_null(k.kernel.working_set);
     j["time"] = {{"median", k.timing.median},
                  {"spread", k.timing.spread},
                  {"uncertainty", k.timing.uncertainty},

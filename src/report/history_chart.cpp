@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/commit_url.hpp"
+#include "core/result_json.hpp"
 #include "report/history_text.hpp"
 #include "report/svg.hpp"
 #include "util/strings.hpp"
@@ -381,7 +382,7 @@ class ChartBuilder {
             ojson points = ojson::array();
             for (std::size_t i = 0; i < line.points.size(); ++i) {
                 const auto& p = line.points[i];
-                ojson point = ojson::array({pos(p), p.cost ? ojson(*p.cost) : ojson()});
+                ojson point = ojson::array({pos(p), json_or_null(p.cost)});
                 if (changes[i]) point.push_back(std::round(*changes[i] * 1e8) / 1e8);
                 points.push_back(std::move(point));
             }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/result_json.hpp"
 #include "history/environment.hpp"
 #include "report/history_text.hpp"
 #include "report/html_page.hpp"
@@ -433,9 +434,8 @@ std::string data_block(const Page& page, const std::string& charts) {
     ojson commits = ojson::object();
     for (const auto r : used) {
         const auto& run = h.runs[r];
-        runs[std::to_string(r)] =
-            ojson::array({run.id, run_date(run), run.git.commit ? ojson(*run.git.commit) : ojson(),
-                          run.git.dirty.value_or(false) ? 1 : 0});
+        runs[std::to_string(r)] = ojson::array({run.id, run_date(run), json_or_null(run.git.commit),
+                                                run.git.dirty.value_or(false) ? 1 : 0});
         if (run.git.commit) {
             if (const auto it = page.in.commits.find(*run.git.commit);
                 it != page.in.commits.end()) {
@@ -444,7 +444,7 @@ std::string data_block(const Page& page, const std::string& charts) {
         }
     }
     ojson doc{{"branches", std::move(branches)},
-              {"url", page.in.commit_url ? ojson(*page.in.commit_url) : ojson()},
+              {"url", json_or_null(page.in.commit_url)},
               {"runs", std::move(runs)},
               {"commits", std::move(commits)}};
     std::string text = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -24,14 +24,13 @@ using ojson = nlohmann::ordered_json;
 inline constexpr std::string_view kCompareSchema = "cgbench-compare/1";
 
 ojson side_json(const compare::Side& s) {
-    const auto opt = [](const std::optional<std::string>& v) { return v ? ojson(*v) : ojson(); };
     return ojson{{"label", s.label},
                  {"run_id", s.run_id},
                  {"started", s.started},
                  {"git",
-                  {{"commit", opt(s.git.commit)},
-                   {"branch", opt(s.git.branch)},
-                   {"dirty", s.git.dirty ? ojson(*s.git.dirty) : ojson()}}}};
+                  {{"commit", json_or_null(s.git.commit)},
+                   {"branch", json_or_null(s.git.branch)},
+                   {"dirty", json_or_null(s.git.dirty)}}}};
 }
 
 ojson threshold_json(const compare::Threshold& t) {

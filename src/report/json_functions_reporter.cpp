@@ -13,11 +13,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-template <typename T>
-ojson or_null(const std::optional<T>& v) {
-    return v ? ojson(*v) : ojson(nullptr);
-}
-
 class JsonFunctionsReporter final : public FunctionsReporter {
   public:
     std::string render(const BenchmarkResult& b, std::size_t top,
@@ -42,7 +37,7 @@ class JsonFunctionsReporter final : public FunctionsReporter {
                         {"benchmark", b.name},
                         {"tool", b.tool},
                         {"cost", b.cost},
-                        {"line_info", or_null(b.line_info)},
+                        {"line_info", json_or_null(b.line_info)},
                         {"lines", std::move(lines)}};
         return dump_json(doc) + "\n";
     }
@@ -65,10 +60,10 @@ ojson function_changes_json(const std::vector<compare::FunctionChange>& changes)
     for (const auto& c : changes) {
         out.push_back(ojson{{"file", c.file},
                             {"name", c.name},
-                            {"base", or_null(c.base)},
-                            {"head", or_null(c.head)},
+                            {"base", json_or_null(c.base)},
+                            {"head", json_or_null(c.head)},
                             {"delta", c.delta},
-                            {"share", or_null(c.share)}});
+                            {"share", json_or_null(c.share)}});
     }
     return out;
 }
@@ -79,10 +74,10 @@ ojson line_changes_json(const std::vector<compare::LineChange>& changes) {
         out.push_back(ojson{{"file", c.file},
                             {"function", c.function},
                             {"text", c.text},
-                            {"base_line", or_null(c.base_line)},
-                            {"head_line", or_null(c.head_line)},
-                            {"base", or_null(c.base)},
-                            {"head", or_null(c.head)},
+                            {"base_line", json_or_null(c.base_line)},
+                            {"head_line", json_or_null(c.head_line)},
+                            {"base", json_or_null(c.base)},
+                            {"head", json_or_null(c.head)},
                             {"delta", c.delta},
                             {"at_least", c.at_least}});
     }
@@ -93,10 +88,10 @@ ojson process_changes_json(const std::vector<compare::ProcessChange>& changes) {
     ojson out = ojson::array();
     for (const auto& c : changes) {
         out.push_back(ojson{{"process", c.process},
-                            {"base", or_null(c.base)},
-                            {"head", or_null(c.head)},
+                            {"base", json_or_null(c.base)},
+                            {"head", json_or_null(c.head)},
                             {"delta", c.delta},
-                            {"share", or_null(c.share)}});
+                            {"share", json_or_null(c.share)}});
     }
     return out;
 }

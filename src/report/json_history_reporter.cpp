@@ -14,23 +14,16 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-ojson opt(const std::optional<std::string>& v) {
-    return v ? ojson(*v) : ojson();
-}
-ojson opt(const std::optional<std::uint64_t>& v) {
-    return v ? ojson(*v) : ojson();
-}
-
 ojson run_fields(const std::string& id, const std::string& started, const GitInfo& git,
                  const std::string& recorded_by) {
     return ojson{{"run", id},
                  {"started", started},
-                 {"commit", opt(git.commit)},
-                 {"branch", opt(git.branch)},
-                 {"dirty", git.dirty ? ojson(*git.dirty) : ojson()},
-                 {"commit_time", opt(git.commit_time)},
-                 {"author_time", opt(git.author_time)},
-                 {"subject", opt(git.subject)},
+                 {"commit", json_or_null(git.commit)},
+                 {"branch", json_or_null(git.branch)},
+                 {"dirty", json_or_null(git.dirty)},
+                 {"commit_time", json_or_null(git.commit_time)},
+                 {"author_time", json_or_null(git.author_time)},
+                 {"subject", json_or_null(git.subject)},
                  {"recorded_by", recorded_by.empty() ? ojson() : ojson(recorded_by)}};
 }
 
@@ -50,9 +43,9 @@ class JsonHistoryReporter final : public HistoryReporter {
             const auto& run = v.history->run_of(p);
             ojson j = run_fields(run.id, run.started, run.git, run.recorded_by);
             j["status"] = std::string(to_string(p.status));
-            j["cost"] = opt(p.cost);
-            j["Ir"] = opt(p.ir);
-            j["change"] = v.changes[i] ? ojson(*v.changes[i]) : ojson();
+            j["cost"] = json_or_null(p.cost);
+            j["Ir"] = json_or_null(p.ir);
+            j["change"] = json_or_null(v.changes[i]);
             j["fingerprint"] = v.history->key_of(p.run);
             j["epoch"] = epoch + 1;
             out.push_back(std::move(j));
@@ -60,7 +53,8 @@ class JsonHistoryReporter final : public HistoryReporter {
         return dump(out);
     }
 
-    std::string runs(const std::vector<history::RunRow>& rows, const RenderOptions&) const override {
+    std::string runs(const std::vector<history::RunRow>& rows,
+                     const RenderOptions&) const override {
         ojson out = ojson::array();
         for (const auto& r : rows) {
             ojson j = run_fields(r.id, r.started, r.git, r.recorded_by);

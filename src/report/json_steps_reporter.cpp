@@ -16,10 +16,6 @@ namespace {
 using ojson = nlohmann::ordered_json;
 using history::BranchSteps;
 
-ojson or_null(const std::optional<std::string>& v) {
-    return v ? ojson(*v) : ojson();
-}
-
 class Writer {
   public:
     explicit Writer(const StepsReport& r) : r_(r), h_(*r.history) {}
@@ -30,7 +26,7 @@ class Writer {
             branches.push_back(branch(b));
         return ojson{{"schema", "cgbench-steps/1"},
                      {"database", r_.database},
-                     {"benchmark", or_null(r_.benchmark)},
+                     {"benchmark", json_or_null(r_.benchmark)},
                      {"branches", std::move(branches)},
                      {"ordering", ordering_json(h_.ordering)}};
     }
@@ -40,8 +36,8 @@ class Writer {
         const auto& run = h_.runs[index];
         ojson j{{"run", run.id},
                 {"started", run.started},
-                {"commit", or_null(run.git.commit)},
-                {"commit_time", or_null(run.git.commit_time)}};
+                {"commit", json_or_null(run.git.commit)},
+                {"commit_time", json_or_null(run.git.commit_time)}};
         if (run.git.commit) {
             if (const auto it = r_.commits.find(*run.git.commit); it != r_.commits.end()) {
                 j["subject"] = it->second.subject;
@@ -52,8 +48,8 @@ class Writer {
 
     ojson point(const history::Result& r) const {
         ojson j = run(r.run);
-        j["cost"] = r.cost ? ojson(*r.cost) : ojson();
-        j["Ir"] = r.ir ? ojson(*r.ir) : ojson();
+        j["cost"] = json_or_null(r.cost);
+        j["Ir"] = json_or_null(r.ir);
         return j;
     }
 

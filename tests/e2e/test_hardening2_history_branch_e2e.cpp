@@ -4,6 +4,7 @@
 // file at a name another user can predict.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 

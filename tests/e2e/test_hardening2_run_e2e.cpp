@@ -5,6 +5,7 @@
 // different suites are not merged.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <fstream>

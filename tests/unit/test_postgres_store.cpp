@@ -178,17 +178,27 @@ TEST_F(PostgresStore, StreamedRowsComeInOrderAndAFailureLeavesTheConnectionUsabl
     const int n = 2 * kStreamChunk + 7;
     std::int64_t expected = 1;
     int chunks = 0;
-    c.stream("SELECT g FROM generate_series(1, $1::int) g ORDER BY g", {std::to_string(n)},
-             [&](const PgResult& r) {
-                 ++chunks;
-                 for (int row = 0; row < r.rows(); ++row)
-                     EXPECT_EQ(r.int64(row, 0), expected++);
-             });
+    // Read in binary: integers of each width (negative too), booleans, text and NULLs.
+    c.stream(
+        "SELECT g, -g::bigint * 1000000000000, (g % 2 = 0), 'n' || g, "
+        "NULLIF(g % 3, 0)::smallint FROM generate_series(1, $1::int) g ORDER BY g",
+        {std::to_string(n)}, [&](const PgResult& r) {
+            ++chunks;
+            for (int row = 0; row < r.rows(); ++row, ++expected) {
+                ASSERT_EQ(r.int64(row, 0), expected);
+                ASSERT_EQ(r.int64(row, 1), -expected * 1000000000000);
+                ASSERT_EQ(r.optional_bool(row, 2), expected % 2 == 0);
+                ASSERT_EQ(r.text(row, 3), "n" + std::to_string(expected));
+                ASSERT_EQ(
+                    r.optional_int64(row, 4),
+                    expected % 3 == 0 ? std::nullopt : std::optional<std::int64_t>(expected % 3));
+            }
+        });
     EXPECT_EQ(expected, n + 1);
     EXPECT_EQ(chunks, 3);
     // Division by zero at the first row of the second chunk: the server fails that FETCH.
-    const std::string failing = fmt::format(
-        "SELECT 1 / (g - {}) FROM generate_series(1, {}) g", kStreamChunk + 1, n);
+    const std::string failing =
+        fmt::format("SELECT 1 / (g - {}) FROM generate_series(1, {}) g", kStreamChunk + 1, n);
     int rows = 0;
     EXPECT_THROW(c.stream(failing, {}, [&](const PgResult& r) { rows += r.rows(); }),
                  EnvironmentError);
