@@ -1,6 +1,8 @@
 #include "sqlite_store/line_store.hpp"
 
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 #include "history/backend.hpp"
 #include "metrics/events.hpp"
@@ -13,28 +15,62 @@ constexpr std::string_view kInsertLine = R"sql(
 INSERT INTO result_lines (run, position, rank, symbol, line, text, cost, ir)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8))sql";
 
+// Names and texts are looked up by id, each once per run read (a run's results share most of
+// them): cheaper than joining every row.
 constexpr std::string_view kSelectLines = R"sql(
-SELECT l.position, s.file, s.name, l.line, t.text, l.cost, l.ir
-FROM result_lines l JOIN symbols s ON s.id = l.symbol LEFT JOIN line_texts t ON t.id = l.text
-WHERE l.run = ?1 ORDER BY l.position, l.rank)sql";
+SELECT position, symbol, line, text, cost, ir FROM result_lines
+WHERE run = ?1 ORDER BY position, rank)sql";
 
 // Counts are unsigned 64-bit, SQLite integers signed: stored as their two's complement.
 std::int64_t line_count_column(std::uint64_t v) {
     return static_cast<std::int64_t>(v);
 }
 
-// A row of kSelectLines as a line.
-LineResult read_line_row(const Statement& s) {
-    LineResult l;
-    l.file = std::string(s.text(1));
-    l.function = std::string(s.text(2));
-    l.line = static_cast<std::uint32_t>(s.int64(3));
-    l.text = s.optional_text(4).value_or(std::string());
-    l.cost = static_cast<std::uint64_t>(s.int64(5));
-    if (const auto ir = s.optional_int64(6))
-        l.events.set(metrics::Event::Ir, static_cast<std::uint64_t>(*ir));
-    return l;
-}
+// The names and texts of one run's lines, each read once.
+class LineNames {
+  public:
+    explicit LineNames(Database& db)
+        : symbol_(db.prepare("SELECT file, name FROM symbols WHERE id = ?1")),
+          text_(db.prepare("SELECT text FROM line_texts WHERE id = ?1")) {}
+
+    // A row of kSelectLines as a line.
+    LineResult line(const Statement& s) {
+        LineResult l;
+        const auto& [file, function] = symbol(s.int64(1));
+        l.file = file;
+        l.function = function;
+        l.line = static_cast<std::uint32_t>(s.int64(2));
+        if (const auto t = s.optional_int64(3)) l.text = text(*t);
+        l.cost = static_cast<std::uint64_t>(s.int64(4));
+        if (const auto ir = s.optional_int64(5))
+            l.events.set(metrics::Event::Ir, static_cast<std::uint64_t>(*ir));
+        return l;
+    }
+
+  private:
+    const std::pair<std::string, std::string>& symbol(std::int64_t id) {
+        auto [it, added] = symbols_.try_emplace(id);
+        if (added && look_up(symbol_, id)) {
+            it->second = {std::string(symbol_.text(0)), std::string(symbol_.text(1))};
+        }
+        return it->second;
+    }
+    const std::string& text(std::int64_t id) {
+        auto [it, added] = texts_.try_emplace(id);
+        if (added && look_up(text_, id)) it->second = std::string(text_.text(0));
+        return it->second;
+    }
+    static bool look_up(Statement& s, std::int64_t id) {
+        s.reset();
+        s.bind(1, id);
+        return s.step();
+    }
+
+    Statement symbol_;
+    Statement text_;
+    std::unordered_map<std::int64_t, std::pair<std::string, std::string>> symbols_;
+    std::unordered_map<std::int64_t, std::string> texts_;
+};
 
 }  // namespace
 
@@ -70,10 +106,11 @@ void LineWriter::write(std::int64_t run, std::size_t position,
 void attach_lines(Database& db, std::int64_t run, const std::vector<std::int64_t>& positions,
                   std::vector<BenchmarkResult>& benchmarks) {
     history::StoredLineSink sink(positions, benchmarks);
+    LineNames names(db);
     auto s = db.prepare(kSelectLines);
     s.bind(1, run);
     while (s.step())
-        sink.add(s.int64(0), read_line_row(s));
+        sink.add(s.int64(0), names.line(s));
 }
 
 }  // namespace cgbench::sqlite_store
