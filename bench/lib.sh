@@ -132,7 +132,8 @@ result_set() {
 #                       at every 20th commit, so about 10% change between two commits, and one
 #                       lasting step of 40 to 360 units at a commit of its own between 100 and
 #                       900), cost and l1_hits consistent with it, the template's functions
-#                       (the costliest carrying the change), each run with its commit's facts.
+#                       and source lines (the costliest carrying the change), each run with its
+#                       commit's facts.
 #                       SHUFFLE: the SQL expression of the commit number c.n that orders the
 #                       start times (default c.n, commit order). An existing history is kept
 #                       as it is. Needs the sqlite3 CLI.
@@ -162,7 +163,11 @@ CREATE TEMP TABLE tpl AS
 CREATE TEMP TABLE tplf AS
     SELECT f.rank, f.symbol, f.cost, f.ir FROM result_functions f
     JOIN tpl t ON t.run = f.run AND t.position = f.position;
+CREATE TEMP TABLE tpll AS
+    SELECT l.rank, l.symbol, l.line, l.text, l.cost, l.ir FROM result_lines l
+    JOIN tpl t ON t.run = l.run AND t.position = l.position;
 DELETE FROM result_functions;
+DELETE FROM result_lines;
 DELETE FROM results;
 DELETE FROM runs;
 BEGIN;
@@ -177,11 +182,12 @@ SELECT c.n, strftime('%Y%m%dT%H%M%SZ', 1767225600 + c.n * 60, 'unixepoch') || pr
        strftime('%Y-%m-%dT%H:%M:%S+00:00', 1767225600 + c.n * 60, 'unixepoch'),
        coalesce(p.hash, ''), printf('c%02d', c.n % 100), c.n, 0
 FROM commits c CROSS JOIN tpl t LEFT JOIN commits p ON p.n = c.n - 1;
-WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $benches - 1),
-v AS (SELECT c.n AS run, b.j AS pos, printf('bench/%04d', b.j) AS name,
-             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500
-                 + (c.n >= 100 + (b.j * 37) % 800) * (b.j % 9 + 1) * 40 AS delta
-      FROM commits c, b)
+CREATE TEMP TABLE v AS
+    WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $benches - 1)
+    SELECT c.n AS run, b.j AS pos, printf('bench/%04d', b.j) AS name,
+           b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500
+               + (c.n >= 100 + (b.j * 37) % 800) * (b.j % 9 + 1) * 40 AS delta
+    FROM commits c, b;
 INSERT INTO results (run, position, name, status, tool, cost, ir, i1mr, ilmr, dr, d1mr, dlmr,
                      dw, d1mw, dlmw, bc, bcm, bi, bim, l1_hits, ll_hits, ram_hits, data)
 SELECT v.run, v.pos, v.name, 'ok', t.tool, t.cost + v.delta, t.ir + v.delta, t.i1mr, t.ilmr,
@@ -190,15 +196,14 @@ SELECT v.run, v.pos, v.name, 'ok', t.tool, t.cost + v.delta, t.ir + v.delta, t.i
        json_set(t.data, '\$.name', v.name, '\$.events.Ir', t.ir + v.delta,
                 '\$.derived.l1_hits', t.l1_hits + v.delta, '\$.cost', t.cost + v.delta)
 FROM v, tpl t ORDER BY v.run, v.pos;
-WITH RECURSIVE b(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM b WHERE j < $benches - 1),
-v AS (SELECT c.n AS run, b.j AS pos,
-             b.j * 1000 + ((c.n * 7 + b.j * 13) % 20 = 0) * (b.j % 5 + 1) * 1500
-                 + (c.n >= 100 + (b.j * 37) % 800) * (b.j % 9 + 1) * 40 AS delta
-      FROM commits c, b)
 INSERT INTO result_functions (run, position, rank, symbol, cost, ir)
 SELECT v.run, v.pos, f.rank, f.symbol, f.cost + (f.rank = 0) * v.delta,
        f.ir + (f.rank = 0) * v.delta
 FROM v, tplf f ORDER BY v.run, v.pos, f.rank;
+INSERT INTO result_lines (run, position, rank, symbol, line, text, cost, ir)
+SELECT v.run, v.pos, l.rank, l.symbol, l.line, l.text, l.cost + (l.rank = 0) * v.delta,
+       l.ir + (l.rank = 0) * v.delta
+FROM v, tpll l ORDER BY v.run, v.pos, l.rank;
 COMMIT;
 PRAGMA wal_checkpoint(TRUNCATE);
 SQL

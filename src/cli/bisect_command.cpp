@@ -72,16 +72,6 @@ std::vector<std::string> commit_line(const exec::Git& git, const std::string& go
     return line;
 }
 
-// --build-timeout's seconds; UsageError unless a positive number.
-double build_seconds(const std::string& text) {
-    const auto v = util::parse_seconds(text);
-    if (!v || *v <= 0 || *v > 1e9) {
-        throw UsageError(fmt::format("invalid --build-timeout '{}'", util::printable(text)),
-                         "give a positive number of seconds, e.g. --build-timeout 1800");
-    }
-    return *v;
-}
-
 // The benchmarks judged: NAME, the program's name, or every benchmark of the suite.
 std::set<std::string> judged_names(const BisectInput& in, const Context& ctx) {
     if (in.name) return {*in.name};

@@ -7,38 +7,17 @@
 
 #include "base/errors.hpp"
 #include "cli/command.hpp"
+#include "cli/flame_graphs.hpp"
 #include "cli/pr.hpp"
 #include "cli/worktree_run.hpp"
 #include "exec/interrupt.hpp"
 #include "report/escape.hpp"
-#include "report/flame_svg.hpp"
-#include "runner/call_stacks.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::cli::pr {
 
 namespace {
-
-// The entry measuring `name`: the entry itself, or the one whose regions it names. nullptr
-// for a Google Benchmark entry (its binary runs every benchmark it holds) or none.
-const runner::BenchmarkSpec* spec_of(const std::vector<runner::BenchmarkSpec>& specs,
-                                     std::string_view name) {
-    for (const auto& s : specs) {
-        if (s.kind == runner::MeasureKind::Gbench) continue;
-        if (s.name == name || (name.size() > s.name.size() && name.starts_with(s.name) &&
-                               name[s.name.size()] == '/')) {
-            return &s;
-        }
-    }
-    return nullptr;
-}
-
-// One side of the flame graphs: its planned run and Valgrind.
-struct FlameSide {
-    config::RunPlan plan;
-    const valgrind::Installation* inst = nullptr;
-};
 
 FlameSide flame_side(config::RunInput input, Tools& tools, const Context& ctx) {
     input.db.disabled = true;
@@ -50,20 +29,9 @@ FlameSide flame_side(config::RunInput input, Tools& tools, const Context& ctx) {
 // The call tree of `name` on `side`; nullopt (said) when it cannot be made.
 std::optional<CallTree> call_tree(const FlameSide& side, const std::string& name,
                                   std::string_view which, const Context& ctx) {
-    const auto* spec = spec_of(side.plan.request.benchmarks, name);
-    if (spec == nullptr) {
-        say(ctx, fmt::format("no flame graph of {}: the {} has no program for it (a Google "
-                             "Benchmark entry, or not in its suite)",
-                             util::printable(name), which));
-        return std::nullopt;
-    }
-    runner::Measurer measurer(*side.inst, side.plan.request.settings, ctx.runner, ctx.env);
-    auto measured = runner::measure_call_tree(measurer, *spec);
-    if (measured.result.status != BenchStatus::Ok) {
-        say(ctx, fmt::format("no flame graph of {}: its program failed under Callgrind in the {} "
-                             "({})",
-                             util::printable(name), which, util::printable(measured.result.error)));
-        return std::nullopt;
+    auto measured = measure_flame_tree(side, name, which, ctx);
+    if (!measured.tree) {
+        say(ctx, fmt::format("no flame graph of {}: {}", util::printable(name), measured.problem));
     }
     return std::move(measured.tree);
 }
@@ -71,10 +39,7 @@ std::optional<CallTree> call_tree(const FlameSide& side, const std::string& name
 std::string subtitle(const compare::BenchmarkComparison& b) {
     const auto* c = b.change(metrics::Metric::cost());
     if (c == nullptr) return "";
-    return fmt::format(
-        "cost {} (base {} -> head {}); call paths as Callgrind counts the whole "
-        "program",
-        util::percent(c->relative()), util::with_commas(c->base), util::with_commas(c->head));
+    return flame_subtitle(c->base, c->head, "base", "head");
 }
 
 // Appends the graphs drawn (name, file name) to report.md.
@@ -136,9 +101,8 @@ void draw_flame_graphs(const config::PrPlan& plan, const compare::Comparison& co
             if (!base_tree) continue;
             const auto head_tree = call_tree(head, b->name, "head", ctx);
             if (!head_tree) continue;
-            const report::FlameGraph graph{b->name, subtitle(*b), &*head_tree, &*base_tree};
             const auto file = util::file_safe(b->name) + ".svg";
-            util::write_file_atomic(dir / file, report::render_flame_svg(graph));
+            write_flame_graph(dir / file, b->name, subtitle(*b), *head_tree, *base_tree);
             drawn.emplace_back(b->name, file);
         } catch (const Interrupted&) {
             throw;

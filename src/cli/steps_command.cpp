@@ -4,12 +4,14 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <memory>
 
 #include "base/errors.hpp"
 #include "cli/cli11.hpp"
 #include "cli/command.hpp"
 #include "cli/history_support.hpp"
+#include "cli/steps_flame.hpp"
 #include "config/db_options.hpp"
 #include "exec/environment.hpp"
 #include "history/lines.hpp"
@@ -25,10 +27,12 @@ struct StepsInput {
     std::optional<std::string> branch;
     config::DbInput db;
     std::optional<std::string> format;
+    StepsFlameInput flame;
 };
 
 int execute(const StepsInput& in, const Context& ctx) {
     const auto reporter = chosen_format(in.format, report::Model::Steps, "steps").steps();
+    check_steps_flame(in.flame);
     const auto path = config::resolve_db(in.db, ctx.env);
     if (!path) throw UsageError("steps needs the database, and --no-db was given");
     const auto store = open_history(*path);
@@ -61,6 +65,10 @@ int execute(const StepsInput& in, const Context& ctx) {
     model.commits = commit_subjects(h, runs_of(model.branches), ctx);
     model.verbose = verbose;
     fmt::print("{}", reporter->render(model, {ctx.color, verbose}));
+    if (in.flame.dir) {
+        std::fflush(stdout);  // the report before the builds' news
+        draw_step_flames(in.flame, h, model.branches, ctx);
+    }
     return 0;
 }
 
@@ -70,13 +78,15 @@ Subcommand register_steps(CLI::App& app, GlobalOptions& global) {
     auto* cmd =
         app.add_subcommand("steps",
                            "Find the lasting changes in the history and say what caused them:\n"
-                           "  cgbench steps [NAME] [--branch B]");
+                           "  cgbench steps [NAME] [--branch B]\n"
+                           "  cgbench steps [NAME] --flame DIR --build CMD [--flame-count N]");
     add_global_flags(*cmd, global);
     auto input = std::make_shared<StepsInput>();
     cmd->add_option("NAME", input->name, "Only this benchmark");
     cmd->add_option("--branch", input->branch, "Only this branch [every branch, default first]");
     add_db_options(*cmd, input->db);
     add_format_option(*cmd, input->format, report::Model::Steps);
+    add_steps_flame_options(*cmd, input->flame);
     cmd->footer(
         "A step is a change of a benchmark's cost between consecutive measured commits of a\n"
         "branch that the next result does not undo (runs with uncommitted changes are left\n"
@@ -90,7 +100,13 @@ Subcommand register_steps(CLI::App& app, GlobalOptions& global) {
         "neighbours (and of repeated measurements of one commit): 0 for exact counts, so\n"
         "every lasting change is a step. A change undone by the next result is a one-commit\n"
         "blip, not a step (-v lists them). Each branch lists its epochs: where each\n"
-        "fingerprint starts; results of different epochs are never compared.\n\n" +
+        "fingerprint starts; results of different epochs are never compared.\n\n"
+        "--flame DIR draws the differential flame graph of each of the worst code steps\n"
+        "(--flame-count, largest moves first) into DIR/NAME-COMMIT.svg, as `cgbench pr` draws\n"
+        "one: the step's two commits are checked out in one worktree (under /tmp), built with\n"
+        "--build, and the benchmark measured again under Callgrind on both (each commit\n"
+        "built once). Widths are the later commit's cost; red costlier than before, blue\n"
+        "cheaper. A step that cannot be drawn is said on stderr; the report is unchanged.\n\n" +
         exit_code_help());
     return {cmd, [input](const Context& ctx) { return execute(*input, ctx); }};
 }

@@ -42,6 +42,15 @@ void add_worktree_run_options(CLI::App& cmd, config::RunInput& run, bool& from_c
     add_db_options(cmd, run.db);
 }
 
+double build_seconds(const std::string& text) {
+    const auto v = util::parse_seconds(text);
+    if (!v || *v <= 0 || *v > 1e9) {
+        throw UsageError(fmt::format("invalid --build-timeout '{}'", util::printable(text)),
+                         "give a positive number of seconds, e.g. --build-timeout 1800");
+    }
+    return *v;
+}
+
 std::optional<fs::path> caller_suite(const config::RunInput& input, const Context& ctx) {
     if (input.suite) return (ctx.cwd / *input.suite).lexically_normal();
     if (!input.command.empty() || input.gbench) return std::nullopt;

@@ -26,6 +26,9 @@ namespace cgbench::cli {
 // --cpu-baseline, --timeout, --db and --no-db.
 void add_worktree_run_options(CLI::App& cmd, config::RunInput& run, bool& from_commit);
 
+// --build-timeout's seconds; UsageError unless a positive number.
+double build_seconds(const std::string& text);
+
 // Which suite measures a commit in a worktree.
 struct WorktreeSuite {
     // false (default): the caller's suite file (--suite, else ./cgbench.toml), whatever the

@@ -32,6 +32,22 @@ void keep_as_stored(BenchmarkResult& b) {
     b.lines = kept_lines(b.lines);
 }
 
+StoredLineSink::StoredLineSink(const std::vector<std::int64_t>& positions,
+                               std::vector<BenchmarkResult>& benchmarks)
+    : benchmarks_(benchmarks) {
+    for (std::size_t i = 0; i < positions.size(); ++i)
+        index_.emplace(positions[i], i);
+}
+
+void StoredLineSink::add(std::int64_t position, LineResult line) {
+    const auto it = index_.find(position);
+    if (it == index_.end()) return;  // a result the reader's filter left out
+    auto& lines = benchmarks_[it->second].lines;
+    if (current_ != position) lines.clear();
+    current_ = position;
+    lines.push_back(std::move(line));
+}
+
 namespace {
 
 // Histories keep counts as signed 64-bit integers (SQLite's, PostgreSQL's bigint): a count

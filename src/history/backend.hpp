@@ -34,11 +34,27 @@ std::vector<FunctionResult> kept_functions(const std::vector<FunctionResult>& fu
 inline constexpr std::size_t kStoredLines = 10;
 
 // The lines a history keeps of a result: the first kStoredLines, each with its cost and Ir
-// only (stored in the result's JSON document: a few hundred bytes).
+// only (stored as rows of their own, names and texts interned, beside the result's document).
 std::vector<LineResult> kept_lines(const std::vector<LineResult>& lines);
 
 // `b` as a history keeps it: kept_functions and kept_lines.
 void keep_as_stored(BenchmarkResult& b);
+
+// Gives the lines a backend reads from its lines table (in position, rank order) to the
+// results of a run: `benchmarks[i]` is the result stored at `positions[i]`. A result with
+// stored lines gets exactly those; one without keeps what its document held.
+class StoredLineSink {
+  public:
+    StoredLineSink(const std::vector<std::int64_t>& positions,
+                   std::vector<BenchmarkResult>& benchmarks);
+    // The next line read, of the result at `position` (ignored when no result is there).
+    void add(std::int64_t position, LineResult line);
+
+  private:
+    std::map<std::int64_t, std::size_t> index_;  // position -> benchmark
+    std::vector<BenchmarkResult>& benchmarks_;
+    std::optional<std::int64_t> current_;  // the position whose lines are being read
+};
 
 // What a history is opened for; each backend's `open(location, access)` takes it
 // (access/history_url.cpp).

@@ -76,6 +76,24 @@ bool has_password(std::string_view url) {
 
 }  // namespace
 
+std::string text_array(const std::vector<Param>& values) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i) out += ',';
+        if (!values[i]) {
+            out += "NULL";
+            continue;
+        }
+        out += '"';
+        for (const char c : *values[i]) {
+            if (c == '"' || c == '\\') out += '\\';
+            out += c;
+        }
+        out += '"';
+    }
+    return out + "}";
+}
+
 std::string int_array(const std::vector<std::int64_t>& values) {
     std::string out = "{";
     for (std::size_t i = 0; i < values.size(); ++i)

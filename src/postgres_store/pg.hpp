@@ -117,4 +117,8 @@ bool built_in();
 // `values` as a PostgreSQL array literal of integers ("{1,2,3}").
 std::string int_array(const std::vector<std::int64_t>& values);
 
+// `values` as a PostgreSQL array literal of quoted texts, nullopt as NULL ({"a","b\"c",NULL}),
+// for a parameter cast to text[] (or to a numeric array: PostgreSQL converts each element).
+std::string text_array(const std::vector<Param>& values);
+
 }  // namespace cgbench::postgres_store

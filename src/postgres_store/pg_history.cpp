@@ -8,6 +8,7 @@
 #include "base/errors.hpp"
 #include "core/result_json.hpp"
 #include "exec/git.hpp"
+#include "postgres_store/pg_lines.hpp"
 #include "postgres_store/pg_schema.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -88,6 +89,7 @@ class PgRunBatch final : public history::RunBatch {
                                p + 7, p + 8, p + 9);
             BenchmarkResult b = run.benchmarks[i];
             history::keep_as_stored(b);
+            b.lines.clear();  // in cgbench.result_lines (write_lines)
             const bool ok = b.status == BenchStatus::Ok;
             const bool ir = b.events.has(metrics::Event::Ir);
             params.insert(
@@ -99,6 +101,7 @@ class PgRunBatch final : public history::RunBatch {
                  std::to_string(b.functions.size()), dump_json(to_json(b), -1)});
         }
         c_.exec(sql, params);
+        write_lines(c_, seq, run, first, last);
     }
 
     PgHistory& h_;
@@ -152,18 +155,19 @@ std::unique_ptr<PgHistory> PgHistory::open(const PgLocation& location, const std
                                            history::Access access) {
     Connection c(location);
     if (access == history::Access::Read) {
-        if (pg_schema_version(c) == 0) return nullptr;
+        const int version = pg_schema_version(c);
+        if (version == 0) return nullptr;
         const auto r = c.exec("SELECT id FROM cgbench.projects WHERE name = $1", {Param(project)});
         if (r.rows() == 0) return nullptr;
         const auto id = r.int64(0, 0);
-        return std::unique_ptr<PgHistory>(new PgHistory(std::move(c), project, id));
+        return std::unique_ptr<PgHistory>(new PgHistory(std::move(c), project, id, version));
     }
     prepare_pg_schema(c);
     c.exec("INSERT INTO cgbench.projects (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
            {Param(project)});
     const auto r = c.exec("SELECT id FROM cgbench.projects WHERE name = $1", {Param(project)});
     const auto id = r.int64(0, 0);
-    return std::unique_ptr<PgHistory>(new PgHistory(std::move(c), project, id));
+    return std::unique_ptr<PgHistory>(new PgHistory(std::move(c), project, id, kPgSchemaVersion));
 }
 
 std::string PgHistory::name() const {

@@ -43,7 +43,8 @@ class PgHistory final : public history::HistoryBackend {
     // One transaction.
     history::RemovedRows remove_runs(const std::vector<history::Run>& runs) override;
     std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
-    // Through the result file's own reader (run_from_json).
+    // Through the result file's own reader (run_from_json), with the lines of
+    // cgbench.result_lines (pg_lines.hpp).
     std::optional<RunResult> load_run(std::int64_t handle,
                                       const history::NameFilter& only) override;
     history::History load_runs() override;
@@ -76,12 +77,18 @@ class PgHistory final : public history::HistoryBackend {
     std::int64_t project_id() const { return project_id_; }
 
   private:
-    PgHistory(Connection c, std::string project, std::int64_t id)
-        : c_(std::move(c)), project_(std::move(project)), project_id_(id) {}
+    PgHistory(Connection c, std::string project, std::int64_t id, int schema_version)
+        : c_(std::move(c)),
+          project_(std::move(project)),
+          project_id_(id),
+          schema_version_(schema_version) {}
 
     Connection c_;
     std::string project_;
     std::int64_t project_id_;
+    // What the database holds (a reader never converts it): before version 2, lines are
+    // inside the documents and there is no cgbench.result_lines.
+    int schema_version_;
 };
 
 }  // namespace cgbench::postgres_store

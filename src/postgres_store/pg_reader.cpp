@@ -11,6 +11,7 @@
 #include "core/result_json.hpp"
 #include "core/result_reader.hpp"
 #include "postgres_store/pg_history.hpp"
+#include "postgres_store/pg_lines.hpp"
 
 namespace cgbench::postgres_store {
 
@@ -183,10 +184,13 @@ std::optional<RunResult> PgHistory::load_run(std::int64_t handle, const history:
     const std::string source = fmt::format("{} run {}", name(), run.text(0, 0));
     RunResult out = read_document(doc, source);
     const auto results = c_.exec(
-        "SELECT name, data FROM cgbench.results WHERE run = $1 AND project = $2 ORDER BY position",
+        "SELECT name, data, position FROM cgbench.results WHERE run = $1 AND project = $2 "
+        "ORDER BY position",
         params);
+    std::vector<std::int64_t> positions;
     for (int i = 0; i < results.rows(); ++i) {
         if (only && !only(results.text(i, 0))) continue;
+        positions.push_back(results.int64(i, 2));
         // The fast reader, or, when it declines, the result file's own on the run document.
         if (auto b = read_known_benchmark(results.text(i, 1))) {
             out.benchmarks.push_back(std::move(*b));
@@ -194,6 +198,9 @@ std::optional<RunResult> PgHistory::load_run(std::int64_t handle, const history:
         }
         doc["benchmarks"] = json::array({parse_stored(c_, results.text(i, 1), "a result")});
         out.benchmarks.push_back(std::move(read_document(doc, source).benchmarks.front()));
+    }
+    if (schema_version_ >= 2 && !positions.empty()) {
+        attach_lines(c_, handle, positions, out.benchmarks);
     }
     return out;
 }

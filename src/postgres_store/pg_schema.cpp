@@ -59,10 +59,85 @@ CREATE INDEX results_by_name ON cgbench.results (project, name, run)
     INCLUDE (position, status, cost, ir);
 )sql";
 
+// Version 2: each result's kept source lines (history::kept_lines) leave the document for
+// `result_lines`, their file and function interned in `symbols` and their texts in
+// `line_texts` (unique by md5: a btree entry holds at most ~2.7 KB, a C++ name can be longer).
+// Stored documents with lines are converted; one whose lines do not all fit (not valid JSON,
+// a malformed entry, events other than Ir) keeps them. A converted document is rewritten by
+// jsonb (its keys reordered), which the reader reads the general way.
+constexpr std::string_view kVersion2 = R"sql(
+CREATE TABLE cgbench.symbols (id bigserial PRIMARY KEY, file text NOT NULL, name text NOT NULL);
+CREATE UNIQUE INDEX symbols_by_name ON cgbench.symbols (md5(file), md5(name));
+CREATE TABLE cgbench.line_texts (id bigserial PRIMARY KEY, text text NOT NULL);
+CREATE UNIQUE INDEX line_texts_by_text ON cgbench.line_texts (md5(text));
+CREATE TABLE cgbench.result_lines (
+    run bigint NOT NULL,
+    position integer NOT NULL,
+    rank integer NOT NULL,
+    symbol bigint NOT NULL REFERENCES cgbench.symbols (id),
+    line bigint NOT NULL,
+    text bigint REFERENCES cgbench.line_texts (id),
+    cost bigint NOT NULL,
+    ir bigint,
+    PRIMARY KEY (run, position, rank),
+    FOREIGN KEY (run, position) REFERENCES cgbench.results (run, position) ON DELETE CASCADE
+);
+CREATE FUNCTION pg_temp.cgbench_document(t text) RETURNS jsonb LANGUAGE plpgsql AS $f$
+BEGIN
+    RETURN t::jsonb;
+EXCEPTION WHEN others THEN
+    RETURN NULL;
+END
+$f$;
+CREATE FUNCTION pg_temp.cgbench_count(v jsonb, low numeric, high numeric) RETURNS boolean
+LANGUAGE sql AS $f$
+    SELECT CASE WHEN jsonb_typeof(v) = 'number' AND v #>> '{}' ~ '^[0-9]{1,19}$'
+                THEN (v #>> '{}')::numeric BETWEEN low AND high ELSE false END
+$f$;
+CREATE TEMP TABLE v2_documents ON COMMIT DROP AS
+    SELECT run, position, pg_temp.cgbench_document(data) AS doc FROM cgbench.results
+    WHERE data LIKE '%"lines":%';
+DELETE FROM v2_documents
+    WHERE doc IS NULL OR jsonb_typeof(doc -> 'lines') IS DISTINCT FROM 'array';
+CREATE TEMP TABLE v2_lines ON COMMIT DROP AS
+    SELECT d.run, d.position, (l.ord - 1)::integer AS rank, l.v ->> 'file' AS file,
+           l.v ->> 'function' AS function, l.v ->> 'line' AS line, l.v ->> 'text' AS text,
+           l.v ->> 'cost' AS cost, l.v -> 'events' ->> 'Ir' AS ir,
+           jsonb_typeof(l.v -> 'file') = 'string' AND jsonb_typeof(l.v -> 'function') = 'string'
+           AND coalesce(jsonb_typeof(l.v -> 'text'), 'string') = 'string'
+           AND pg_temp.cgbench_count(l.v -> 'line', 1, 4294967295)
+           AND pg_temp.cgbench_count(l.v -> 'cost', 0, 9223372036854775807)
+           AND CASE WHEN jsonb_typeof(l.v -> 'events') = 'object'
+                    THEN (l.v -> 'events') - 'Ir' = '{}'::jsonb
+                         AND (l.v -> 'events' -> 'Ir' IS NULL
+                              OR pg_temp.cgbench_count(l.v -> 'events' -> 'Ir', 0,
+                                                       9223372036854775807))
+                    ELSE false END AS fits
+    FROM v2_documents d, jsonb_array_elements(d.doc -> 'lines') WITH ORDINALITY AS l (v, ord);
+DELETE FROM v2_lines WHERE (run, position) IN (
+    SELECT run, position FROM v2_lines WHERE fits IS NOT TRUE);
+INSERT INTO cgbench.symbols (file, name)
+    SELECT DISTINCT file, function FROM v2_lines ON CONFLICT DO NOTHING;
+INSERT INTO cgbench.line_texts (text)
+    SELECT DISTINCT text FROM v2_lines WHERE text <> '' ON CONFLICT DO NOTHING;
+INSERT INTO cgbench.result_lines (run, position, rank, symbol, line, text, cost, ir)
+    SELECT l.run, l.position, l.rank, s.id, l.line::bigint, t.id, l.cost::bigint, l.ir::bigint
+    FROM v2_lines l
+    JOIN cgbench.symbols s ON md5(s.file) = md5(l.file) AND md5(s.name) = md5(l.function)
+                           AND s.file = l.file AND s.name = l.function
+    LEFT JOIN cgbench.line_texts t ON md5(t.text) = md5(l.text) AND t.text = l.text;
+UPDATE cgbench.results r SET data = (d.doc - 'lines')::text FROM v2_documents d
+    WHERE r.run = d.run AND r.position = d.position
+      AND ((d.run, d.position) IN (SELECT run, position FROM v2_lines)
+           OR jsonb_array_length(d.doc -> 'lines') = 0);
+DROP FUNCTION pg_temp.cgbench_document(text);
+DROP FUNCTION pg_temp.cgbench_count(jsonb, numeric, numeric);
+)sql";
+
 }  // namespace
 
 const std::vector<PgMigration>& pg_migrations() {
-    static const std::vector<PgMigration> list = {{1, kVersion1}};
+    static const std::vector<PgMigration> list = {{1, kVersion1}, {2, kVersion2}};
     return list;
 }
 

@@ -13,7 +13,7 @@
 namespace cgbench::postgres_store {
 
 // The schema version this cgbench writes and reads.
-inline constexpr int kPgSchemaVersion = 1;
+inline constexpr int kPgSchemaVersion = 2;
 
 // One step from version - 1 to version. Append new steps; never edit a released one.
 struct PgMigration {

@@ -21,7 +21,7 @@ using ojson = nlohmann::ordered_json;
 
 constexpr std::size_t kFunctions = 5;  // the functions that moved most, per step
 
-std::string short_commit(const std::optional<std::string>& commit) {
+std::string alert_short_commit(const std::optional<std::string>& commit) {
     return commit ? commit->substr(0, 10) : "(no commit)";
 }
 
@@ -106,7 +106,7 @@ std::string alert_text(const Alert& a) {
     return fmt::format("cgbench: {} new {} on {} at {}: {}", a.steps.size(),
                        a.steps.size() == 1 ? "step" : "steps",
                        util::printable(c.head.git.branch.value_or("(no branch)")),
-                       short_commit(c.head.git.commit), util::join(steps, "; "));
+                       alert_short_commit(c.head.git.commit), util::join(steps, "; "));
 }
 
 std::string alert_json(const Alert& a) {
@@ -129,7 +129,7 @@ std::string alert_json(const Alert& a) {
 
 std::string alert_slack(const Alert& a) {
     const auto& c = *a.comparison;
-    std::string commit = short_commit(c.head.git.commit);
+    std::string commit = alert_short_commit(c.head.git.commit);
     if (const auto url = link(a, c.head.git.commit)) commit = fmt::format("<{}|{}>", *url, commit);
     std::string text = fmt::format("*cgbench*: {} new {} on `{}` at {}", a.steps.size(),
                                    a.steps.size() == 1 ? "step" : "steps",
@@ -151,12 +151,12 @@ std::string alert_issue_title(const std::string& branch) {
 
 std::string alert_markdown(const Alert& a) {
     const auto& c = *a.comparison;
-    std::string commit = short_commit(c.head.git.commit);
+    std::string commit = alert_short_commit(c.head.git.commit);
     if (const auto url = link(a, c.head.git.commit)) commit = fmt::format("[{}]({})", commit, *url);
     std::string out = fmt::format("**{} new {}** on {} at {} (against the previous run, {})",
                                   a.steps.size(), a.steps.size() == 1 ? "step" : "steps",
                                   md(c.head.git.branch.value_or("(no branch)")), commit,
-                                  short_commit(c.base.git.commit));
+                                  alert_short_commit(c.base.git.commit));
     if (a.report_url) out += fmt::format(" · [the job]({})", *a.report_url);
     out += "\n\n";
     for (const auto& s : a.steps) {

@@ -13,8 +13,6 @@ namespace cgbench::sqlite_store {
 
 namespace {
 
-constexpr std::string_view kFindSymbol = "SELECT id FROM symbols WHERE file = ?1 AND name = ?2";
-constexpr std::string_view kInsertSymbol = "INSERT INTO symbols (file, name) VALUES (?1, ?2)";
 constexpr std::string_view kInsertFunction = R"sql(
 INSERT INTO result_functions (run, position, rank, symbol, cost, ir)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6))sql";
@@ -37,34 +35,13 @@ std::uint64_t from_column(std::int64_t v) {
 }  // namespace
 
 FunctionWriter::FunctionWriter(Database& db)
-    : db_(db),
-      find_symbol_(db.prepare(kFindSymbol)),
-      insert_symbol_(db.prepare(kInsertSymbol)),
-      insert_function_(db.prepare(kInsertFunction)) {}
-
-std::int64_t FunctionWriter::symbol(const std::string& file, const std::string& name) {
-    auto key = std::make_pair(as_json_text(file), as_json_text(name));
-    if (const auto it = ids_.find(key); it != ids_.end()) return it->second;
-    find_symbol_.reset();
-    find_symbol_.bind(1, key.first).bind(2, key.second);
-    std::int64_t id = 0;
-    if (find_symbol_.step()) {
-        id = find_symbol_.int64(0);
-    } else {
-        insert_symbol_.reset();
-        insert_symbol_.bind(1, key.first).bind(2, key.second);
-        insert_symbol_.run();
-        id = db_.last_insert_rowid();
-    }
-    ids_.emplace(std::move(key), id);
-    return id;
-}
+    : symbols_(db, "symbols", {"file", "name"}), insert_function_(db.prepare(kInsertFunction)) {}
 
 void FunctionWriter::write(std::int64_t run, std::size_t position,
                            const std::vector<FunctionResult>& functions) {
     for (std::size_t rank = 0; rank < functions.size(); ++rank) {
         const auto& f = functions[rank];
-        const std::int64_t id = symbol(f.file, f.name);
+        const std::int64_t id = symbols_.id({f.file, f.name});
         auto& s = insert_function_;
         s.reset();
         s.bind(1, run).bind(2, static_cast<std::int64_t>(position));

@@ -13,6 +13,7 @@
 
 #include "core/result.hpp"
 #include "history/backend.hpp"
+#include "sqlite_store/interner.hpp"
 #include "sqlite_store/sqlite.hpp"
 
 namespace cgbench::sqlite_store {
@@ -30,13 +31,8 @@ class FunctionWriter {
                const std::vector<FunctionResult>& functions);
 
   private:
-    std::int64_t symbol(const std::string& file, const std::string& name);
-
-    Database& db_;
-    Statement find_symbol_;
-    Statement insert_symbol_;
+    Interner symbols_;
     Statement insert_function_;
-    std::map<std::pair<std::string, std::string>, std::int64_t> ids_;
 };
 
 // Reads the stored functions back. Each symbol is read once per reader: a run's results

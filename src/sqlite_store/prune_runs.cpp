@@ -28,11 +28,15 @@ history::RemovedRows SqliteHistory::remove_runs(const std::vector<history::Run>&
         }
         out.functions =
             changed(db_, "DELETE FROM result_functions WHERE run IN (SELECT seq FROM pruned)");
+        db_.exec("DELETE FROM result_lines WHERE run IN (SELECT seq FROM pruned)");
         out.results = changed(db_, "DELETE FROM results WHERE run IN (SELECT seq FROM pruned)");
         out.runs = changed(db_, "DELETE FROM runs WHERE seq IN (SELECT seq FROM pruned)");
         db_.exec(
-            "DELETE FROM symbols WHERE id NOT IN (SELECT DISTINCT symbol FROM "
-            "result_functions)");
+            "DELETE FROM symbols WHERE id NOT IN (SELECT symbol FROM result_functions UNION "
+            "SELECT symbol FROM result_lines)");
+        db_.exec(
+            "DELETE FROM line_texts WHERE id NOT IN (SELECT text FROM result_lines "
+            "WHERE text IS NOT NULL)");
         db_.exec("DROP TABLE pruned");
         tx.commit();
     }

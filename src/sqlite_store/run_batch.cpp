@@ -59,9 +59,10 @@ void bind_result(Statement& s, std::int64_t run, std::size_t position, const Ben
     bind_count(s, kFirstDerivedParam, d ? std::optional(d->l1_hits) : std::nullopt);
     bind_count(s, kFirstDerivedParam + 1, d ? std::optional(d->ll_hits) : std::nullopt);
     bind_count(s, kFirstDerivedParam + 2, d ? std::optional(d->ram_hits) : std::nullopt);
-    BenchmarkResult stored = b;  // the functions go to result_functions (FunctionWriter)
+    // The functions go to result_functions (FunctionWriter), the lines to result_lines.
+    BenchmarkResult stored = b;
     stored.functions.clear();
-    stored.lines = history::kept_lines(b.lines);
+    stored.lines.clear();
     s.bind(kFirstDerivedParam + 3, compact(to_json(stored)));
 }
 
@@ -112,7 +113,8 @@ SqliteRunBatch::SqliteRunBatch(Database& db)
                             "FROM runs WHERE id = ?1")),
       insert_run_(db_.prepare(kInsertRun)),
       insert_result_(db_.prepare(kInsertResult)),
-      functions_(db_) {}
+      functions_(db_),
+      lines_(db_) {}
 
 std::optional<history::StoredRunInfo> SqliteRunBatch::find(std::string_view id) {
     find_run_.reset();
@@ -134,6 +136,7 @@ void SqliteRunBatch::write(const RunResult& run) {
         insert_result_.run();
         // The functions that explain a change, not all of them.
         functions_.write(seq, i, history::kept_functions(b.functions));
+        lines_.write(seq, i, history::kept_lines(b.lines));
     }
 }
 

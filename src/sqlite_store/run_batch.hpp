@@ -7,6 +7,7 @@
 
 #include "history/backend.hpp"
 #include "sqlite_store/function_store.hpp"
+#include "sqlite_store/line_store.hpp"
 #include "sqlite_store/sqlite.hpp"
 
 namespace cgbench::sqlite_store {
@@ -24,7 +25,7 @@ class SqliteRunBatch final : public history::RunBatch {
     void commit() override;
 
   protected:
-    // The run row, a row per result (numbers, document), its kept functions.
+    // The run row, a row per result (numbers, document), its kept functions and lines.
     void write(const RunResult& run) override;
 
   private:
@@ -35,6 +36,7 @@ class SqliteRunBatch final : public history::RunBatch {
     Statement insert_run_;
     Statement insert_result_;
     FunctionWriter functions_;
+    LineWriter lines_;
 };
 
 }  // namespace cgbench::sqlite_store

@@ -9,6 +9,7 @@
 #include "core/result_json.hpp"
 #include "core/result_reader.hpp"
 #include "sqlite_store/function_store.hpp"
+#include "sqlite_store/line_store.hpp"
 #include "sqlite_store/run_columns.hpp"
 #include "sqlite_store/sqlite_history.hpp"
 #include "util/strings.hpp"
@@ -111,7 +112,10 @@ std::optional<RunResult> SqliteHistory::load_run(std::int64_t handle,
         positions.push_back(results.int64(0));
         out.benchmarks.push_back(read_stored_benchmark(db_, results.text(2), doc, source));
     }
-    if (!positions.empty()) FunctionReader(db_).attach_run(handle, positions, out.benchmarks);
+    if (!positions.empty()) {
+        FunctionReader(db_).attach_run(handle, positions, out.benchmarks);
+        attach_lines(db_, handle, positions, out.benchmarks);
+    }
     return out;
 }
 

@@ -114,6 +114,61 @@ ALTER TABLE runs ADD COLUMN shallow INTEGER;
 ALTER TABLE runs ADD COLUMN recorded_by TEXT;
 )sql";
 
+// Version 5: each result's kept source lines (history::kept_lines: file, function, line,
+// text, cost and Ir) leave the per-benchmark JSON for a narrow table, their file and function
+// interned in `symbols` as functions' are and their texts in `line_texts`: the lines made a
+// document 2 to 6 KB, spilling into overflow pages. `rank` is the line's index in the
+// result's list. Stored documents are converted in SQL; one whose lines do not all fit (not
+// valid JSON, an entry without file, function, line number or integer cost, events other
+// than Ir) keeps them, for the reader to read as before.
+constexpr std::string_view kVersion5 = R"sql(
+CREATE TABLE line_texts (
+    id INTEGER PRIMARY KEY,
+    text TEXT NOT NULL UNIQUE
+);
+CREATE TABLE result_lines (
+    run INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    symbol INTEGER NOT NULL REFERENCES symbols (id),
+    line INTEGER NOT NULL,
+    text INTEGER REFERENCES line_texts (id),
+    cost INTEGER NOT NULL,
+    ir INTEGER,
+    PRIMARY KEY (run, position, rank),
+    FOREIGN KEY (run, position) REFERENCES results (run, position) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE TEMP TABLE v5_lines AS
+    SELECT r.run, r.position, l.key AS rank, json_extract(l.value, '$.file') AS file,
+           json_extract(l.value, '$.function') AS function,
+           json_extract(l.value, '$.line') AS line, json_extract(l.value, '$.text') AS text,
+           json_extract(l.value, '$.cost') AS cost, json_extract(l.value, '$.events.Ir') AS ir,
+           json_type(l.value, '$.events') = 'object'
+               AND json_remove(json_extract(l.value, '$.events'), '$.Ir') = '{}' AS ir_only
+    FROM results r, json_each(r.data, '$.lines') l
+    WHERE json_valid(r.data) AND json_type(r.data, '$.lines') = 'array';
+DELETE FROM v5_lines WHERE (run, position) IN (
+    SELECT run, position FROM v5_lines
+    WHERE typeof(file) != 'text' OR typeof(function) != 'text' OR typeof(line) != 'integer'
+       OR line < 1 OR line > 4294967295 OR typeof(text) NOT IN ('text', 'null')
+       OR typeof(cost) != 'integer' OR typeof(ir) NOT IN ('integer', 'null')
+       OR ir_only IS NOT 1);
+INSERT OR IGNORE INTO symbols (file, name)
+    SELECT file, function FROM v5_lines ORDER BY run, position, rank;
+INSERT OR IGNORE INTO line_texts (text)
+    SELECT text FROM v5_lines WHERE text != '' ORDER BY run, position, rank;
+INSERT INTO result_lines (run, position, rank, symbol, line, text, cost, ir)
+    SELECT l.run, l.position, l.rank, s.id, l.line, t.id, l.cost, l.ir
+    FROM v5_lines l JOIN symbols s ON s.file = l.file AND s.name = l.function
+         LEFT JOIN line_texts t ON t.text = l.text
+    ORDER BY l.run, l.position, l.rank;
+UPDATE results SET data = json_remove(data, '$.lines')
+    WHERE (run, position) IN (SELECT run, position FROM v5_lines)
+       OR json_valid(data) AND json_type(data, '$.lines') = 'array'
+          AND json_array_length(data, '$.lines') = 0;
+DROP TABLE v5_lines;
+)sql";
+
 // The event columns above follow metrics::kEvents; a new event needs a new migration.
 static_assert(metrics::kEventCount == 13, "add a migration with a column for the new event");
 
@@ -140,7 +195,7 @@ void migrate(Database& db) {
 
 const std::vector<Migration>& migrations() {
     static const std::vector<Migration> list = {
-        {1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
+        {1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}, {5, kVersion5}};
     return list;
 }
 

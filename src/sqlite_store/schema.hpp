@@ -12,7 +12,7 @@
 namespace cgbench::sqlite_store {
 
 // The schema version this cgbench writes and reads.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 // "cgbh" in ASCII: PRAGMA application_id of every history database.
 inline constexpr std::int32_t kApplicationId = 0x63676268;

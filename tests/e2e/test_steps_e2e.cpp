@@ -13,6 +13,8 @@
 #include "e2e/harness.hpp"
 #include "e2e/measured_repo.hpp"
 #include "sqlite_store/sqlite.hpp"
+#include "unit/flame_check.hpp"
+#include "util/fs.hpp"
 
 namespace cgbench::e2e {
 
@@ -148,6 +150,34 @@ TEST(StepsE2E, ConsoleAndOneBenchmark) {
     EXPECT_NE(branch.err.find("recorded branches: main"), std::string::npos) << branch.err;
 }
 
+TEST(StepsE2E, FlameDrawsTheCodeStepBetweenItsTwoCommits) {
+    const auto& h = measured_history();
+    const auto& commits = h.repo->commits();
+    const auto dir = scratch("steps-flame");
+    const auto r = cgbench(
+        {"steps", "work", "--db", h.db.string(), "--flame", dir.string(), "--build", "./build.sh"},
+        {.cwd = h.repo->dir().string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("accumulate: ten percent more steps"), std::string::npos) << r.out;
+    // Only the code step is drawn (c7's is environment), named by its commit.
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(dir))
+        files.push_back(e.path().filename().string());
+    ASSERT_EQ(files, std::vector<std::string>{"work-" + commits[3].substr(0, 12) + ".svg"})
+        << r.err;
+    EXPECT_NE(r.err.find((dir / files[0]).string()), std::string::npos) << r.err;
+    const auto svg = util::read_file(dir / files[0]);
+    const auto moved = testing_flame::drawn_frame(svg, "accumulate");
+    ASSERT_GT(moved.width, 0) << svg.substr(0, 4000);
+    EXPECT_GT(moved.red, moved.blue) << "costlier after the step: red, " << moved.fill;
+    EXPECT_NE(svg.find(commits[2].substr(0, 12) + " "), std::string::npos)
+        << "the subtitle names the commit before the step";
+
+    const auto no_build = cgbench({"steps", "--db", h.db.string(), "--flame", dir.string()});
+    EXPECT_EQ(no_build.exit_code, 2);
+    EXPECT_NE(no_build.err.find("--build"), std::string::npos) << no_build.err;
+}
+
 TEST(StepsE2E, BisectFindsTheStepReusingTheHistory) {
     const auto& h = measured_history();
     const auto& commits = h.repo->commits();
@@ -158,6 +188,7 @@ TEST(StepsE2E, BisectFindsTheStepReusingTheHistory) {
         const auto others = fmt::format(
             "(SELECT seq FROM runs WHERE git_commit NOT IN ('{}', '{}'))", commits[0], commits[6]);
         copy.exec("DELETE FROM result_functions WHERE run IN " + others);
+        copy.exec("DELETE FROM result_lines WHERE run IN " + others);
         copy.exec("DELETE FROM results WHERE run IN " + others);
         copy.exec("DELETE FROM runs WHERE seq IN " + others);
         ASSERT_EQ(copy.query_int("SELECT COUNT(*) FROM runs"), 2);
@@ -241,8 +272,14 @@ TEST(StepsE2E, PruneKeepsTheDefaultBranchsNewestAndGivesTheSpaceBack) {
         EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM result_functions WHERE run NOT IN "
                               "(SELECT seq FROM runs)"),
                   0);
-        EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM symbols WHERE id NOT IN "
-                              "(SELECT symbol FROM result_functions)"),
+        EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM result_lines WHERE run NOT IN "
+                              "(SELECT seq FROM runs)"),
+                  0);
+        EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM symbols WHERE id NOT IN (SELECT symbol FROM "
+                              "result_functions UNION SELECT symbol FROM result_lines)"),
+                  0);
+        EXPECT_EQ(d.query_int("SELECT COUNT(*) FROM line_texts WHERE id NOT IN "
+                              "(SELECT text FROM result_lines WHERE text IS NOT NULL)"),
                   0);
     }
     // What is left is the newest three commits, still a history that reads.

@@ -121,6 +121,63 @@ TYPED_TEST(HistoryBackends, FunctionNamesThatAreNotUtf8AreStoredWithReplacements
     EXPECT_EQ(f[1].name, "caf\xc3\xa9");
 }
 
+namespace {
+
+// `n` lines of `file`, costliest first, every third without text, with a cache event too.
+std::vector<LineResult> some_lines(const std::string& file, std::size_t n) {
+    std::vector<LineResult> out;
+    for (std::size_t i = 0; i < n; ++i) {
+        LineResult l{file,
+                     i % 2 ? "parse" : kHostile,
+                     static_cast<std::uint32_t>(10 + i),
+                     i % 3 ? fmt::format("x += \"{}\" \\ caf\xc3\xa9;", i) : std::string(),
+                     {},
+                     5000 - i};
+        l.events.set(metrics::Event::Ir, 4000 - i);
+        l.events.set(metrics::Event::D1mr, 2);
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+}  // namespace
+
+TYPED_TEST(HistoryBackends, KeepsTheCostliestLinesWithTheirTexts) {
+    auto& store = this->backend();
+    auto r = rich_run("20261122T031500Z-00000003");
+    r.benchmarks[0].lines = some_lines("src/p.c", kStoredLines + 4);
+    r.benchmarks[1].lines = some_lines("src/p.c", 3);  // the same names and texts again
+    r.benchmarks[1].lines[1].file = "dir\x80/q.c";
+    r.benchmarks[1].lines[1].text = "bad\xff";
+    auto second = run("20261122T031500Z-00000004", {bench("z", 7)});
+    second.benchmarks[0].lines = some_lines("src/p.c", 2);
+    record_run(store, r);
+    record_run(store, second);
+    this->close();
+    const auto read = this->reopen_to_read();
+    const auto loaded = run_by_id(*read, r.id);
+    ASSERT_TRUE(loaded.has_value());
+    const auto& lines = loaded->benchmarks[0].lines;
+    ASSERT_EQ(lines.size(), kStoredLines);
+    EXPECT_EQ(lines, kept_lines(r.benchmarks[0].lines));
+    EXPECT_TRUE(lines[0].text.empty());
+    EXPECT_EQ(lines[1].text, "x += \"1\" \\ caf\xc3\xa9;");
+    EXPECT_EQ(lines[2].function, kHostile);
+    EXPECT_FALSE(lines[1].events.has(metrics::Event::D1mr)) << "cost and Ir only";
+    const auto& other = loaded->benchmarks[1].lines;
+    ASSERT_EQ(other.size(), 3u);
+    EXPECT_EQ(other[1].file, "dir\xef\xbf\xbd/q.c");
+    EXPECT_EQ(other[1].text, "bad\xef\xbf\xbd");
+    EXPECT_TRUE(loaded->benchmarks[2].lines.empty());
+    EXPECT_EQ(run_by_id(*read, second.id)->benchmarks[0].lines,
+              kept_lines(second.benchmarks[0].lines));
+    // Read one result only: the lines go to that result.
+    const auto only = read->load_run(read->find_runs({.id = r.id})[0].handle,
+                                     [](std::string_view n) { return n == kHostile; });
+    ASSERT_EQ(only->benchmarks.size(), 1u);
+    EXPECT_EQ(only->benchmarks[0].lines, other);
+}
+
 TYPED_TEST(HistoryBackends, BatchesStoreWholeRunsOnCommitAndEachIdOnce) {
     auto& store = this->backend();
     record_run(store, rich_run("run-1"));

@@ -13,6 +13,7 @@
 #include "access/run_import.hpp"
 #include "backend_fixtures.hpp"
 #include "base/errors.hpp"
+#include "core/result_json.hpp"
 #include "history/stored_runs.hpp"
 #include "postgres_store/pg.hpp"
 #include "postgres_store/pg_history.hpp"
@@ -297,6 +298,63 @@ TEST_F(PostgresStore, ImportFromSqliteAndBackGivesTheSameRuns) {
     EXPECT_EQ(a.keys, p.keys);
     for (std::size_t i = 0; i < a.runs.size(); ++i)
         EXPECT_EQ(a.runs[i].id, p.runs[i].id);
+}
+
+// A database as schema version 1 left it, with `run` in project "p" recorded the way
+// cgbench did then: its lines inside each result's document (as given, so that a case can
+// store one no cgbench kept).
+void write_pg_version_1(const std::string& url, const RunResult& run) {
+    Connection c(parse_location(url));
+    c.exec(pg_migrations().front().sql);
+    c.exec("INSERT INTO cgbench.meta (key, value) VALUES ('schema_version', '1')");
+    c.exec("INSERT INTO cgbench.projects (name) VALUES ('p')");
+    RunResult head = run;
+    head.benchmarks.clear();
+    const auto seq = c.exec(
+        "INSERT INTO cgbench.runs (project, id, started, recorded, git_commit, git_branch, git, "
+        "recorded_by, fingerprint_key, fingerprint, document) VALUES (1, $1, $2, $2, $3, $4, $5, "
+        "'', $6, $7, $8) RETURNING seq",
+        {run.id, run.started, run.git.commit, run.git.branch, dump_json(to_json(run.git), -1),
+         run.fingerprint.comparison_key(), dump_json(to_json(run.fingerprint), -1),
+         dump_json(to_json(head), -1)});
+    for (std::size_t i = 0; i < run.benchmarks.size(); ++i) {
+        const auto& b = run.benchmarks[i];  // as given: a document cgbench could not convert
+        c.exec(
+            "INSERT INTO cgbench.results (run, position, project, name, status, cost, functions, "
+            "data) VALUES ($1, $2, 1, $3, $4, $5, 0, $6)",
+            {std::string(seq.text(0, 0)), std::to_string(i), b.name,
+             std::string(to_string(b.status)), std::to_string(b.cost), dump_json(to_json(b), -1)});
+    }
+}
+
+TEST_F(PostgresStore, Version1LinesMoveToTheirTableAndReadBackTheSame) {
+    const auto url = fresh_database();
+    auto r = rich_run("20261122T031500Z-00000009");
+    for (std::uint32_t i = 0; i < 3; ++i) {
+        LineResult l{"src/p.c", i ? "parse" : kHostile, 10 + i, i ? "x \\ \"q\";" : "", {}, 90 - i};
+        l.events.set(metrics::Event::Ir, 50 - i);
+        r.benchmarks[0].lines.push_back(l);
+    }
+    r.benchmarks[1].lines = {r.benchmarks[0].lines[1]};
+    r.benchmarks[1].lines[0].events.set(metrics::Event::D1mr, 1);  // not convertible: kept
+    write_pg_version_1(url, r);
+    const auto expect_read_back = [&](history::HistoryBackend& h) {
+        const auto loaded = history::run_by_id(h, r.id);
+        ASSERT_TRUE(loaded.has_value());
+        expect_same_run(*loaded, r);
+        for (std::size_t i = 0; i < r.benchmarks.size(); ++i)
+            EXPECT_EQ(loaded->benchmarks[i].lines, r.benchmarks[i].lines) << i;
+    };
+    expect_read_back(*access::open_history(url + "?project=p", Access::Read));
+    Connection c(parse_location(url));
+    EXPECT_EQ(pg_schema_version(c), 1) << "a reader converts nothing";
+    expect_read_back(*access::open_history(url + "?project=p", Access::Record));
+    EXPECT_EQ(pg_schema_version(c), kPgSchemaVersion);
+    EXPECT_EQ(c.exec("SELECT COUNT(*) FROM cgbench.result_lines").int64(0, 0), 3);
+    EXPECT_EQ(c.exec("SELECT COUNT(*) FROM cgbench.line_texts").int64(0, 0), 1);
+    EXPECT_EQ(
+        c.exec("SELECT COUNT(*) FROM cgbench.results WHERE data LIKE '%\"lines\"%'").int64(0, 0), 1)
+        << "only the document that could not be converted keeps its lines";
 }
 
 // Needs no server.

@@ -73,10 +73,10 @@ Database database_at(const fs::path& path, int version) {
     return db;
 }
 
-// A database as version 2 of the schema left it: `run` recorded the way cgbench did then,
-// the functions (folded) inside each result's document.
-void write_version_2(const fs::path& path, const RunResult& run) {
-    auto db = database_at(path, 2);
+// A database as `version` (2 to 4) of the schema left it: `run` recorded the way cgbench did
+// then, its lists (functions before version 3, lines before 5) inside each result's document.
+void write_old_version(const fs::path& path, int version, const RunResult& run) {
+    auto db = database_at(path, version);
     auto r = db.prepare(
         "INSERT INTO runs (seq, id, started, recorded, git_commit, git_branch, git_dirty, "
         "fingerprint_key, fingerprint, warnings) VALUES (7, ?1, ?2, ?2, ?3, ?4, 0, ?5, ?6, '[]')");
@@ -117,7 +117,7 @@ TEST(Schema, Version2FunctionsMoveToTheirTableAndReadBackTheSame) {
     odd.functions = {function("o.c", "o", 100, 100)};
     odd.functions[0].events.set(metrics::Event::D1mr, 2);
     v2.benchmarks.push_back(odd);
-    write_version_2(path, v2);
+    write_old_version(path, 2, v2);
 
     const auto expect_read_back = [&v2](SqliteHistory& store) {
         const auto loaded = history::run_by_id(store, "v2-run");
@@ -265,6 +265,58 @@ TEST(Schema, GarbageIsRefusedAndLeftUnchanged) {
         EXPECT_THROW(prepare_schema(db), EnvironmentError);
     }
     EXPECT_EQ(util::read_file(path), garbage);
+}
+
+namespace {
+
+LineResult stored_line(std::string function, std::uint32_t line, std::string text,
+                       std::uint64_t cost) {
+    LineResult l{"src/p.c", std::move(function), line, std::move(text), {}, cost};
+    l.events.set(metrics::Event::Ir, cost / 2);
+    return l;
+}
+
+}  // namespace
+
+TEST(Schema, Version4LinesMoveToTheirTableAndReadBackTheSame) {
+    const auto path = fresh_dir("cgbench-schema-v4") / "h.db";
+    auto v4 = run("v4-run", {bench("parse", 5000), bench(kHostile, 6000), bench("plain", 10)});
+    v4.benchmarks[0].lines = {stored_line(kHostile, 12, "x = \"q\" \\ caf\xc3\xa9;", 300),
+                              stored_line("parse", 40, "", 200), stored_line("lex", 7, "y++;", 9)};
+    v4.benchmarks[1].lines = {stored_line(kHostile, 12, "x = \"q\" \\ caf\xc3\xa9;", 600)};
+    // Not convertible (an event besides Ir): stays in the document, and reads back too.
+    auto odd = bench("odd", 100);
+    odd.lines = {stored_line("o", 3, "o();", 100)};
+    odd.lines[0].events.set(metrics::Event::D1mr, 2);
+    v4.benchmarks.push_back(odd);
+    write_old_version(path, 4, v4);
+
+    const auto expect_read_back = [&v4](SqliteHistory& store) {
+        const auto loaded = history::run_by_id(store, "v4-run");
+        ASSERT_TRUE(loaded.has_value());
+        ASSERT_EQ(loaded->benchmarks.size(), v4.benchmarks.size());
+        for (std::size_t i = 0; i < v4.benchmarks.size(); ++i)
+            EXPECT_EQ(loaded->benchmarks[i].lines, v4.benchmarks[i].lines) << i;
+        expect_same_run(*loaded, v4);
+    };
+    const std::string before = util::read_file(path);
+    {
+        auto reader = SqliteHistory::open_existing(path);  // through a converted copy
+        ASSERT_NE(reader, nullptr);
+        expect_read_back(*reader);
+    }
+    EXPECT_EQ(util::read_file(path), before) << "a read-only command changed the database";
+    {
+        auto writer = SqliteHistory::open_for_recording(path);
+        expect_read_back(*writer);
+    }
+    Database db(path, Database::Mode::ReadOnly);
+    EXPECT_EQ(db.query_int("PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM result_lines"), 3 + 1);
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM line_texts"), 2) << "each text once, none empty";
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM symbols"), 3) << "the hostile name once";
+    EXPECT_EQ(db.query_int("SELECT COUNT(*) FROM results WHERE instr(data, '\"lines\"') > 0"), 1)
+        << "only the document that could not be converted keeps its lines";
 }
 
 }  // namespace cgbench::sqlite_store
