@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "exec/staging.hpp"
-#include "valgrind/callgrind_parser.hpp"
+#include "runner/valgrind_launcher.hpp"
 
 namespace cgbench::runner {
 
@@ -134,30 +134,38 @@ CallTree call_tree_of(const valgrind::Profile& profile, const metrics::Weights& 
     return tree;
 }
 
-valgrind::ToolOptions call_graph_options(const MeasureSettings& settings) {
+valgrind::ToolOptions CallGraph::options(const MeasureSettings& settings) const {
     auto o = tool_options(settings, valgrind::Tool::Callgrind);
     o.collect_at_start = true;
     return o;
 }
 
-CallProfile measure_call_tree(Measurer& measurer, const BenchmarkSpec& spec) {
-    CallProfile out{measurer.start_result(spec, valgrind::Tool::Callgrind), CallTree(spec.name)};
+std::vector<BenchmarkResult> CallGraph::measure(Launcher& launcher, const BenchmarkSpec& spec,
+                                                int /*attempt*/) const {
+    return {measure_tree(launcher, spec).result};
+}
+
+CallProfile CallGraph::measure_tree(Launcher& launcher, const BenchmarkSpec& spec) const {
+    const auto& weights = launcher.settings().weights;
+    CallProfile out{start_result(spec, valgrind::Tool::Callgrind, launcher.settings()),
+                    CallTree(spec.name)};
     BenchmarkSpec run = spec;
     run.warmup = 0;  // counts, not times: nothing to warm
     const exec::OutputDir staging;
-    const auto raw = measurer.launch(run, call_graph_options(measurer.settings()), {},
-                                     staging.path(), out.result, 0);
+    const Run launched =
+        launcher.launch(run, {options(launcher.settings()), {}, staging.path()}, out.result, 0);
     if (out.result.status != BenchStatus::Ok) return out;
-    const auto profile = parse_output([&] {
-        return valgrind::parse_callgrind_file(raw.out_file(),
-                                              {.collect_functions = true, .collect_calls = true});
-    });
-    const auto& weights = measurer.settings().weights;
+    const auto profile =
+        launcher.profile(launched, {.collect_functions = true, .collect_calls = true});
     out.tree = call_tree_of(profile, weights, spec.name);
     out.result.events = profile.totals;
     out.result.cost = metrics::cost(profile.totals, weights);
     out.result.stderr_tail.clear();
     return out;
+}
+
+CallProfile measure_call_tree(Measurer& measurer, const BenchmarkSpec& spec) {
+    return CallGraph().measure_tree(measurer.launcher(), spec);
 }
 
 }  // namespace cgbench::runner

@@ -1,8 +1,8 @@
 #pragma once
-// The call-graph measurement: a benchmark's program run once under Callgrind, collecting
-// from the start, its caller/callee costs turned into cgbench's call tree (core/call_tree.hpp)
-// for a flame graph. Not a gating measurement: its counts are Callgrind's, and the tree's
-// costs are weighted costs.
+// The call-graph measurement, a strategy (measurement.hpp) of its own: a benchmark's program
+// run once under Callgrind, collecting from the start, its caller/callee costs turned into
+// cgbench's call tree (core/call_tree.hpp) for a flame graph. Not a gating measurement: its
+// counts are Callgrind's, and the tree's costs are weighted costs.
 
 #include <cstddef>
 #include <string>
@@ -11,6 +11,8 @@
 #include "core/result.hpp"
 #include "metrics/score.hpp"
 #include "runner/benchmark.hpp"
+#include "runner/launcher.hpp"
+#include "runner/measurement.hpp"
 #include "runner/measurer.hpp"
 #include "valgrind/command.hpp"
 #include "valgrind/profile.hpp"
@@ -33,18 +35,27 @@ inline constexpr std::size_t kMaxCallNodes = 100'000;
 CallTree call_tree_of(const valgrind::Profile& profile, const metrics::Weights& weights,
                       std::string root_name);
 
-// The Valgrind options of the call-graph run under `settings`.
-valgrind::ToolOptions call_graph_options(const MeasureSettings& settings);
-
 // A call-graph measurement: the run's status and totals (`result`), and its call tree.
 struct CallProfile {
     BenchmarkResult result;
     CallTree tree;
 };
 
-// Runs the program of `spec` once under Callgrind (no warm-up; a region or Google Benchmark
-// spec runs as the whole program) and builds the started process's call tree. A program that
-// fails gives its failed result and an empty tree. Throws as Measurer::measure does.
+// The call-graph run: the program of a spec once under Callgrind (no warm-up; a region or
+// Google Benchmark spec runs as the whole program), the started process's call tree.
+class CallGraph final : public Measurement {
+  public:
+    std::string_view kind() const override { return "call-graph"; }
+    valgrind::ToolOptions options(const MeasureSettings& settings) const override;
+    // The run's result alone (its call tree: measure_tree()).
+    std::vector<BenchmarkResult> measure(Launcher& launcher, const BenchmarkSpec& spec,
+                                         int attempt) const override;
+    // The run's status and totals, and its call tree. A program that fails gives its failed
+    // result and an empty tree. Throws as Launcher::launch does.
+    CallProfile measure_tree(Launcher& launcher, const BenchmarkSpec& spec) const;
+};
+
+// CallGraph().measure_tree() with the launcher of `measurer`.
 CallProfile measure_call_tree(Measurer& measurer, const BenchmarkSpec& spec);
 
 }  // namespace cgbench::runner

@@ -5,7 +5,7 @@
 // after benchmark::State::StartKeepRunning and ResumeTiming, and before FinishKeepRunning and
 // PauseTiming, so every dump part is either inside the measured loop (timed) or outside it
 // (start-up, registration, setup before the loop, paused code, reporting). The pure pieces
-// live here; runner/gbench_list.cpp runs the binary, Measurer::measure_gbench measures.
+// live here; runner/gbench_list.cpp runs the binary, GbenchBenchmark (gbench_measure.cpp) measures.
 
 #include <cstdint>
 #include <filesystem>

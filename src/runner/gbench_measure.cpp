@@ -1,14 +1,13 @@
-// Measurer::measure_gbench: one Google Benchmark benchmark under Callgrind (see gbench.hpp).
+// GbenchBenchmark: one Google Benchmark benchmark under Callgrind (see gbench.hpp).
 
 #include <fmt/format.h>
 
 #include "exec/staging.hpp"
 #include "runner/gbench.hpp"
 #include "runner/measurement.hpp"
-#include "runner/measurer.hpp"
+#include "runner/valgrind_launcher.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
-#include "valgrind/callgrind_parser.hpp"
 
 namespace cgbench::runner {
 
@@ -37,29 +36,35 @@ std::vector<GbenchRun> read_report(const fs::path& report) {
 
 }  // namespace
 
-BenchmarkResult Measurer::measure_gbench(const BenchmarkSpec& spec, int attempt) {
-    BenchmarkResult result = start_result(spec, valgrind::Tool::Callgrind);
+valgrind::ToolOptions GbenchBenchmark::options(const MeasureSettings& settings) const {
+    auto o = tool_options(settings, valgrind::Tool::Callgrind);
+    o.dump_triggers = gbench_dump_args();  // collect from the start, dump around the loop
+    return o;
+}
+
+std::vector<BenchmarkResult> GbenchBenchmark::measure(Launcher& launcher, const BenchmarkSpec& spec,
+                                                      int attempt) const {
+    BenchmarkResult result = start_result(spec, valgrind::Tool::Callgrind, launcher.settings());
     const exec::OutputDir staging;
     const fs::path report = staging.path() / "gbench.json";
-    const auto options = measurement_for(spec, settings_, inst_).options(settings_);
-    const RawOutput raw =
-        launch(spec, options, gbench_args(*spec.gbench, report), staging.path(), result, attempt);
-    keep_raw(spec, attempt, raw, result, {report});  // the library's report: NAME.gbench.json
-    if (result.status != BenchStatus::Ok) return result;
-    const auto parts = parse_output(
-        [&] { return valgrind::parse_callgrind_parts(raw.out_file(), {.collect_functions = true}); });
+    const Run run = launcher.launch(
+        spec, {options(launcher.settings()), gbench_args(*spec.gbench, report), staging.path()},
+        result, attempt);
+    launcher.keep_raw(spec, attempt, run, result, {report});  // the library's report
+    if (result.status != BenchStatus::Ok) return {result};
+    const auto parts = launcher.profile_parts(run, {.collect_functions = true});
     const auto found =
         measured_loop(spec.gbench->benchmark, read_report(report), select_loops(parts));
     if (!found.error.empty()) {
         result.status = BenchStatus::Failed;
         result.error = found.error;
         result.stderr_tail.clear();  // the library's banner, not the cause
-        return result;
+        return {result};
     }
     result.gbench = found.info;
     result.warnings.insert(result.warnings.end(), found.warnings.begin(), found.warnings.end());
-    score(found.profile, result);
-    return result;
+    score(found.profile, launcher.settings().weights, result);
+    return {result};
 }
 
 }  // namespace cgbench::runner

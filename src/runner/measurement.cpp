@@ -2,66 +2,32 @@
 
 #include <algorithm>
 
-#include "runner/gbench.hpp"
-#include "runner/measurer.hpp"
+#include "runner/function_costs.hpp"
+#include "runner/valgrind_launcher.hpp"
 
 namespace cgbench::runner {
 
-namespace {
+BenchmarkResult start_result(const BenchmarkSpec& spec, valgrind::Tool tool,
+                             const MeasureSettings& settings) {
+    BenchmarkResult result;
+    result.name = spec.name;
+    result.command = spec.command;
+    result.tool = std::string(valgrind::to_string(tool));
+    result.weights = settings.weights;
+    result.threshold = spec.threshold;
+    result.position = spec.position;
+    return result;
+}
 
-class WholeProgram final : public Measurement {
-  public:
-    std::string_view kind() const override { return "program"; }
-    valgrind::ToolOptions options(const MeasureSettings& s) const override {
-        return tool_options(s, valgrind::Tool::Cachegrind);
-    }
-    std::vector<BenchmarkResult> measure(Measurer& m, const BenchmarkSpec& spec,
-                                         int attempt) const override {
-        return {m.measure(spec, attempt)};
-    }
-};
-
-class CachegrindRegions final : public Measurement {
-  public:
-    std::string_view kind() const override { return "regions"; }
-    valgrind::ToolOptions options(const MeasureSettings& s) const override {
-        auto o = tool_options(s, valgrind::Tool::Cachegrind);
-        o.instr_at_start = false;
-        return o;
-    }
-    std::vector<BenchmarkResult> measure(Measurer& m, const BenchmarkSpec& spec,
-                                         int attempt) const override {
-        return m.measure_regions_cachegrind(spec, attempt);
-    }
-};
-
-class CallgrindRegions final : public Measurement {
-  public:
-    std::string_view kind() const override { return "regions"; }
-    valgrind::ToolOptions options(const MeasureSettings& s) const override {
-        return tool_options(s, valgrind::Tool::Callgrind);
-    }
-    std::vector<BenchmarkResult> measure(Measurer& m, const BenchmarkSpec& spec,
-                                         int attempt) const override {
-        return m.measure_regions_callgrind(spec, attempt);
-    }
-};
-
-class GbenchBenchmark final : public Measurement {
-  public:
-    std::string_view kind() const override { return "gbench"; }
-    valgrind::ToolOptions options(const MeasureSettings& s) const override {
-        auto o = tool_options(s, valgrind::Tool::Callgrind);
-        o.dump_triggers = gbench_dump_args();  // collect from the start, dump around the loop
-        return o;
-    }
-    std::vector<BenchmarkResult> measure(Measurer& m, const BenchmarkSpec& spec,
-                                         int attempt) const override {
-        return {m.measure_gbench(spec, attempt)};
-    }
-};
-
-}  // namespace
+void score(const valgrind::Profile& profile, const metrics::Weights& weights,
+           BenchmarkResult& result) {
+    result.events = profile.totals;
+    result.derived = metrics::derive(result.events);
+    result.cost = metrics::cost(result.events, weights);
+    result.functions = top_functions(profile, weights);
+    attach_lines(profile, weights, result);
+    result.stderr_tail.clear();
+}
 
 const Measurement& measurement_for(const BenchmarkSpec& spec, const MeasureSettings& settings,
                                    const valgrind::Installation& inst) {

@@ -1,32 +1,20 @@
-// Measurer::score_processes: a whole program's result from the profiles of all its processes.
+// WholeProgram: the whole program under Cachegrind, its result from the profiles of all its
+// processes.
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "exec/staging.hpp"
 #include "runner/function_costs.hpp"
-#include "runner/measurer.hpp"
+#include "runner/measurement.hpp"
 #include "runner/repeatability.hpp"
+#include "runner/valgrind_launcher.hpp"
 #include "util/strings.hpp"
-#include "valgrind/cachegrind_parser.hpp"
 
 namespace cgbench::runner {
 
 namespace {
-
-// Whether `p` is the started process still running the program cgbench started. Valgrind's
-// log shows the command with spaces escaped ("\ ") and other bytes altered, so only the
-// program's path, which cgbench staged, is compared.
-bool runs_started_program(const TracedProcess& p, int root_pid, const std::string& program) {
-    if (p.pid != root_pid) return false;
-    std::string escaped;
-    for (const char c : program) {
-        if (c == ' ') escaped += '\\';
-        escaped += c;
-    }
-    const std::string_view command = util::trim(p.log.command);
-    return command == escaped || command.starts_with(escaped + ' ');
-}
 
 // The commands of the processes in `indices`, for a one-line message: each command once
 // with how many ran it ("37 x ./bomb"), at most kShownCommands of them, each cut to
@@ -134,15 +122,60 @@ void check_processes(const BenchmarkSpec& spec, const exec::ProcessOutcome& outc
     }
 }
 
-}  // namespace
+// What the counted processes' profiles add up to, and what the repeatability warnings read.
+struct ProcessSum {
+    valgrind::ProfileSum sum;
+    std::vector<ProcessEvidence> evidence;
+};
 
-void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
-                               BenchmarkResult& result) const {
-    if (raw.root_pid == 0) return;  // never started (warm-up timed out)
-    const auto traced = traced_processes(raw.files, raw.root_pid);
-    auto procs = describe_processes(traced, spec.processes, raw.names, result.exit_code);
+// Reads the profile of every profiled process of `traced` into `procs` (events, cost; one cut
+// short: not profiled) and sums the counted ones.
+ProcessSum sum_processes(const Launcher& launcher, const Run& run,
+                         const std::vector<TracedProcess>& traced,
+                         std::vector<ProcessResult>& procs) {
+    const auto& weights = launcher.settings().weights;
+    std::size_t counted = 0;
+    for (const auto& p : procs)
+        counted += p.counted && p.profiled ? 1 : 0;
+    // One counted process: only its top functions are needed. Several: all of each, so that
+    // a function's cost is summed over every process before the top ones are picked.
+    valgrind::ParseOptions options = top_function_options(weights);
+    if (counted > 1) options = {.collect_functions = true, .collect_lines = true};
+    options.watch = repeatability_function;
+    ProcessSum out;
+    std::vector<std::optional<std::size_t>> evidence_index(traced.size());
+    for (std::size_t i = 0; i < traced.size(); ++i) {
+        if (!procs[i].profiled) continue;
+        // A process still running when the program ended is killed, maybe while it wrote
+        // its profile at its own exit: a file cut short is no profile, and its work is not
+        // counted (the warning says so), as for one killed before.
+        auto profile = launcher.process_profile(
+            run, traced[i], procs[i].counted ? options : valgrind::ParseOptions{},
+            i > 0 && run.outcome.killed_leftovers);
+        if (!profile) {
+            procs[i].profiled = false;
+            continue;
+        }
+        procs[i].events = profile->totals;
+        procs[i].cost = metrics::cost(profile->totals, weights);
+        if (!procs[i].counted) continue;
+        evidence_index[i] = out.evidence.size();
+        out.evidence.push_back({procs[i].command, std::move(profile->watched),
+                                procs[i].parent ? evidence_index[*procs[i].parent] : std::nullopt,
+                                traced[i].started_ns, traced[i].ended_ns, traced[i].log.threads});
+        out.sum.add(std::move(*profile));
+    }
+    return out;
+}
+
+// A whole program's result from the profiles of all its processes.
+void score_processes(const Launcher& launcher, const BenchmarkSpec& spec, const Run& run,
+                     BenchmarkResult& result) {
+    if (run.root_pid == 0) return;  // never started (warm-up timed out)
+    const auto traced = launcher.processes(run);
+    auto procs = describe_processes(traced, spec.processes, run.names, result.exit_code);
     if (procs.size() > 1) result.processes = procs;
-    if (result.status == BenchStatus::Timeout || raw.outcome.how == exec::Termination::Limited) {
+    if (result.status == BenchStatus::Timeout || run.outcome.how == exec::Termination::Limited) {
         const auto running = unprofiled(procs);
         if (!running.empty()) {
             result.error +=
@@ -151,62 +184,36 @@ void Measurer::score_processes(const BenchmarkSpec& spec, const RawOutput& raw,
         return;
     }
     if (result.status != BenchStatus::Ok) return;
-
-    std::size_t counted = 0;
-    for (const auto& p : procs)
-        counted += p.counted && p.profiled ? 1 : 0;
-    // One counted process: only its top functions are needed. Several: all of each, so that
-    // a function's cost is summed over every process before the top ones are picked.
-    valgrind::ParseOptions options = top_function_options(settings_.weights);
-    if (counted > 1) options = {.collect_functions = true, .collect_lines = true};
-    options.watch = repeatability_function;
-    valgrind::ProfileSum sum;
-    std::vector<ProcessEvidence> evidence;
-    std::vector<std::optional<std::size_t>> evidence_index(traced.size());
-    for (std::size_t i = 0; i < traced.size(); ++i) {
-        if (!procs[i].profiled) continue;
-        auto these = procs[i].counted ? options : valgrind::ParseOptions{};
-        // The started program's arguments are known: its `cmd:` header spans their lines.
-        // Others' are not (nor those of what it exec'd into): theirs ends at the last
-        // `events:` line.
-        if (runs_started_program(traced[i], raw.root_pid, raw.cmd_program))
-            these.cmd_lines = raw.cmd_lines;
-        const auto parse = [&] {
-            return valgrind::parse_cachegrind_file(traced[i].profile, these);
-        };
-        valgrind::Profile profile;
-        if (i > 0 && raw.outcome.killed_leftovers) {
-            // A process still running when the program ended is killed, maybe while it
-            // wrote its profile at its own exit: a file cut short is no profile, and its
-            // work is not counted (the warning says so), as for one killed before.
-            try {
-                profile = parse();
-            } catch (const valgrind::ParseError&) {
-                procs[i].profiled = false;
-                continue;
-            }
-        } else {
-            profile = parse_output(parse);
-        }
-        procs[i].events = profile.totals;
-        procs[i].cost = metrics::cost(profile.totals, settings_.weights);
-        if (!procs[i].counted) continue;
-        evidence_index[i] = evidence.size();
-        evidence.push_back({procs[i].command, std::move(profile.watched),
-                            procs[i].parent ? evidence_index[*procs[i].parent] : std::nullopt,
-                            traced[i].started_ns, traced[i].ended_ns, traced[i].log.threads});
-        sum.add(std::move(profile));
-    }
+    ProcessSum sum = sum_processes(launcher, run, traced, procs);
     if (procs.size() > 1) result.processes = procs;
     std::vector<bool> counts;
     for (const auto& p : procs)
         counts.push_back(p.counted);
     mark_threads(traced, counts, result);
-    check_processes(spec, raw.outcome, traced, result);
+    check_processes(spec, run.outcome, traced, result);
     if (result.status != BenchStatus::Ok) return;
-    score(sum.profile(), result);
-    for (auto& w : repeatability_warnings(evidence, settings_.fixed))
+    const auto& settings = launcher.settings();
+    score(sum.sum.profile(), settings.weights, result);
+    for (auto& w : repeatability_warnings(sum.evidence, settings.fixed))
         result.warnings.push_back(std::move(w));
+}
+
+}  // namespace
+
+valgrind::ToolOptions WholeProgram::options(const MeasureSettings& settings) const {
+    return tool_options(settings, valgrind::Tool::Cachegrind);
+}
+
+std::vector<BenchmarkResult> WholeProgram::measure(Launcher& launcher, const BenchmarkSpec& spec,
+                                                   int attempt) const {
+    BenchmarkResult result = start_result(spec, valgrind::Tool::Cachegrind, launcher.settings());
+    result.process_mode = spec.processes;
+    const exec::OutputDir staging;
+    const Run run =
+        launcher.launch(spec, {options(launcher.settings()), {}, staging.path()}, result, attempt);
+    score_processes(launcher, spec, run, result);
+    launcher.keep_raw(spec, attempt, run, result);
+    return {result};
 }
 
 }  // namespace cgbench::runner
