@@ -110,8 +110,16 @@ TEST(Sandbox, Sqlite3BashAndPythonAsTwoUsers) {
             if (!make_owned_dir(mine, 0, 0755) || !make_owned_dir(theirs, kVictimUid, 0755)) {
                 return std::string("cannot make the projects\n");
             }
+            // What each sees (the files it writes differ in time and inode: no counts).
+            checks.expect(
+                measure({"--", "/usr/bin/python3", "-c", kOwnersScript}, {.cwd = mine.string()})
+                            .exit_code == 0 &&
+                    measure({"--", "/usr/bin/python3", "-c", kOwnersScript},
+                            {.cwd = theirs.string(), .uid = kVictimUid})
+                            .exit_code == 0,
+                "the owners script failed");
             const std::vector<std::vector<std::string>> programs = {
-                {"--", "/usr/bin/python3", "-c", kOwnersScript},
+                {"--", "/usr/bin/python3", "-c", "pass"},
                 {"--", "/usr/bin/sqlite3", ":memory:", "select count(*) from sqlite_master;"},
                 {"--", "/bin/bash", "-c", "x=1; echo $x"}};
             for (const auto& args : programs) {
