@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -157,7 +158,8 @@ class Session {
         if (!spec_.uninterruptible) throw_if_interrupted();
         if (sandbox_errno_ != 0) {
             throw EnvironmentError(
-                fmt::format("cannot set up the program's namespaces: {}", strerror(sandbox_errno_)),
+                fmt::format("cannot set up the program's namespaces: {}",
+                            grant_failure_.empty() ? strerror(sandbox_errno_) : grant_failure_),
                 "report this: the same setup succeeded when cgbench started");
         }
         if (!ended_ && outcome.how != Termination::TimedOut &&
@@ -170,6 +172,9 @@ class Session {
                 "how the program ended");
         }
     }
+
+    // What failed on cgbench's side of setting the sandbox up (grant_sandbox), for the error.
+    void set_grant_failure(std::string what) { grant_failure_ = std::move(what); }
 
   private:
     // Waits for the killed keeper; one stuck in the kernel (a hung file system) even after
@@ -347,6 +352,7 @@ class Session {
     const ProcessSpec& spec_;
     bool sandboxed_;
     int sandbox_errno_ = 0;
+    std::string grant_failure_;
     pid_t keeper_;
     int control_fd_;
     int event_fd_;
@@ -370,7 +376,8 @@ namespace {
 
 // The C-level sandbox setup of `spec` (its strings live in `strings`), or nullptr.
 const SandboxSetup* prepare_sandbox(const ProcessSpec& spec, SandboxSetup& setup,
-                                    std::vector<std::string>& strings, int sync_fd) {
+                                    SandboxGrant& grant, std::vector<std::string>& strings,
+                                    int sync_fd) {
     if (!spec.sandbox) return nullptr;
     const SandboxMounts& m = *spec.sandbox;
     strings = {m.program_dir.string(), m.program_name, m.tree.string(), m.out_dir.string()};
@@ -386,36 +393,88 @@ const SandboxSetup* prepare_sandbox(const ProcessSpec& spec, SandboxSetup& setup
     }
     setup.fixed_random = m.fixed.random;
     setup.sync_fd = sync_fd;
+    grant = {.identity = m.identity,
+             .uid = m.uid,
+             .gid = m.gid,
+             .handover = m.handover,
+             .program_dir = m.handover ? setup.program_dir : nullptr,
+             .idmap_program = m.idmap_program,
+             .tree = m.handover ? setup.tree : nullptr,
+             .idmap_tree = m.idmap_tree,
+             .out_dir = m.handover ? setup.out_dir : nullptr,
+             .idmap_tops = m.idmap_tops};
     return &setup;
+}
+
+// Opens the program's stdin into `in`. A FIFO is opened without blocking (an open for reading
+// waits for a writer, and SA_RESTART restarts it however long that takes) and then waited on
+// until a writer wrote to it or closed it, bounded by the timeout and Ctrl-C; false when the
+// timeout passed first. Throws UsageError when the file cannot be opened.
+bool open_stdin(const ProcessSpec& spec, Fd& in) {
+    const std::string path = spec.stdin_path.empty() ? "/dev/null" : spec.stdin_path;
+    in.reset(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (in.get() < 0) {
+        throw UsageError(fmt::format("cannot open stdin file {}: {}", path, strerror(errno)),
+                         "check the stdin path");
+    }
+    struct stat st {};
+    if (::fstat(in.get(), &st) == 0 && S_ISFIFO(st.st_mode)) {
+        const auto deadline =
+            spec.timeout_seconds
+                ? Clock::now() +
+                      std::chrono::duration_cast<Clock::duration>(
+                          std::chrono::duration<double>(std::min(*spec.timeout_seconds, 1e9)))
+                : kNever;
+        const bool interruptible = !spec.uninterruptible && interrupt_fd() >= 0;
+        for (bool ready = false; !ready;) {
+            if (!spec.uninterruptible) throw_if_interrupted();
+            const auto now = Clock::now();
+            if (now >= deadline) return false;
+            pollfd p[2] = {{in.get(), POLLIN, 0}, {interrupt_fd(), POLLIN, 0}};
+            const auto left =
+                std::clamp<Clock::duration>(deadline - now, {}, std::chrono::seconds(1));
+            const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
+            ready =
+                ::poll(p, interruptible ? 2 : 1, static_cast<int>(ms) + 1) > 0 && p[0].revents != 0;
+        }
+    }
+    const int flags = ::fcntl(in.get(), F_GETFL);
+    if (flags >= 0) ::fcntl(in.get(), F_SETFL, flags & ~O_NONBLOCK);
+    return true;
 }
 
 }  // namespace
 
 ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
     if (!spec.uninterruptible) throw_if_interrupted();
-    const std::string in_path = spec.stdin_path.empty() ? "/dev/null" : spec.stdin_path;
-    Fd in(::open(in_path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (in.get() < 0) {
-        throw UsageError(fmt::format("cannot open stdin file {}: {}", in_path, strerror(errno)),
-                         "check the stdin path");
+    Fd in;
+    if (!open_stdin(spec, in)) {
+        ProcessOutcome outcome;
+        outcome.how = Termination::TimedOut;
+        outcome.stdin_unwritten = true;
+        outcome.wall_seconds = spec.timeout_seconds.value_or(0);
+        return outcome;
     }
-    Pipe out, err, exec_status, events, control, sync;
+    Pipe out, err, exec_status, events, control;
+    SocketPair sync;
     auto argv = c_strings(spec.argv);
     auto envp = c_strings(spec.env);
     SandboxSetup sandbox_setup;
+    SandboxGrant grant;
     std::vector<std::string> sandbox_strings;
-    const KeeperSetup setup{argv.data(),
-                            envp.data(),
-                            spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
-                            spec.disable_aslr,
-                            ::getpid(),
-                            prepare_sandbox(spec, sandbox_setup, sandbox_strings, sync.read.get()),
-                            in.get(),
-                            out.write.get(),
-                            err.write.get(),
-                            exec_status.write.get(),
-                            events.write.get(),
-                            control.read.get()};
+    const KeeperSetup setup{
+        argv.data(),
+        envp.data(),
+        spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
+        spec.disable_aslr,
+        ::getpid(),
+        prepare_sandbox(spec, sandbox_setup, grant, sandbox_strings, sync.read.get()),
+        in.get(),
+        out.write.get(),
+        err.write.get(),
+        exec_status.write.get(),
+        events.write.get(),
+        control.read.get()};
 
     const auto start = Clock::now();
     const pid_t keeper = spec.sandbox ? clone_sandboxed() : ::fork();
@@ -424,10 +483,14 @@ ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
     for (Fd* fd :
          {&out.write, &err.write, &exec_status.write, &events.write, &control.read, &sync.read})
         fd->reset();
+    int grant_err = 0;
+    std::string grant_step;
     if (spec.sandbox) {
-        // The keeper waits for its id maps (only cgbench, outside, may write them).
-        const bool mapped = write_id_maps(keeper);
-        [[maybe_unused]] const ssize_t n = ::write(sync.write.get(), mapped ? "M" : "X", 1);
+        // The keeper waits for its id maps (only cgbench, outside, may write them) and for
+        // the mounts root hands it; when this fails, the keeper reports the sandbox failed.
+        const char* step = "";
+        grant_err = grant_sandbox(keeper, sync.write.get(), grant, &step);
+        if (grant_err != 0) grant_step = step;
     }
     sync.write.reset();
 
@@ -435,6 +498,8 @@ ProcessOutcome PosixProcessRunner::run(const ProcessSpec& spec) {
     Session session(spec, keeper,
                     {out.read.get(), err.read.get(), exec_status.read.get(), events.read.get(),
                      control.write.get()});
+    if (grant_err != 0)
+        session.set_grant_failure(fmt::format("{}: {}", grant_step, strerror(grant_err)));
     session.wait(outcome, start);
     if (!outcome.spawn_step.empty()) outcome.how = Termination::SpawnFailed;
     return outcome;

@@ -61,6 +61,8 @@ struct ProcessOutcome {
     // Ctrl-C) before that: the keeper's setup or the exec itself did not return (a hung file
     // system, a seccomp supervisor that holds the call).
     bool started = false;
+    // TimedOut before anything started: nothing wrote to (or opened) the stdin FIFO.
+    bool stdin_unwritten = false;
     // The program's process id (and process group id), as the program and Valgrind see it
     // (2 in a sandbox); 0 if it never started.
     int pid = 0;

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -40,6 +41,21 @@ struct Pipe {
         int p[2];
         if (::pipe2(p, O_CLOEXEC) != 0) {
             throw EnvironmentError(fmt::format("pipe() failed: {}", strerror(errno)));
+        }
+        read.reset(p[0]);
+        write.reset(p[1]);
+    }
+};
+
+// A connected pair of sockets (message boundaries kept, descriptors passable), both ends
+// close-on-exec; named as a pipe's: cgbench writes, the child reads.
+struct SocketPair {
+    Fd read;
+    Fd write;
+    SocketPair() {
+        int p[2];
+        if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) != 0) {
+            throw EnvironmentError(fmt::format("socketpair() failed: {}", strerror(errno)));
         }
         read.reset(p[0]);
         write.reset(p[1]);

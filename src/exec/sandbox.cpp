@@ -64,11 +64,13 @@ void reap(pid_t child, bool ended) {
     }
 }
 
-// Sets a sandbox up in a child that then exits: what every run will do, short of running.
-// Bounded (kProbeLimit, Ctrl-C: Interrupted), like every wait for a run.
-Isolation probe() {
+// Sets a sandbox up as `grant` says in a child that then exits: what every run will do,
+// short of running. Bounded (kProbeLimit, Ctrl-C: Interrupted), like every wait for a run.
+// `*refused_setup`: the namespaces were made, and a step of setting them up was refused.
+Isolation probe_with(const SandboxGrant& grant, bool* refused_setup = nullptr) {
     Isolation out;
-    Pipe sync, report;
+    SocketPair sync;
+    Pipe report;
     const pid_t child = clone_sandboxed();
     if (child < 0) {
         out.refused = fmt::format("creating namespaces: {}", std::strerror(errno));
@@ -87,9 +89,8 @@ Isolation probe() {
     }
     sync.read.reset();
     report.write.reset();
-    const bool mapped = write_id_maps(child);
-    const int map_err = errno;
-    [[maybe_unused]] const ssize_t w = ::write(sync.write.get(), mapped ? "M" : "X", 1);
+    const char* grant_step = "";
+    const int grant_err = grant_sandbox(child, sync.write.get(), grant, &grant_step);
     ProbeReport r;
     const bool reported = await_report(report.read.get(), r);
     if (!reported) ::kill(child, SIGKILL);  // pid 1 of its namespace: all of it goes
@@ -100,15 +101,43 @@ Isolation probe() {
             "setting them up did not finish within {} s, as on a hung file system or under a "
             "seccomp supervisor that holds a system call",
             kProbeLimit.count());
-    } else if (!mapped) {
-        out.refused = fmt::format("writing the uid/gid map: {}", std::strerror(map_err));
+    } else if (grant_err != 0) {
+        out.refused = fmt::format("{}: {}", grant_step, std::strerror(grant_err));
     } else if (r.err != 0) {
         out.refused = fmt::format("{}: {}", r.step, r.err > 0 ? std::strerror(r.err) : "failed");
-    } else {
+    }
+    if (refused_setup != nullptr) *refused_setup = reported && !out.refused.empty();
+    if (out.refused.empty()) {
         out.namespaces = true;
         out.own_proc = r.own_proc;
     }
     return out;
+}
+
+// The isolation of this machine's runs: a user's one-id map; for root, first the map of an
+// unused id with id-mapped mounts (tried on the staging directory, where Valgrind writes),
+// else root's ids onto themselves.
+Isolation probe() {
+    SandboxGrant grant;
+    if (::geteuid() != 0) {
+        grant.uid = ::geteuid();
+        grant.gid = ::getegid();
+        return probe_with(grant);
+    }
+    grant.uid = grant.gid = kRootOuterId;
+    grant.handover = true;
+    std::string out_dir;
+    try {
+        out_dir = staging_root().string();
+    } catch (const EnvironmentError&) {
+    }
+    grant.out_dir = out_dir.empty() ? nullptr : out_dir.c_str();
+    bool refused_setup = false;
+    Isolation mapped = probe_with(grant, &refused_setup);
+    if (mapped.namespaces || !refused_setup || grant.out_dir == nullptr) return mapped;
+    Isolation identity = probe_with(SandboxGrant{.identity = true});
+    identity.root_identity = identity.namespaces;
+    return identity.namespaces ? identity : mapped;
 }
 
 // The fixed-inputs library in the private staging directory, for runs without namespaces.
@@ -139,12 +168,50 @@ bool within(const fs::path& path, const fs::path& dir) {
     return !rel.empty() && *rel.begin() != "..";
 }
 
+// Whether `dir` is one of the machine's (the distribution's, or installed for every user),
+// not a caller's own.
+bool machine_directory(const fs::path& dir) {
+    if (dir == dir.root_path()) return true;
+    for (const char* top : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
+                            "/snap", "/nix", "/etc"}) {
+        if (dir == top || within(dir, top)) return true;
+    }
+    return false;
+}
+
+// Whose ids become 0 in `m`'s namespace. A user maps itself. Root maps the owner of the
+// tree (as if that user ran it), or kRootOuterId when root owns the tree; root's own parts
+// (the tree, a program outside the machine's directories, the output, and then the top-level
+// directories outside the machine's) are id-mapped so they show as uid 0 and stay writable.
+void choose_ids(SandboxMounts& m) {
+    if (::geteuid() != 0) {
+        m.uid = ::geteuid();
+        m.gid = ::getegid();
+        return;
+    }
+    if (isolation().root_identity) {
+        m.identity = true;
+        return;
+    }
+    m.handover = true;
+    struct stat tree {};
+    const bool root_tree = ::stat(m.tree.c_str(), &tree) != 0 || tree.st_uid == 0;
+    m.uid = root_tree ? kRootOuterId : tree.st_uid;
+    m.gid = root_tree || tree.st_gid == 0 ? kRootOuterId : tree.st_gid;
+    m.idmap_tree = m.idmap_tops = root_tree;
+    struct stat program {};
+    m.idmap_program = ::stat(m.program_dir.c_str(), &program) == 0 && program.st_uid == 0 &&
+                      (m.program_dir == m.tree || within(m.program_dir, m.tree) ||
+                       !machine_directory(m.program_dir));
+}
+
 }  // namespace
 
 std::string Isolation::describe() const {
     if (namespaces) {
-        return own_proc ? "namespaces (uid 0, pid 2, /cgbench)"
-                        : "namespaces (uid 0, pid 2, /cgbench; the host's /proc)";
+        return fmt::format("namespaces (uid 0, pid 2, /cgbench{}{})",
+                           own_proc ? "" : "; the host's /proc",
+                           root_identity ? "; root's ids unmapped" : "");
     }
     return fmt::format("none (staged under {})", staging_root().string());
 }
@@ -207,6 +274,7 @@ RunSandbox::RunSandbox(const ResolvedProgram& program, const fs::path& cwd, cons
     m.tree = project_tree(cwd);
     m.out_dir = out_dir;
     m.fixed = fixed;
+    choose_ids(m);
     link_ = fs::path(kSandboxStaging) / m.program_name;
     program_path_ = (parent.empty() ? link_ : link_ / parent) / program.path.filename();
     std::error_code ec;

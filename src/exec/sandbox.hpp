@@ -3,8 +3,13 @@
 // unprivileged user namespace, or root's), every run gets namespaces of its own:
 //
 // - user: the caller is uid 0, gid 0 ("root", first in every /etc/passwd) inside, whoever
-//   runs cgbench (root maps the whole id range onto itself), so programs that look their user
-//   up (bash without SHELL, sqlite3, Python's user site) do the same work for every user;
+//   runs cgbench, so programs that look their user up (bash without SHELL, sqlite3, Python's
+//   user site) do the same work for every user. Only that one id is mapped, for root too, so
+//   the machine's files appear owned by the overflow id (65534) for every caller (Python
+//   makes an int object for each id above 256 it stats: +7,168 Ir for `python3 -c pass`
+//   when root saw them as 0). Root's sandbox maps 0 to the owner of the project's tree, or to
+//   kRootOuterId when root owns it; root's own files (the tree, its programs, Valgrind's
+//   output) are then id-mapped mounts that show them as uid 0 and keep them writable;
 // - pid: the program is pid 2 (the keeper is pid 1), in every run; /proc is the namespace's;
 // - uts: the host name is "cgbench";
 // - mount: a root of its own (a private tmpfs holding binds of the machine's top-level
@@ -47,6 +52,9 @@ struct Isolation {
     bool namespaces = false;
     bool own_proc = false;  // the pid namespace has a /proc of its own (else the host's)
     std::string refused;    // without namespaces: the step the kernel refused and why
+    // Root where id-mapped mounts are refused: root's ids map onto themselves, and the
+    // machine's files show as root's (counts differ from another user's).
+    bool root_identity = false;
     // For the fingerprint: "namespaces (uid 0, pid 2, /cgbench)" or what stands instead.
     std::string describe() const;
     // The run warning when namespaces are refused: what still reaches the counts. Empty
@@ -73,6 +81,10 @@ struct SandboxMounts {
     std::filesystem::path tree;     // bound at /cgbench/tree
     std::filesystem::path out_dir;  // bound at /cgbench/out, writable
     FixedInputs fixed;              // the library (and, with random, the seeded devices)
+    // Whose ids become 0 inside and how root's parts are mounted (SandboxGrant).
+    bool identity = false;
+    unsigned uid = 0, gid = 0;
+    bool handover = false, idmap_program = false, idmap_tree = false, idmap_tops = false;
 };
 
 // One run's view: where the program, its working directory and its files are, as the

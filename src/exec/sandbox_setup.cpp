@@ -1,9 +1,11 @@
 #include "exec/sandbox_setup.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -14,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 
 // Only async-signal-safe calls in the child's half: it runs after a clone of a multi-threaded
 // process.
@@ -24,6 +27,35 @@ namespace {
 
 constexpr int kNamespaces = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS;
 constexpr std::size_t kRandomBytes = 1 << 20;  // what /dev/urandom gives with --fixed-random
+
+// The parts cgbench may hand over as mounts, in the order of the go message.
+enum HandedPart : int { kHandedProgram, kHandedTree, kHandedOut, kHandedParts };
+constexpr int kMaxHandedTops = 48;  // top-level directories handed over, at most
+
+// The mounts cgbench hands over: the parts (-1: none) and top-level directories by name.
+struct Handed {
+    int parts[kHandedParts] = {-1, -1, -1};
+    int tops = 0;
+    int top_fds[kMaxHandedTops] = {};
+    char names[2048] = {};  // the top-level directories' names, each ended by '\0'
+    // The mount handed over for top-level entry `name`, or -1.
+    int top(const char* name) const {
+        const char* at = names;
+        for (int i = 0; i < tops; at += std::strlen(at) + 1, ++i) {
+            if (std::strcmp(at, name) == 0) return top_fds[i];
+        }
+        return -1;
+    }
+};
+
+// The go message: 'M' (or 'X': cgbench failed), for each part whether its mount follows,
+// how many top-level directories follow and their names; the descriptors come in that order.
+struct GoMessage {
+    char go = 'X';
+    char has[kHandedParts] = {};
+    int tops = 0;
+    char names[sizeof Handed::names] = {};
+};
 
 // A path built without allocating; `overflow` once it no longer fits.
 struct PathBuf {
@@ -105,9 +137,19 @@ int bind_entry(const char* from, const char* to, bool is_dir) {
     return bind(from, to, is_dir);
 }
 
+// Moves the mount `fd` cgbench handed over to `to` (a new directory).
+int mount_handed(int fd, const char* to) {
+    const int r =
+        ::mkdir(to, 0755) != 0 ? -1 : ::move_mount(fd, "", AT_FDCWD, to, MOVE_MOUNT_F_EMPTY_PATH);
+    const int err = errno;
+    ::close(fd);
+    errno = err;
+    return r;
+}
+
 // The machine's top-level entries, from /oldroot into /newroot: directories and files bound,
 // links copied, /proc mounted anew for the pid namespace (the host's when that is refused).
-int populate(const char** step, bool* own_proc) {
+int populate(const Handed& handed, const char** step, bool* own_proc) {
     const int dir = ::open("/oldroot", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     *step = "open /";
     if (dir < 0) return -1;
@@ -128,7 +170,9 @@ int populate(const char** step, bool* own_proc) {
             step_path = PathBuf();
             step_path << "bind " << from.c_str() + 8;
             *step = step_path.c_str();
-            if (S_ISLNK(st.st_mode)) {
+            if (const int fd = handed.top(name); fd >= 0 && S_ISDIR(st.st_mode)) {
+                result = mount_handed(fd, to.c_str());
+            } else if (S_ISLNK(st.st_mode)) {
                 char target[4096];
                 const ssize_t len = ::readlink(from.c_str(), target, sizeof target - 1);
                 if (len < 0) continue;
@@ -148,9 +192,9 @@ int populate(const char** step, bool* own_proc) {
     return result;
 }
 
-// /cgbench: the program's directory, the tree, the output directory, the library and the
-// seeded random stream.
-int stage(const SandboxSetup& s, const char** step) {
+// /cgbench: the program's directory, the tree, the output directory (bound from the host, or
+// the mounts in `handed`), the library and the seeded random stream.
+int stage(const SandboxSetup& s, const Handed& h, const char** step) {
     const auto fail = [&](const char* what) {
         *step = what;
         return -1;
@@ -159,17 +203,21 @@ int stage(const SandboxSetup& s, const char** step) {
     struct Part {
         const char* host;
         const char* name;
-        bool recursive;
+        int fd;
     };
-    const Part parts[] = {{s.program_dir, s.program_name, true}, {s.tree, "tree", true},
-                          {s.out_dir, "out", false}};
+    const Part parts[] = {{s.program_dir, s.program_name, h.parts[kHandedProgram]},
+                          {s.tree, "tree", h.parts[kHandedTree]},
+                          {s.out_dir, "out", h.parts[kHandedOut]}};
     for (const Part& p : parts) {
-        if (p.host == nullptr || p.name == nullptr) continue;
+        if (p.name == nullptr || (p.host == nullptr && p.fd < 0)) continue;
         PathBuf from, to;
-        from << "/oldroot" << p.host;
+        from << "/oldroot" << (p.host != nullptr ? p.host : "");
         to << "/newroot/cgbench/" << p.name;
         if (from.overflow || to.overflow) return fail("a path too long to stage");
-        if (bind_entry(from.c_str(), to.c_str(), true) != 0) return fail(p.host);
+        if (p.fd >= 0 ? mount_handed(p.fd, to.c_str()) != 0
+                      : bind_entry(from.c_str(), to.c_str(), true) != 0) {
+            return fail(p.host != nullptr ? p.host : p.name);
+        }
     }
     if (s.library != nullptr) {
         if (::mkdir("/newroot/cgbench/lib", 0755) != 0) return fail("mkdir /cgbench/lib");
@@ -229,13 +277,16 @@ pid_t clone_sandboxed() {
     return static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD | kNamespaces, 0, 0, 0, 0));
 }
 
-bool write_id_maps(pid_t child) {
+namespace {
+
+// Writes `child`'s setgroups file and id maps as `g` says.
+int write_id_maps(pid_t child, const SandboxGrant& g, const char** step) {
     char path[64];
     char map[64];
-    const bool root = ::geteuid() == 0;
     const pid_t pid = proc_pid(child);
     const auto put = [&](const char* file, const char* text) {
         std::snprintf(path, sizeof path, "/proc/%d/%s", static_cast<int>(pid), file);
+        *step = "writing the uid/gid map";
         const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
         if (fd < 0) return false;
         const bool ok = write_all(fd, text, std::strlen(text));
@@ -244,22 +295,194 @@ bool write_id_maps(pid_t child) {
         errno = err;
         return ok;
     };
-    // An unprivileged caller may map only itself, and only once setgroups is denied.
-    if (!root && !put("setgroups", "deny")) return false;
-    std::snprintf(map, sizeof map, root ? "0 0 4294967295" : "0 %u 1", ::geteuid());
-    if (!put("uid_map", map)) return false;
-    std::snprintf(map, sizeof map, root ? "0 0 4294967295" : "0 %u 1", ::getegid());
-    return put("gid_map", map);
+    // A one-id map needs setgroups denied unless the writer is root; root's keeper clears its
+    // groups instead (enter_sandbox), so that root's group gives the program nothing.
+    if (::geteuid() != 0 && !put("setgroups", "deny")) return errno;
+    std::snprintf(map, sizeof map, g.identity ? "0 0 4294967295" : "0 %u 1", g.uid);
+    if (!put("uid_map", map)) return errno;
+    std::snprintf(map, sizeof map, g.identity ? "0 0 4294967295" : "0 %u 1", g.gid);
+    return put("gid_map", map) ? 0 : errno;
+}
+
+// A detached copy of the mount tree at `path` (open_tree), id-mapped through `userns` when
+// `idmap` (on-disk root becomes the sandbox's uid 0); -1 with errno when refused.
+int clone_mount(const char* path, bool idmap, int userns) {
+    const int fd = ::open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+    if (fd < 0 || !idmap) return fd;
+    mount_attr attr{};
+    attr.attr_set = MOUNT_ATTR_IDMAP;
+    attr.userns_fd = static_cast<std::uint64_t>(userns);
+    if (::mount_setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) == 0) return fd;
+    const int err = errno;
+    ::close(fd);
+    errno = err;
+    return -1;
+}
+
+// Whether top-level directory `name` holds the machine's files, which the sandbox shows as
+// they are (root's as the overflow id), or may hold root's own, which it id-maps.
+bool machine_top(const char* name) {
+    for (const char* m : {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt",
+                          "var", "boot", "dev", "proc", "sys", "run", "snap", "nix", "cgbench"}) {
+        if (std::strcmp(name, m) == 0) return true;
+    }
+    return false;
+}
+
+// Id-mapped copies of the top-level directories that may hold root's own files (/root,
+// /home, /tmp, a CI workspace), into `h`; one that cannot be id-mapped is bound as it is.
+void hand_tops(int userns, Handed& h) {
+    DIR* root = ::opendir("/");
+    if (root == nullptr) return;
+    std::size_t used = 0;
+    for (dirent* e; (e = ::readdir(root)) != nullptr && h.tops < kMaxHandedTops;) {
+        const std::size_t len = std::strlen(e->d_name);
+        if (is_dot(e->d_name) || machine_top(e->d_name) || used + len + 1 > sizeof h.names)
+            continue;
+        PathBuf path;
+        path << "/" << e->d_name;
+        struct stat st {};
+        if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        const int fd = clone_mount(path.c_str(), true, userns);
+        if (fd < 0) continue;
+        std::memcpy(h.names + used, e->d_name, len + 1);
+        used += len + 1;
+        h.top_fds[h.tops++] = fd;
+    }
+    ::closedir(root);
+}
+
+// The mounts root hands over, into `h`. The program's directory and the tree fall back to a
+// plain copy on a file system without id-mapped mounts (its files then show as the overflow
+// id, as another user's do); the output directory must be writable.
+int make_mounts(pid_t child, const SandboxGrant& g, Handed& h, const char** step) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/ns/user", static_cast<int>(proc_pid(child)));
+    *step = "opening the user namespace";
+    const int userns = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (userns < 0) return errno;
+    struct Part {
+        const char* path;
+        bool idmap;
+        const char* what;
+    };
+    const Part parts[kHandedParts] = {
+        {g.program_dir, g.idmap_program, "cloning the program's directory"},
+        {g.tree, g.idmap_tree, "cloning the project's tree"},
+        {g.out_dir, true, "id-mapping the output directory"}};
+    int err = 0;
+    for (int i = 0; i < kHandedParts && err == 0; ++i) {
+        if (parts[i].path == nullptr) continue;
+        *step = parts[i].what;
+        int& fd = h.parts[i];
+        fd = clone_mount(parts[i].path, parts[i].idmap, userns);
+        if (fd < 0 && parts[i].idmap && i != kHandedOut)
+            fd = clone_mount(parts[i].path, false, userns);
+        if (fd < 0) err = errno;
+    }
+    if (err == 0 && g.idmap_tops) hand_tops(userns, h);
+    ::close(userns);
+    return err;
+}
+
+// Sends the go message, with the mounts of `h` when `ok`.
+void send_go(int sync_fd, bool ok, const Handed& h) {
+    GoMessage m;
+    m.go = ok ? 'M' : 'X';
+    int sent[kHandedParts + kMaxHandedTops];
+    std::size_t n = 0;
+    for (int i = 0; ok && i < kHandedParts; ++i) {
+        m.has[i] = h.parts[i] >= 0 ? 1 : 0;
+        if (h.parts[i] >= 0) sent[n++] = h.parts[i];
+    }
+    if (ok) {
+        m.tops = h.tops;
+        std::memcpy(m.names, h.names, sizeof m.names);
+        for (int i = 0; i < h.tops; ++i)
+            sent[n++] = h.top_fds[i];
+    }
+    iovec iov{&m, sizeof m};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof sent)] = {};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (n > 0) {
+        msg.msg_control = control;
+        msg.msg_controllen = CMSG_SPACE(n * sizeof(int));
+        auto* c = reinterpret_cast<cmsghdr*>(control);  // CMSG_FIRSTHDR, never null here
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(n * sizeof(int));
+        std::memcpy(CMSG_DATA(c), sent, n * sizeof(int));
+    }
+    while (::sendmsg(sync_fd, &msg, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+    }
+}
+
+// The child's side of send_go: 0 and the mounts in `h`, or ECHILD when cgbench could not
+// map the ids or is gone.
+int receive_go(int sync_fd, Handed& h) {
+    GoMessage m;
+    int got[kHandedParts + kMaxHandedTops];
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof got)] = {};
+    iovec iov{&m, sizeof m};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    ssize_t n = 0;
+    while ((n = ::recvmsg(sync_fd, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+    }
+    std::size_t count = 0;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); n > 0 && c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        const std::size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (std::size_t i = 0; i < k && count < std::size(got); ++i)
+            std::memcpy(&got[count++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+    }
+    std::size_t next = 0;
+    for (int i = 0; i < kHandedParts; ++i)
+        h.parts[i] = m.has[i] != 0 && next < count ? got[next++] : -1;
+    h.tops = 0;
+    for (int i = 0; i < m.tops && i < kMaxHandedTops && next < count; ++i)
+        h.top_fds[h.tops++] = got[next++];
+    std::memcpy(h.names, m.names, sizeof h.names);
+    h.names[sizeof h.names - 1] = '\0';
+    return n > 0 && m.go == 'M' ? 0 : ECHILD;
+}
+
+}  // namespace
+
+int grant_sandbox(pid_t child, int sync_fd, const SandboxGrant& grant, const char** step) {
+    Handed h;
+    int err = write_id_maps(child, grant, step);
+    if (err == 0 && grant.handover) err = make_mounts(child, grant, h, step);
+    send_go(sync_fd, err == 0, h);
+    for (const int fd : h.parts) {
+        if (fd >= 0) ::close(fd);
+    }
+    for (int i = 0; i < h.tops; ++i)
+        ::close(h.top_fds[i]);
+    return err;
 }
 
 int enter_sandbox(const SandboxSetup& s, const char** step, bool* own_proc) {
-    char go = 0;
+    Handed handed;
     *step = "wait for the id maps";
-    while (::read(s.sync_fd, &go, 1) < 0 && errno == EINTR) {
+    if (receive_go(s.sync_fd, handed) != 0) return ECHILD;  // cgbench failed, or is gone
+    // Become uid and gid 0 of the namespace: root's keeper is still outer root, which its map
+    // leaves out, and files are made with the process's ids (EOVERFLOW for unmapped ones).
+    *step = "become uid 0 of the namespace";
+    // Raw system calls: glibc's wrappers make every thread of the process change its ids, and
+    // wait for the threads of cgbench this clone copied the list of, for ever.
+    ::syscall(SYS_setgroups, 0, nullptr);  // a user's map denies it: its groups stay (65534)
+    if (::syscall(SYS_setresgid, 0, 0, 0) != 0 || ::syscall(SYS_setresuid, 0, 0, 0) != 0) {
+        return errno;
     }
-    if (go != 'M') return ECHILD;  // cgbench could not map the ids, or is gone
     *own_proc = false;
-    if (scratch_root(step) != 0 || populate(step, own_proc) != 0 || stage(s, step) != 0) {
+    if (scratch_root(step) != 0 || populate(handed, step, own_proc) != 0 ||
+        stage(s, handed, step) != 0) {
         return errno;
     }
     *step = "pivot_root";

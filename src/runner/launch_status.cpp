@@ -42,6 +42,12 @@ std::string valgrind_complaint(std::string_view stderr_text) {
 std::string timeout_error(const exec::ProcessOutcome& outcome, std::optional<double> limit,
                           std::string_view phase, const std::string& file) {
     const double seconds = limit.value_or(outcome.wall_seconds);
+    if (outcome.stdin_unwritten) {
+        return fmt::format(
+            "timed out after {:.3g} s{} waiting for a writer of its stdin FIFO: nothing wrote to "
+            "it or closed it (start the writer first: every run, the warm-up too, opens it anew)",
+            seconds, phase.empty() ? "" : fmt::format(" {}", phase));
+    }
     if (outcome.started) {
         return fmt::format("timed out after {:.3g} s{}; everything it started was killed", seconds,
                            phase.empty() ? "" : fmt::format(" {}, before measuring", phase));

@@ -43,9 +43,10 @@ RunFacts victim_run(bool namespaces, uid_t uid, std::vector<std::string> extra =
 // Runs `attack` (as root, on the attacker's behalf) in a private /tmp with the test users,
 // then the victim with and without namespaces; `check` judges each run against the same
 // run before the attack.
-std::string attacked(const std::function<std::string(const fs::path&)>& attack,
-                     const std::function<void(Checks&, bool, const RunFacts&, const RunFacts&)>& check,
-                     uid_t victim = kVictimUid) {
+std::string attacked(
+    const std::function<std::string(const fs::path&)>& attack,
+    const std::function<void(Checks&, bool, const RunFacts&, const RunFacts&)>& check,
+    uid_t victim = kVictimUid) {
     return in_private_tmpfs("/tmp", "mode=1777", [&](const fs::path& tmp) {
         Checks checks;
         if (auto e = add_test_users(tmp); !e.empty()) return e;
@@ -74,9 +75,9 @@ void unchanged(Checks& checks, bool ns, const RunFacts& before, const RunFacts& 
 TEST(Hardening, S03_SquattedStagingDirectoriesCannotStopARun) {
     HARDENING_EXPECT_OK(attacked(
         [](const fs::path& tmp) {
-            const bool ok = make_owned_dir(tmp / "cgbench", kAttackerUid, 01777) &&
-                            make_owned_dir(tmp / fmt::format("cgbench-{}", kVictimUid),
-                                           kAttackerUid, 0700);
+            const bool ok =
+                make_owned_dir(tmp / "cgbench", kAttackerUid, 01777) &&
+                make_owned_dir(tmp / fmt::format("cgbench-{}", kVictimUid), kAttackerUid, 0700);
             return ok ? std::string() : "cannot plant the attacker's directories\n";
         },
         [](Checks& checks, bool ns, const RunFacts& before, const RunFacts& after) {
@@ -120,11 +121,13 @@ TEST(Hardening, S05_TimeoutAndCtrlCBoundEveryWait) {
         // A program that outlives --timeout: the run ends at the timeout, also while Ctrl-C
         // is pending nowhere; cgbench waits on nothing another user holds.
         for (const bool ns : {false, true}) {
-            const std::vector<std::string> args = {"--timeout", "2", "--", program("sleeper"), "30"};
+            const std::vector<std::string> args = {"--timeout", "2", "--", program("sleeper"),
+                                                   "30"};
             const Spawn spawn{.cwd = "/tmp", .uid = kVictimUid};
             const auto t0 = std::chrono::steady_clock::now();
             const auto r = ns ? measure(args, spawn) : measure_without_namespaces(args, spawn);
-            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             checks.expect(r.exit_code == 3 && s < 20,
                           fmt::format("namespaces {}: exit {} after {:.1f} s: {}", ns, r.exit_code,
                                       s, r.err));
@@ -142,7 +145,8 @@ TEST(Hardening, S06_PlantedLinkNeitherRunsNorChangesAnything) {
                 !make_owned_dir(tmp / "cgbench", kAttackerUid, 01777)) {
                 return std::string("mkdir\n");
             }
-            std::ofstream(troj / "workload") << "#!/bin/sh\ntouch " << (tmp / "PWNED").string() << "\n";
+            std::ofstream(troj / "workload")
+                << "#!/bin/sh\ntouch " << (tmp / "PWNED").string() << "\n";
             fs::permissions(troj / "workload", fs::perms::all);
             for (const auto& name : {old_link_name(), old_link_name().substr(0, 16)}) {
                 const fs::path link = tmp / "cgbench" / name;
@@ -163,9 +167,9 @@ TEST(Hardening, S07_PlantedLockAndPrivateDirectoryOfTheVictimsName) {
     HARDENING_EXPECT_OK(attacked(
         [](const fs::path& tmp) {
             const fs::path lock = tmp / "cgbench" / (old_link_name() + ".lock");
-            const bool ok = make_owned_dir(tmp / "cgbench", kAttackerUid, 01777) &&
-                            make_owned_dir(tmp / fmt::format("cgbench-{}", kVictimUid),
-                                           kAttackerUid, 0700);
+            const bool ok =
+                make_owned_dir(tmp / "cgbench", kAttackerUid, 01777) &&
+                make_owned_dir(tmp / fmt::format("cgbench-{}", kVictimUid), kAttackerUid, 0700);
             std::ofstream(lock) << "";
             return ok && ::chown(lock.c_str(), kAttackerUid, kAttackerUid) == 0 &&
                            ::chmod(lock.c_str(), 0600) == 0
@@ -198,19 +202,23 @@ TEST(Hardening, S09_ReadOnlyTmpIsNamedAndTmpdirTakesTheStaging) {
         Checks checks;
         for (const bool ns : {false, true}) {
             const std::vector<std::string> through =
-                ns ? std::vector<std::string>{} : std::vector<std::string>{program("no_namespaces")};
+                ns ? std::vector<std::string>{}
+                   : std::vector<std::string>{program("no_namespaces")};
             // cgbench stages under $TMPDIR; Valgrind needs /tmp itself, and the error says so.
-            const auto r = run_cgbench({"run", "--no-db", "--", program("workload"), "10"},
-                                       {.env = {"TMPDIR=" + tmpdir.string()}, .cwd = "/",
-                                        .through = through});
-            checks.expect(r.exit_code == 4 && r.err.find("/tmp is not writable (Read-only file "
-                                                         "system): Valgrind keeps") != std::string::npos,
-                          fmt::format("namespaces {}: with TMPDIR: exit {}: {}", ns, r.exit_code, r.err));
+            const auto r =
+                run_cgbench({"run", "--no-db", "--", program("workload"), "10"},
+                            {.env = {"TMPDIR=" + tmpdir.string()}, .cwd = "/", .through = through});
+            checks.expect(
+                r.exit_code == 4 && r.err.find("/tmp is not writable (Read-only file "
+                                               "system): Valgrind keeps") != std::string::npos,
+                fmt::format("namespaces {}: with TMPDIR: exit {}: {}", ns, r.exit_code, r.err));
             checks.expect(fs::exists(tmpdir / "cgbench-0"), "TMPDIR was not used for the staging");
             // Neither writable: the staging error names the cause and the fix.
-            const auto no = run_cgbench({"run", "--no-db", "--", program("workload"), "10"},
-                                        {.env = {"TMPDIR=/nonexistent"}, .cwd = "/", .through = through});
-            checks.expect(no.exit_code == 4 && no.err.find("Read-only file system") != std::string::npos &&
+            const auto no =
+                run_cgbench({"run", "--no-db", "--", program("workload"), "10"},
+                            {.env = {"TMPDIR=/nonexistent"}, .cwd = "/", .through = through});
+            checks.expect(no.exit_code == 4 &&
+                              no.err.find("Read-only file system") != std::string::npos &&
                               no.err.find("TMPDIR") != std::string::npos,
                           fmt::format("namespaces {}: without TMPDIR: exit {}: {}", ns,
                                       no.exit_code, no.err));
@@ -288,17 +296,21 @@ TEST(Hardening, P03_SetuidHelperIsKilledOrRefusedWithinTheTimeout) {
         if (helper.empty()) return std::string("cannot make the setuid helper\n");
         for (const bool ns : {true, false}) {
             const fs::path pidfile = dir / fmt::format("helper-{}.pid", ns);
-            const std::vector<std::string> args = {"--timeout", "5", "--", program("spawn_setuid"),
-                                                   helper.string(), "15", pidfile.string()};
+            const std::vector<std::string> args = {
+                "--timeout",     "5", "--", program("spawn_setuid"), helper.string(), "15",
+                pidfile.string()};
             const Spawn spawn{.cwd = dir.string(), .uid = kVictimUid};
             const auto t0 = std::chrono::steady_clock::now();
             const auto r = ns ? measure(args, spawn) : measure_without_namespaces(args, spawn);
-            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             checks.expect(s < 12, fmt::format("namespaces {}: took {:.1f} s", ns, s));
-            checks.expect(r.exit_code == 3, fmt::format("namespaces {}: exit {}: {}", ns, r.exit_code, r.err));
+            checks.expect(r.exit_code == 3,
+                          fmt::format("namespaces {}: exit {}: {}", ns, r.exit_code, r.err));
             if (ns) {
                 // In its namespace the helper runs as the caller, and is killed with the rest.
-                checks.expect(processes_mentioning(pidfile.string()).empty(), "the helper survived");
+                checks.expect(processes_mentioning(pidfile.string()).empty(),
+                              "the helper survived");
             } else {
                 checks.expect(r.err.find("may not kill") != std::string::npos, r.err);
                 std::ifstream in(pidfile);
@@ -316,8 +328,9 @@ TEST(Hardening, P04_ValgrindRefusingASetuidExecFailsTheRun) {
         Checks checks;
         const fs::path helper = setuid_sleeper(dir);
         if (helper.empty()) return std::string("cannot make the setuid helper\n");
-        const auto r = measure({"--warmup", "0", "--", program("spawn_setuid"), helper.string(), "1"},
-                               {.cwd = dir.string()});
+        const auto r =
+            measure({"--warmup", "0", "--", program("spawn_setuid"), helper.string(), "1"},
+                    {.cwd = dir.string()});
         checks.expect(r.exit_code == 3, fmt::format("exit {}: {}", r.exit_code, r.err));
         checks.expect(r.err.find("could not run a setuid or setgid program under Valgrind") !=
                           std::string::npos,
@@ -326,32 +339,44 @@ TEST(Hardening, P04_ValgrindRefusingASetuidExecFailsTheRun) {
     }));
 }
 
+namespace {
+
+// Kills the children of `pid` that run its own executable (cgbench's keepers: cgbench
+// forked). Any of these processes may end while being read: what vanished is skipped.
+void kill_forked_copies(pid_t pid) {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink(fmt::format("/proc/{}/exe", pid), ec);
+    if (ec) return;
+    fs::directory_iterator task(fmt::format("/proc/{}/task", pid), ec);
+    for (; !ec && task != fs::directory_iterator(); task.increment(ec)) {
+        std::ifstream children(task->path() / "children");
+        for (int child = 0; children >> child;) {
+            std::error_code child_ec;
+            const fs::path exe = fs::read_symlink(fmt::format("/proc/{}/exe", child), child_ec);
+            if (!child_ec && exe == self) ::kill(child, SIGKILL);
+        }
+    }
+}
+
+}  // namespace
+
 TEST(Hardening, P09_KillingTheKeeperKillsTheTree) {
     const auto dir = scratch("p09");
     const std::string mark = (dir / "mark").string();
-    const std::string script = fmt::format("setsid {0} 61 {1}-a & {0} 62 {1}-b; wait",
-                                           program("sleeper"), mark);
+    const std::string script =
+        fmt::format("setsid {0} 61 {1}-a & {0} 62 {1}-b; wait", program("sleeper"), mark);
     pid_t cgbench_pid = 0;
     std::thread killer;
-    const auto r = run_cgbench(
-        {"run", "--no-db", "--warmup", "0", "--", "/bin/sh", "-c", script},
-        {.started = [&](pid_t pid) {
-            cgbench_pid = pid;
-            killer = std::thread([pid, mark] {
-                for (int i = 0; i < 600 && processes_mentioning(mark).size() < 2; ++i)
-                    std::this_thread::sleep_for(100ms);
-                // The keeper: the child of cgbench's that is cgbench itself, forked.
-                const fs::path self = fs::read_symlink(fmt::format("/proc/{}/exe", pid));
-                for (const auto& task : fs::directory_iterator(fmt::format("/proc/{}/task", pid))) {
-                    std::ifstream children(task.path() / "children");
-                    for (int child = 0; children >> child;) {
-                        std::error_code ec;
-                        if (fs::read_symlink(fmt::format("/proc/{}/exe", child), ec) == self)
-                            ::kill(child, SIGKILL);
-                    }
-                }
-            });
-        }});
+    const auto r =
+        run_cgbench({"run", "--no-db", "--warmup", "0", "--", "/bin/sh", "-c", script},
+                    {.started = [&](pid_t pid) {
+                        cgbench_pid = pid;
+                        killer = std::thread([pid, mark] {
+                            for (int i = 0; i < 600 && processes_mentioning(mark).size() < 2; ++i)
+                                std::this_thread::sleep_for(100ms);
+                            kill_forked_copies(pid);
+                        });
+                    }});
     killer.join();
     EXPECT_EQ(r.exit_code, 4) << r.err;
     bool gone = false;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -70,7 +71,8 @@ std::string run_held(const fs::path& dir, const Case& c) {
                                           [&](pid_t pid) {
                                               interrupter = std::thread([&, pid] {
                                                   for (int i = 0; i < 300 && !was_held; ++i) {
-                                                      was_held = blocked_in(held.string(), c.nr, pid);
+                                                      was_held =
+                                                          blocked_in(held.string(), c.nr, pid);
                                                       if (!was_held)
                                                           std::this_thread::sleep_for(20ms);
                                                   }
@@ -137,6 +139,62 @@ TEST(HungStart, AKeeperStuckInTheSandboxSetupEndsAtTheTimeoutAndOnCtrlC) {
     EXPECT_TRUE(mentions(r.warnings, "setting them up did not finish within 5 s"))
         << nlohmann::json(r.warnings).dump();
     EXPECT_EQ(r.isolation.rfind("none", 0), 0u) << r.isolation;
+}
+
+namespace {
+
+// Whether process `pid` has `path` open (any process may end while being read).
+bool holds_open(pid_t pid, const fs::path& path) {
+    std::error_code ec;
+    fs::directory_iterator fd(fmt::format("/proc/{}/fd", pid), ec);
+    for (; !ec && fd != fs::directory_iterator(); fd.increment(ec)) {
+        std::error_code link_ec;
+        if (fs::read_symlink(fd->path(), link_ec) == path && !link_ec) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// A FIFO nobody writes, as the program's stdin: opening it for reading would wait for a
+// writer for ever (SA_RESTART restarts the open); cgbench waits for one within --timeout
+// (exit 3, naming the FIFO's writer) and ends on Ctrl-C (130), within seconds.
+TEST(HungStart, AStdinFifoNobodyWritesEndsAtTheTimeoutAndOnCtrlC) {
+    const auto dir = scratch("hung-fifo");
+    const fs::path fifo = dir / "in.fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    for (const bool interrupt : {false, true}) {
+        std::vector<std::string> args = {"run", "--no-db", "-q", "--warmup", "0"};
+        if (!interrupt) args.insert(args.end(), {"--timeout", "1"});
+        args.insert(args.end(), {"--stdin", fifo.string(), "--", program("workload"), "10"});
+        bool opened = false;
+        std::chrono::steady_clock::time_point signalled;
+        std::thread interrupter;
+        const auto r = run_cgbench(args, {.started = [&](pid_t pid) {
+                                       interrupter = std::thread([&, pid] {
+                                           for (int i = 0; i < 300 && !opened; ++i) {
+                                               opened = holds_open(pid, fifo);
+                                               if (!opened) std::this_thread::sleep_for(20ms);
+                                           }
+                                           signalled = std::chrono::steady_clock::now();
+                                           if (interrupt) ::kill(pid, SIGINT);
+                                       });
+                                   }});
+        interrupter.join();
+        const double after =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+        if (interrupt) {
+            EXPECT_TRUE(opened) << "cgbench never opened the FIFO: " << r.err;
+            EXPECT_EQ(r.exit_code, 130) << r.err;
+            EXPECT_LT(after, 8) << "ended " << after << " s after SIGINT";
+        } else {
+            EXPECT_EQ(r.exit_code, 3) << r.err;
+            EXPECT_NE(r.err.find("timed out after 1 s waiting for a writer of its stdin FIFO"),
+                      std::string::npos)
+                << r.err;
+            EXPECT_LT(r.seconds, 9) << r.err;
+        }
+    }
 }
 
 }  // namespace cgbench::e2e

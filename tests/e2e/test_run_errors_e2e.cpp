@@ -1,6 +1,7 @@
 // Every bad input and fault of `cgbench run`: the documented exit code, one line naming the
 // cause (and the fix), and no result file.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -150,6 +151,24 @@ TEST(RunErrors, VerifyCatchesANondeterministicProgram) {
     EXPECT_NE(r.err.find("not repeatable"), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("differed across 4 runs"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Ir"), std::string::npos);
+}
+
+// Programs that fork: the same tree of processes in every run repeats; one more process in
+// each run (the count kept in a file of the working directory) is caught. (`forker 3` and
+// `spawner` without arguments exit 2: a failed benchmark, not a difference.)
+TEST(RunErrors, VerifyOfProgramsThatFork) {
+    const auto dir = scratch("verify-forks");
+    const auto same =
+        cgbench({"run", "--no-db", "-q", "--verify", "3", "--", program("spawner"), "3", "tree"});
+    EXPECT_EQ(same.exit_code, 0) << same.err;
+    const std::string more =
+        fmt::format("n=$(cat count 2>/dev/null || echo 1); echo $((n + 1)) > count; exec {} $n",
+                    program("spawner"));
+    const auto varying =
+        cgbench({"run", "--no-db", "-q", "--verify", "3", "--", "/bin/sh", "-c", more},
+                {.cwd = dir.string()});
+    EXPECT_EQ(varying.exit_code, 3) << varying.err;
+    EXPECT_NE(varying.err.find("not repeatable"), std::string::npos) << varying.err;
 }
 
 TEST(RunErrors, VerifyFailureShowsASmallSpreadAndWritesTheResult) {

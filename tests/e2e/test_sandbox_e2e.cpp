@@ -5,11 +5,13 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
 
+#include "base/errors.hpp"
 #include "e2e/sandbox_support.hpp"
 #include "util/fs.hpp"
 
@@ -87,18 +89,43 @@ TEST(Sandbox, ProgramSeesUidZeroTheHostNameAndPidTwoInItsTree) {
     EXPECT_EQ(util::read_file(dir / "seen.txt"), "0 root cgbench 2 /cgbench/tree\n");
 }
 
-TEST(Sandbox, Sqlite3AndBashAsTwoUsers) {
+// What a Python program sees of the owners of a machine file (its own os.py, /etc/passwd),
+// of its working directory and of a file it writes there; written to seen.txt.
+constexpr const char* kOwnersScript =
+    "import os\n"
+    "open('written', 'w').write('x')\n"
+    "s = [os.stat(p) for p in (os.__file__, '/etc/passwd', '.', 'written')]\n"
+    "open('seen.txt', 'w').write(' '.join(f'{x.st_uid}:{x.st_gid}' for x in s))\n";
+
+// Root and another user, each in a directory of its own (root's is root's: its sandbox maps
+// root to an unused id, and id-maps the tree), see the same owners and get the same counts:
+// the machine's files are the overflow id's for both (Python makes an int for each id above
+// 256: +7,168 Ir for `python3 -c pass` when root saw them as 0).
+TEST(Sandbox, Sqlite3BashAndPythonAsTwoUsers) {
     HARDENING_EXPECT_OK(
         in_private_tmpfs(scratch("sandbox-users"), "mode=1777", [](const fs::path& mnt) {
             Checks checks;
             if (auto e = add_test_users(mnt); !e.empty()) return e;
+            const fs::path mine = mnt / "root-project", theirs = mnt / "user-project";
+            if (!make_owned_dir(mine, 0, 0755) || !make_owned_dir(theirs, kVictimUid, 0755)) {
+                return std::string("cannot make the projects\n");
+            }
+            // What each sees (the files it writes differ in time and inode: no counts).
+            checks.expect(
+                measure({"--", "/usr/bin/python3", "-c", kOwnersScript}, {.cwd = mine.string()})
+                            .exit_code == 0 &&
+                    measure({"--", "/usr/bin/python3", "-c", kOwnersScript},
+                            {.cwd = theirs.string(), .uid = kVictimUid})
+                            .exit_code == 0,
+                "the owners script failed");
             const std::vector<std::vector<std::string>> programs = {
+                {"--", "/usr/bin/python3", "-c", "pass"},
                 {"--", "/usr/bin/sqlite3", ":memory:", "select count(*) from sqlite_master;"},
                 {"--", "/bin/bash", "-c", "x=1; echo $x"}};
             for (const auto& args : programs) {
                 const auto [root, user] = with_unchanged_loader_cache([&] {
-                    return std::pair{measure(args, {.cwd = mnt.string()}),
-                                     measure(args, {.cwd = mnt.string(), .uid = kVictimUid})};
+                    return std::pair{measure(args, {.cwd = mine.string()}),
+                                     measure(args, {.cwd = theirs.string(), .uid = kVictimUid})};
                 });
                 checks.expect(root.exit_code == 0 && user.exit_code == 0,
                               args[1] + " failed: " + root.err + user.err);
@@ -106,6 +133,20 @@ TEST(Sandbox, Sqlite3AndBashAsTwoUsers) {
                               args[1] + " counts differ between root and another user: " +
                                   root.events.dump() + " vs " + user.events.dump());
             }
+            for (const auto& dir : {mine, theirs}) {
+                std::string seen;
+                try {
+                    seen = util::read_file(dir / "seen.txt");
+                } catch (const Error&) {
+                }
+                checks.expect(seen == "65534:65534 65534:65534 0:0 0:0",
+                              dir.filename().string() + " saw owners " + seen);
+            }
+            // What root's program wrote is root's, not the unused id's.
+            struct stat st {};
+            checks.expect(
+                ::stat((mine / "written").c_str(), &st) == 0 && st.st_uid == 0 && st.st_gid == 0,
+                fmt::format("root's program wrote a file owned by {}:{}", st.st_uid, st.st_gid));
             return checks.failures();
         }));
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/personality.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -121,6 +122,34 @@ TEST(Process, StdinIsDevNullOrTheGivenFile) {
     EXPECT_NE(empty.stdout_tail, fed.stdout_tail);
     s.stdin_path = "/nonexistent/input";
     EXPECT_THROW(runner.run(s), UsageError);
+}
+
+// A FIFO as stdin: the program gets what its writer (started later) writes; without a
+// writer the wait ends at the timeout, before anything started.
+TEST(Process, StdinFifoWaitsForItsWriterWithinTheTimeout) {
+    PosixProcessRunner runner;
+    const std::string fifo = ::testing::TempDir() + "/cgbench-stdin-" + std::to_string(::getpid());
+    ::unlink(fifo.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto s = spec({"/bin/cat"});
+    s.stdin_path = fifo;
+    s.timeout_seconds = 10;
+    std::thread writer([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        std::ofstream(fifo) << "through the fifo";
+    });
+    const auto fed = runner.run(s);
+    writer.join();
+    EXPECT_EQ(fed.how, Termination::Exited);
+    EXPECT_EQ(fed.stdout_tail, "through the fifo");
+    s.timeout_seconds = 0.3;
+    const auto start = std::chrono::steady_clock::now();
+    const auto unwritten = runner.run(s);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    EXPECT_EQ(unwritten.how, Termination::TimedOut);
+    EXPECT_TRUE(unwritten.stdin_unwritten);
+    EXPECT_FALSE(unwritten.started);
+    ::unlink(fifo.c_str());
 }
 
 TEST(Process, AslrIsDisabledInTheChild) {

@@ -37,7 +37,8 @@ TEST(Sandbox, TheTreeIsTheCheckoutOrTheWorkingDirectory) {
 }
 
 TEST(Sandbox, ProgramNamesKeepTheStagedDirectoryAtItsFixedLength) {
-    for (const std::string& parent : std::vector<std::string>{"bin", "build", "cmake-build-release", std::string(40, 'x')}) {
+    for (const std::string& parent :
+         std::vector<std::string>{"bin", "build", "cmake-build-release", std::string(40, 'x')}) {
         const std::string name = sandbox_program_name(parent);
         EXPECT_EQ(name.size() + 1 + parent.size(), kStagedDirChars) << parent;
         EXPECT_EQ(name.rfind("p", 0), 0u);
@@ -58,19 +59,19 @@ TEST(Sandbox, ArgumentsNamingTheTreeAreGivenByTheirFixedPath) {
     const RunSandbox box(python, tree / "bench", out, {});
     EXPECT_EQ(box.cwd(), "/cgbench/tree/bench");
     EXPECT_EQ(box.program_path().string().rfind("/cgbench/program", 0), 0u) << box.program_path();
-    const auto mapped = box.map_arguments({"run.py", (tree / "bench" / "run.py").string(), "data/",
-                                           "../bench/data", "3000", "-x", "data", "missing.py",
-                                           "/etc/hostname", "../../"});
+    const auto mapped =
+        box.map_arguments({"run.py", (tree / "bench" / "run.py").string(), "data/", "../bench/data",
+                           "3000", "-x", "data", "missing.py", "/etc/hostname", "../../"});
     EXPECT_EQ(mapped[0], "/cgbench/tree/bench/run.py");
     EXPECT_EQ(mapped[1], "/cgbench/tree/bench/run.py");
     EXPECT_EQ(mapped[2], "/cgbench/tree/bench/data");
     EXPECT_EQ(mapped[3], "/cgbench/tree/bench/data");
     EXPECT_EQ(mapped[4], "/cgbench/tree/bench/3000");  // a file of that name is a path
     EXPECT_EQ(mapped[5], "-x");
-    EXPECT_EQ(mapped[6], "data");                      // a bare directory name may be a word
+    EXPECT_EQ(mapped[6], "data");  // a bare directory name may be a word
     EXPECT_EQ(mapped[7], "missing.py");
-    EXPECT_EQ(mapped[8], "/etc/hostname");             // outside the tree: as given
-    EXPECT_EQ(mapped[9], tree.parent_path().string()); // leaving the tree: absolute
+    EXPECT_EQ(mapped[8], "/etc/hostname");              // outside the tree: as given
+    EXPECT_EQ(mapped[9], tree.parent_path().string());  // leaving the tree: absolute
     const auto valgrind = box.map_output({"--log-file=" + (out / "valgrind.log.%p").string()});
     EXPECT_EQ(valgrind[0], "--log-file=/cgbench/out/valgrind.log.%p");
     ASSERT_TRUE(box.mounts());
@@ -80,6 +81,8 @@ TEST(Sandbox, ArgumentsNamingTheTreeAreGivenByTheirFixedPath) {
 TEST(Sandbox, IsolationIsDescribedForTheFingerprint) {
     Isolation ns{true, true, ""};
     EXPECT_EQ(ns.describe(), "namespaces (uid 0, pid 2, /cgbench)");
+    EXPECT_EQ((Isolation{true, true, "", true}).describe(),
+              "namespaces (uid 0, pid 2, /cgbench; root's ids unmapped)");
     EXPECT_TRUE(ns.warning().empty());
     Isolation none{false, false, "creating namespaces: Operation not permitted"};
     EXPECT_EQ(none.describe(), "none (staged under " + staging_root().string() + ")");
