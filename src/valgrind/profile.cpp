@@ -16,6 +16,25 @@ std::optional<std::size_t> Profile::column_of(metrics::Event e) const {
     return std::nullopt;
 }
 
+namespace {
+
+// Adds `entry`'s counts to the entry of `out` that `index` holds for `key`, or appends `entry`
+// (moved when `kMove`: the part is not used again) and records where.
+template <bool kMove, typename Index, typename Item, typename Entry>
+void merge_profile_entry(Index& index, typename Index::key_type key, Item& entry,
+                         std::vector<Entry>& out) {
+    const auto [it, added] = index.try_emplace(std::move(key), out.size());
+    if (!added) {
+        out[it->second].counts.add(entry.counts);
+    } else if constexpr (kMove) {
+        out.push_back(std::move(entry));
+    } else {
+        out.push_back(entry);
+    }
+}
+
+}  // namespace
+
 template <typename P>
 void ProfileSum::add_part(P&& part) {
     if (sum_.column_names.empty()) {
@@ -32,27 +51,11 @@ void ProfileSum::add_part(P&& part) {
     }
     sum_.totals.add(part.totals);
     sum_.has_lines = sum_.has_lines && part.has_lines;
-    for (auto& f : part.functions) {
-        const auto [it, added] = index_.try_emplace({f.file, f.name}, sum_.functions.size());
-        if (!added) {
-            sum_.functions[it->second].counts.add(f.counts);
-        } else if constexpr (std::is_rvalue_reference_v<P&&>) {
-            sum_.functions.push_back(std::move(f));
-        } else {
-            sum_.functions.push_back(f);
-        }
-    }
-    for (auto& l : part.lines) {
-        const auto [it, added] =
-            line_index_.try_emplace({l.file, l.function, l.line}, sum_.lines.size());
-        if (!added) {
-            sum_.lines[it->second].counts.add(l.counts);
-        } else if constexpr (std::is_rvalue_reference_v<P&&>) {
-            sum_.lines.push_back(std::move(l));
-        } else {
-            sum_.lines.push_back(l);
-        }
-    }
+    constexpr bool kMove = std::is_rvalue_reference_v<P&&>;
+    for (auto& f : part.functions)
+        merge_profile_entry<kMove>(index_, {f.file, f.name}, f, sum_.functions);
+    for (auto& l : part.lines)
+        merge_profile_entry<kMove>(line_index_, {l.file, l.function, l.line}, l, sum_.lines);
 }
 
 void ProfileSum::add(const Profile& part) {
