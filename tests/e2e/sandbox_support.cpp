@@ -1,10 +1,14 @@
 #include "e2e/sandbox_support.hpp"
 
 #include <fmt/format.h>
+#include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include "util/fs.hpp"
@@ -89,6 +93,21 @@ bool mentions(const std::vector<std::string>& warnings, const std::string& text)
         if (w.find(text) != std::string::npos) return true;
     }
     return false;
+}
+
+std::optional<std::string> kernel_refuses_namespaces() {
+    static const std::optional<std::string> answer = []() -> std::optional<std::string> {
+        const pid_t child = ::fork();
+        if (child < 0) return fmt::format("fork: {}", std::strerror(errno));
+        if (child == 0) _exit(::unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0 ? 0 : errno);
+        int status = 0;
+        if (::waitpid(child, &status, 0) != child || !WIFEXITED(status))
+            return std::string("the probe did not exit");
+        if (WEXITSTATUS(status) == 0) return std::nullopt;
+        return fmt::format("unshare(CLONE_NEWUSER | CLONE_NEWNS): {}",
+                           std::strerror(WEXITSTATUS(status)));
+    }();
+    return answer;
 }
 
 }  // namespace cgbench::e2e

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,19 @@
 #include "e2e/harness.hpp"
 
 namespace cgbench::e2e {
+
+// Why the kernel refuses this process a user and mount namespace (a chroot, a container's
+// seccomp profile, user.max_user_namespaces=0), or nothing when it grants them. Asked of the
+// kernel in a child process, not of cgbench, so a broken sandbox still fails its tests.
+std::optional<std::string> kernel_refuses_namespaces();
+
+// For a test that needs cgbench's sandbox: skips it, with the reason, where the kernel has none.
+#define CGBENCH_NEEDS_NAMESPACES()                                                 \
+    do {                                                                           \
+        if (const auto why_refused = ::cgbench::e2e::kernel_refuses_namespaces())  \
+            GTEST_SKIP() << "the kernel refuses namespaces here (" << *why_refused \
+                         << "), so cgbench runs without its sandbox";              \
+    } while (false)
 
 // Users the tests create: last in the passwd file, like a user added after installation.
 inline constexpr uid_t kVictimUid = 4301;

@@ -59,6 +59,7 @@ TEST(Determinism, PipelineIsWarned) {
 }
 
 TEST(Determinism, ProgramsThatRepeatAreNotWarned) {
+    CGBENCH_NEEDS_NAMESPACES();
     const auto dir = scratch("det-quiet");
     std::ofstream(dir / "two.sh") << "#!/bin/sh\n"
                                   << program("workload") << " 2000\n"

@@ -73,6 +73,7 @@ void unchanged(Checks& checks, bool ns, const RunFacts& before, const RunFacts& 
 }  // namespace
 
 TEST(Hardening, S03_SquattedStagingDirectoriesCannotStopARun) {
+    CGBENCH_NEEDS_NAMESPACES();
     HARDENING_EXPECT_OK(attacked(
         [](const fs::path& tmp) {
             const bool ok =
@@ -164,6 +165,7 @@ TEST(Hardening, S06_PlantedLinkNeitherRunsNorChangesAnything) {
 }
 
 TEST(Hardening, S07_PlantedLockAndPrivateDirectoryOfTheVictimsName) {
+    CGBENCH_NEEDS_NAMESPACES();
     HARDENING_EXPECT_OK(attacked(
         [](const fs::path& tmp) {
             const fs::path lock = tmp / "cgbench" / (old_link_name() + ".lock");
@@ -250,6 +252,7 @@ TEST(Hardening, S10_AFullSharedDirectoryIsNeverRead) {
 }
 
 TEST(Hardening, S11_TwoUsersAtOnceGetTheSameCounts) {
+    CGBENCH_NEEDS_NAMESPACES();
     HARDENING_EXPECT_OK(in_private_tmpfs("/tmp", "mode=1777", [](const fs::path& tmp) {
         Checks checks;
         if (auto e = add_test_users(tmp); !e.empty()) return e;
@@ -289,6 +292,7 @@ fs::path setuid_sleeper(const fs::path& dir) {
 }  // namespace
 
 TEST(Hardening, P03_SetuidHelperIsKilledOrRefusedWithinTheTimeout) {
+    CGBENCH_NEEDS_NAMESPACES();
     HARDENING_EXPECT_OK(in_private_tmpfs(scratch("p03"), "mode=1777", [](const fs::path& dir) {
         Checks checks;
         if (auto e = add_test_users(dir); !e.empty()) return e;

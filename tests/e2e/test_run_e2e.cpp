@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "e2e/harness.hpp"
+#include "e2e/sandbox_support.hpp"
 #include "exec/process.hpp"
 #include "runner/fingerprint.hpp"
 #include "util/fs.hpp"
@@ -200,6 +201,7 @@ TEST(RunE2E, QuietAndVerboseBeforeOrAfterTheSubcommand) {
 }
 
 TEST(RunE2E, ArgumentsAfterTheProgramBelongToIt) {
+    CGBENCH_NEEDS_NAMESPACES();
     const auto dir = scratch("argv");
     const auto read = [](const fs::path& p) { return util::read_file(p); };
     // Options after the program (and a later --) are the program's.

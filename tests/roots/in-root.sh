@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Usage: in-root.sh ROOT [--bind HOSTDIR:ROOTDIR]... [--env KEY=VALUE]... -- COMMAND [ARGS...]
 #
-# Runs COMMAND inside the root file system ROOT (made by debian-root.sh) with chroot, in a
-# private mount and pid namespace: the root gets its own /proc, a private /dev holding only
+# Runs COMMAND inside the root file system ROOT (made by debian-root.sh), in a private mount
+# and pid namespace whose root ROOT becomes (pivot_root, not chroot: the kernel refuses a new
+# user namespace to a chrooted process, so cgbench's sandbox would not start inside): the root gets its own /proc, a private /dev holding only
 # the usual character devices (never the host's) and its own pseudo-terminal instance, a
 # fresh /tmp, and the host's resolver configuration for apt. --bind mounts a host directory
 # into the root (read-write; created in the root when missing). Every process COMMAND leaves
@@ -25,7 +26,7 @@ done
 [ -d "$root/etc" ] || { echo "in-root.sh: $root is not a root file system" >&2; exit 2; }
 root="$(cd "$root" && pwd)"
 
-# The part that runs inside the new namespaces: mounts, then chroot. Its arguments are the
+# The part that runs inside the new namespaces: mounts, then pivot_root. Its arguments are the
 # root, the number of binds, the binds, the variables (KEY=VALUE), the command.
 inner='
 set -eu
@@ -61,8 +62,16 @@ while [ "$n" -gt 0 ]; do
   mkdir -p "$root$dir"
   mount --bind "$host" "$root$dir"
 done
+# ROOT becomes "/" of the namespace; the tree of the host, parked on a directory of the
+# fresh /tmp of the root, is detached, so nothing of it stays reachable inside.
+mkdir "$root/tmp/.host-root"
+cd "$root"
+pivot_root . tmp/.host-root
+cd /
+umount -l /tmp/.host-root
+rmdir /tmp/.host-root
 # The variables, then the command: env -i sets the former and runs the latter.
-exec chroot "$root" /usr/bin/env -i "$@"
+exec /usr/bin/env -i "$@"
 '
 exec unshare --mount --pid --fork --kill-child -- \
   sh -c "$inner" in-root "$root" "${#binds[@]}" "${binds[@]}" "${envs[@]}" "$@"

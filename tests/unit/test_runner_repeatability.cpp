@@ -66,6 +66,16 @@ TEST(Repeatability, StartUpReadsOfCommonProgramsAreQuiet) {
     EXPECT_TRUE(warnings({fn("perl_construct", 108962), fn("time_syscall", 5)}).empty());
 }
 
+// glibc 2.43 (Debian testing), as Cachegrind 3.27 wrote it: malloc no longer calls getrandom,
+// start-up only initialises the vDSO state, and the program's one call goes through the vDSO.
+TEST(Repeatability, GetrandomThroughTheVdsoIsNamedAndItsStartUpIsQuiet) {
+    EXPECT_TRUE(repeatability_function("getrandom_vdso"));
+    EXPECT_FALSE(repeatability_function("__getrandom_early_init"));
+    EXPECT_TRUE(warnings({fn("__getrandom_early_init", 15)}).empty());
+    EXPECT_TRUE(any_has(warnings({fn("getrandom", 2), fn("getrandom_vdso", 41)}),
+                        "reads entropy (getrandom)"));
+}
+
 TEST(Repeatability, LuaSeedsFromTheClock) {
     const auto w = warnings({fn("lua_newstate", 200), fn("time_syscall", 10), fn("getrandom", 7)});
     ASSERT_EQ(w.size(), 1u);
