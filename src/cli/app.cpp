@@ -201,6 +201,20 @@ std::string exit_code_help() {
            "130  interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP); nothing partial is written";
 }
 
+// CLI11 2.5 and later reflow a command's description and footer into paragraphs, which
+// collapses the aligned lists of the footers (formats, exit codes) into run-on lines: they are
+// printed as written, as CLI11 2.1 prints them. Subcommands share the top command's formatter.
+template <class Formatter>
+void keep_help_text_as_written(Formatter& formatter) {
+    if constexpr (requires {
+                      formatter.enable_footer_formatting(false);
+                      formatter.enable_description_formatting(false);
+                  }) {
+        formatter.enable_footer_formatting(false);
+        formatter.enable_description_formatting(false);
+    }
+}
+
 int main(int argc, char** argv) {
     CLI::App app{
         "cgbench: deterministic performance numbers for CI, measured under Valgrind's "
@@ -214,6 +228,7 @@ int main(int argc, char** argv) {
                     postgres_store::built_in() ? std::to_string(postgres_store::kPgSchemaVersion)
                                                : std::string("- (built without PostgreSQL)"),
                     kResultSchema));
+    keep_help_text_as_written(*app.get_formatter());
     app.footer(exit_code_help());
     app.require_subcommand(1);
     GlobalOptions global;
