@@ -41,6 +41,10 @@ roots="$build/tests/roots"
 root="$roots/$suite"
 lane_build="$roots/$suite-build"
 
+if [ "${CGBENCH_SKIP_CACHED_LANES:-0}" = 1 ] && [ "${!optin:-0}" != 1 ]; then
+  echo "SKIPPED: CGBENCH_SKIP_CACHED_LANES=1 (the $name lane's build is kept in $lane_build)"
+  exit 77
+fi
 if [ "${!optin:-0}" != 1 ] && ! [ -f "$lane_build/CMakeCache.txt" ]; then
   echo "SKIPPED: the $name lane bootstraps a root and builds cgbench in it (about 15" \
     "minutes the first time, then only what changed); run it once with" \
