@@ -29,6 +29,10 @@ inside=/opt/cgbench-ci
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+if [ "${CGBENCH_SKIP_CACHED_LANES:-0}" = 1 ] && [ "${CGBENCH_PINNED_VALGRIND:-0}" != 1 ]; then
+  echo "SKIPPED: CGBENCH_SKIP_CACHED_LANES=1 (the pinned Valgrind is kept in $prefix)"
+  exit 77
+fi
 if [ "${CGBENCH_PINNED_VALGRIND:-0}" != 1 ] && ! [ -f "$prefix/.cgbench-install" ]; then
   echo "SKIPPED: the pinned-Valgrind lane builds Valgrind from Debian's source in a Debian 12" \
     "root (about 15 minutes the first time); run it once with CGBENCH_PINNED_VALGRIND=1" \
