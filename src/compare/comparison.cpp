@@ -414,9 +414,10 @@ Comparison compare_runs(RunResult base, Side base_side, RunResult head, Side hea
             "hundred instructions at start-up, tens of thousands for an interpreter such as "
             "Python; measure both on one machine to compare exactly");
     }
+    // Named before judging, which moves the benchmarks out of `head`.
+    auto hint = no_line_info_hint(without_line_info(head));
     judge_all(out, base, head, options);
-    if (auto hint = no_line_info_hint(without_line_info(head)); !hint.empty())
-        out.notes.push_back(std::move(hint));
+    if (!hint.empty()) out.notes.push_back(std::move(hint));
     return out;
 }
 
@@ -430,9 +431,9 @@ Comparison compare_to_nothing(RunResult head, Side head_side, const CompareOptio
     out.notes.push_back(
         fmt::format("No baseline: {}; every benchmark is reported as added", std::move(why)));
     RunResult nothing;
+    auto hint = no_line_info_hint(without_line_info(head));
     judge_all(out, nothing, head, options);
-    if (auto hint = no_line_info_hint(without_line_info(head)); !hint.empty())
-        out.notes.push_back(std::move(hint));
+    if (!hint.empty()) out.notes.push_back(std::move(hint));
     return out;
 }
 

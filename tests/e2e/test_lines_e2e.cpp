@@ -206,6 +206,8 @@ TEST(LinesE2E, WithoutDebugInfoEveryReportGivesTheFlag) {
         const auto c = cgbench({"compare", "--no-db", "--format", format, out, out});
         EXPECT_EQ(c.exit_code, 0) << c.err;
         EXPECT_NE(c.out.find("RelWithDebInfo"), std::string::npos) << format << "\n" << c.out;
+        EXPECT_NE(c.out.find("no line information in nodebug"), std::string::npos) << format << "\n"
+                                                                                   << c.out;
     }
     const auto a = cgbench({"annotate", "--lines", out, "nodebug"});
     EXPECT_EQ(a.exit_code, 2);
