@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "metrics/profile.hpp"
 #include "report/flame_svg.hpp"
 #include "runner/call_stacks.hpp"
 
@@ -28,8 +29,8 @@ metrics::EventCounts ir(std::uint64_t n) {
     return c;
 }
 
-valgrind::Profile graph(std::size_t functions, bool head) {
-    valgrind::Profile p;
+metrics::Profile graph(std::size_t functions, bool head) {
+    metrics::Profile p;
     const std::size_t groups = std::max<std::size_t>(functions / 100, 1);
     std::uint64_t main_calls = 0;
     p.functions.push_back({"h.c", "helper", ir(0)});

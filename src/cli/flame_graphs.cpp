@@ -4,6 +4,7 @@
 
 #include "report/flame_svg.hpp"
 #include "runner/call_stacks.hpp"
+#include "runner/measurer.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -20,6 +22,7 @@
 #include "exec/environment.hpp"
 #include "exec/git.hpp"
 #include "history/lines.hpp"
+#include "report/flame_svg.hpp"
 #include "report/html_history_reporter.hpp"
 #include "report/html_project_index.hpp"
 #include "util/fs.hpp"
@@ -32,6 +35,8 @@ namespace cgbench::cli {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 struct ReportInput {
     config::DbInput db;
     std::string html;
@@ -41,7 +46,44 @@ struct ReportInput {
     std::string axis = "relative";
     std::optional<std::string> commit_url;
     bool all_projects = false;
+    std::optional<std::string> flame_dir;
 };
+
+// The largest flame graph embedded: ten times what kMaxFrames frames take.
+constexpr std::uintmax_t kMaxFlameBytes = 32 << 20;
+
+// The flame graphs of --flame DIR (its *.svg, by name), each named by its file's stem. A
+// file that is not a flame graph cgbench drew is left out with a warning.
+std::vector<report::EmbeddedFlame> read_flames(const std::optional<std::string>& dir) {
+    if (!dir) return {};
+    std::error_code ec;
+    if (!fs::is_directory(*dir, ec)) {
+        throw UsageError(fmt::format("--flame {}: no such directory", util::printable(*dir)),
+                         "pass the directory the flame graphs were drawn into (cgbench pr: "
+                         "OUT-DIR/flame)");
+    }
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(*dir)) {
+        if (entry.path().extension() == ".svg" && entry.is_regular_file(ec)) {
+            files.push_back(entry.path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    std::vector<report::EmbeddedFlame> out;
+    for (const auto& file : files) {
+        const auto size = fs::file_size(file, ec);
+        auto svg = ec || size > kMaxFlameBytes
+                       ? std::nullopt
+                       : report::embeddable_flame_svg(util::read_file(file));
+        if (!svg) {
+            warn(fmt::format("{} is not a flame graph cgbench drew: not embedded",
+                             util::printable(file.string())));
+            continue;
+        }
+        out.push_back({file.stem().string(), std::move(*svg)});
+    }
+    return out;
+}
 
 std::unique_ptr<history::HistoryBackend> open_store(const history::Location& location) {
     auto store = open_history(location);
@@ -88,7 +130,8 @@ std::vector<std::size_t> runs_shown(const history::History& h) {
 std::optional<report::ProjectSummary> write_page(history::HistoryBackend& store,
                                                  const ReportInput& in, const Context& ctx,
                                                  util::OutputFile& out,
-                                                 const std::optional<std::string>& project = {}) {
+                                                 const std::optional<std::string>& project = {},
+                                                 std::vector<report::EmbeddedFlame> flames = {}) {
     const auto filter = in.filter ? std::optional(config::filter_regex(*in.filter)) : std::nullopt;
     const auto h = store.load_history(
         [&filter](std::string_view name) { return !filter || filter->search(std::string(name)); },
@@ -106,6 +149,7 @@ std::optional<report::ProjectSummary> write_page(history::HistoryBackend& store,
     page.commit_url = project ? project_commit_url(in, *project) : commit_url(in, ctx);
     page.axis = in.axis == "zero" ? report::Axis::Zero : report::Axis::Relative;
     page.max_benchmarks = in.max_benchmarks;
+    page.flames = std::move(flames);
     out.commit(report::render_html_history(page));
     const auto shown = std::min(h.series.size(), in.max_benchmarks);
     if (shown < h.series.size()) {
@@ -194,8 +238,9 @@ int execute(const ReportInput& in, const Context& ctx) {
     if (in.filter) config::filter_regex(*in.filter);  // a bad filter fails before any reading
     if (in.all_projects) return write_index(in, ctx);
     util::OutputFile out(in.html);  // an unwritable destination fails before any reading
+    auto flames = read_flames(in.flame_dir);
     const auto store = open_store(*path);
-    const auto written = write_page(*store, in, ctx, out);
+    const auto written = write_page(*store, in, ctx, out, std::nullopt, std::move(flames));
     if (!written) {
         throw UsageError(fmt::format("no benchmark in {} matches --filter '{}'", store->name(),
                                      util::printable(in.filter.value_or(""))),
@@ -246,6 +291,10 @@ Subcommand register_report(CLI::App& app, GlobalOptions& global) {
                   "The organisation view: --html FILE becomes an index of every project of "
                   "the history (a PostgreSQL database holds many, a SQLite file is one) with "
                   "its latest state, and each project's page is written beside it");
+    cmd->add_option("--flame", input->flame_dir,
+                    "Embed the flame graphs DIR holds (its *.svg as `cgbench pr` and `cgbench "
+                    "steps --flame` draw them) in the page, after the steps")
+        ->excludes("--all-projects");
     add_db_options(*cmd, input->db);
     cmd->footer(
         "Each chart has a line per branch (the default branch first: main, master, or the\n"

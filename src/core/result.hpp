@@ -10,10 +10,10 @@
 
 #include "metrics/events.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/profile.hpp"
 #include "metrics/score.hpp"
 #include "valgrind/cpu_baseline.hpp"
 #include "valgrind/geometry.hpp"
-#include "valgrind/profile.hpp"
 
 namespace cgbench {
 
@@ -39,7 +39,7 @@ struct FunctionResult {
 };
 
 // The name of the entry that sums every function not listed.
-inline constexpr std::string_view kOtherFunctions = valgrind::kOtherFunctions;
+inline constexpr std::string_view kOtherFunctions = metrics::kOtherFunctions;
 
 // `functions` (highest cost first, as a result lists them) folded to its first `keep` entries
 // and one "(other)" summing the rest and any "(other)" already there, each entry keeping

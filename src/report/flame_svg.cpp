@@ -234,4 +234,27 @@ std::string render_flame_svg(const FlameGraph& g) {
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + render_flame_svg_element(g);
 }
 
+std::optional<std::string> embeddable_flame_svg(std::string_view document) {
+    constexpr std::string_view kDeclaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    if (document.starts_with(kDeclaration)) document.remove_prefix(kDeclaration.size());
+    if (!document.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" ") ||
+        !document.ends_with("</svg>\n")) {
+        return std::nullopt;
+    }
+    // Every tag is one the renderer writes: names inside are escaped, so any other "<" is
+    // markup it did not write.
+    constexpr std::string_view kTags[] = {"svg",    "/svg", "g",    "/g",   "title",
+                                          "/title", "rect", "text", "/text"};
+    for (auto at = document.find('<'); at != std::string_view::npos;
+         at = document.find('<', at + 1)) {
+        const auto end = document.find_first_of(" >/\n", at + 2);
+        if (end == std::string_view::npos) return std::nullopt;
+        const auto tag = document.substr(at + 1, end - at - 1);
+        if (std::find(std::begin(kTags), std::end(kTags), tag) == std::end(kTags)) {
+            return std::nullopt;
+        }
+    }
+    return std::string(document);
+}
+
 }  // namespace cgbench::report

@@ -8,7 +8,9 @@
 // drawn, so the document is bounded whatever the profile (docs/reference/reports.md).
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/call_tree.hpp"
 
@@ -31,5 +33,10 @@ std::string render_flame_svg(const FlameGraph& graph);
 
 // The same without the XML declaration, to embed in an HTML page.
 std::string render_flame_svg_element(const FlameGraph& graph);
+
+// The <svg> element of `document` when it reads as render_flame_svg writes it (an optional
+// XML declaration, then one SVG element of svg, g, title, rect and text elements only: no
+// script, style, link or foreign content), to inline in an HTML page; nullopt otherwise.
+std::optional<std::string> embeddable_flame_svg(std::string_view document);
 
 }  // namespace cgbench::report

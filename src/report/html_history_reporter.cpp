@@ -13,6 +13,7 @@
 
 #include "core/result_json.hpp"
 #include "history/environment.hpp"
+#include "report/escape.hpp"
 #include "report/history_text.hpp"
 #include "report/html_page.hpp"
 #include "report/html_script.hpp"
@@ -58,6 +59,8 @@ td.key,code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12
 .badge.environment{color:#9a6700;border-color:#9a6700}
 .badge.wobble{color:#59636e;border-color:#d1d9e0}
 .moved{color:#59636e;font-size:12px}
+.flame{margin:8px 0;overflow-x:auto}.flame svg{max-width:100%;height:auto}
+.flame figcaption{font-weight:600;overflow-wrap:anywhere}
 section.bench{border-top:1px solid #d1d9e0;margin-top:20px;padding-top:10px}
 .stats b{font-size:16px}
 svg.chart{display:block;width:100%;max-width:860px;height:auto;margin:6px 0 2px}
@@ -453,6 +456,20 @@ std::string data_block(const Page& page, const std::string& charts) {
            script_safe_json(text + ",\"charts\":[" + charts + "]}") + "</script>\n";
 }
 
+// The flame graphs given, each under its escaped name; nothing when none.
+std::string embedded_flames_section(const std::vector<EmbeddedFlame>& flames) {
+    if (flames.empty()) return {};
+    std::string out =
+        "<div id=\"flame-graphs\">\n<h2>Flame graphs</h2>\n<p class=\"note\">Widths: the "
+        "head's cost; red: costlier than the base, blue: cheaper (hover a frame for its "
+        "numbers).</p>\n";
+    for (const auto& f : flames) {
+        out += fmt::format("<figure class=\"flame\">\n<figcaption>{}</figcaption>\n{}</figure>\n",
+                           markup_escape(f.name), f.svg);
+    }
+    return out + "</div>\n";
+}
+
 }  // namespace
 
 std::string render_html_history(const HtmlHistory& in) {
@@ -464,6 +481,7 @@ std::string render_html_history(const HtmlHistory& in) {
                       "</style>\n</head>\n<body>\n";
     out += header(page) + controls(page) + ordering(page) + prints;
     out += html::steps_table(page);
+    out += embedded_flames_section(in.flames);
     out += page.benchmarks.empty() ? "<p>No results.</p>\n" : summary_table(page);
     std::string charts;
     for (const auto& b : page.benchmarks)

@@ -5,7 +5,6 @@
 #include <unordered_map>
 
 #include "exec/staging.hpp"
-#include "runner/valgrind_launcher.hpp"
 
 namespace cgbench::runner {
 
@@ -37,7 +36,7 @@ struct Graph {
     }
 };
 
-Graph graph_of(const valgrind::Profile& profile, const metrics::Weights& weights) {
+Graph graph_of(const metrics::Profile& profile, const metrics::Weights& weights) {
     Graph g;
     std::unordered_map<std::string, std::uint32_t> index;
     for (const auto& f : profile.functions)
@@ -105,7 +104,7 @@ class Expander {
 
 }  // namespace
 
-CallTree call_tree_of(const valgrind::Profile& profile, const metrics::Weights& weights,
+CallTree call_tree_of(const metrics::Profile& profile, const metrics::Weights& weights,
                       std::string root_name) {
     const Graph g = graph_of(profile, weights);
     std::vector<std::uint32_t> roots;
@@ -162,10 +161,6 @@ CallProfile CallGraph::measure_tree(Launcher& launcher, const BenchmarkSpec& spe
     out.result.cost = metrics::cost(profile.totals, weights);
     out.result.stderr_tail.clear();
     return out;
-}
-
-CallProfile measure_call_tree(Measurer& measurer, const BenchmarkSpec& spec) {
-    return CallGraph().measure_tree(measurer.launcher(), spec);
 }
 
 }  // namespace cgbench::runner

@@ -9,13 +9,12 @@
 
 #include "core/call_tree.hpp"
 #include "core/result.hpp"
+#include "metrics/profile.hpp"
 #include "metrics/score.hpp"
 #include "runner/benchmark.hpp"
 #include "runner/launcher.hpp"
 #include "runner/measurement.hpp"
-#include "runner/measurer.hpp"
 #include "valgrind/command.hpp"
-#include "valgrind/profile.hpp"
 
 namespace cgbench::runner {
 
@@ -32,7 +31,7 @@ inline constexpr std::size_t kMaxCallNodes = 100'000;
 // among the paths reaching it in proportion to the cost each path's call carries (as
 // KCachegrind's call graph and gprof do); a call back into a function already on the path
 // (recursion) is not followed, its cost being that function's own. Costs under `weights`.
-CallTree call_tree_of(const valgrind::Profile& profile, const metrics::Weights& weights,
+CallTree call_tree_of(const metrics::Profile& profile, const metrics::Weights& weights,
                       std::string root_name);
 
 // A call-graph measurement: the run's status and totals (`result`), and its call tree.
@@ -54,8 +53,5 @@ class CallGraph final : public Measurement {
     // result and an empty tree. Throws as Launcher::launch does.
     CallProfile measure_tree(Launcher& launcher, const BenchmarkSpec& spec) const;
 };
-
-// CallGraph().measure_tree() with the launcher of `measurer`.
-CallProfile measure_call_tree(Measurer& measurer, const BenchmarkSpec& spec);
 
 }  // namespace cgbench::runner

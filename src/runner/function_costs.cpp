@@ -80,7 +80,7 @@ void read_texts(std::vector<LineResult>& lines) {
 
 }  // namespace
 
-void attach_lines(const valgrind::Profile& profile, const metrics::Weights& weights,
+void attach_lines(const metrics::Profile& profile, const metrics::Weights& weights,
                   BenchmarkResult& result, std::size_t limit) {
     result.lines.clear();
     result.line_info.reset();
@@ -104,7 +104,7 @@ void attach_lines(const valgrind::Profile& profile, const metrics::Weights& weig
     read_texts(result.lines);
 }
 
-std::vector<FunctionResult> top_functions(const valgrind::Profile& profile,
+std::vector<FunctionResult> top_functions(const metrics::Profile& profile,
                                           const metrics::Weights& weights, std::size_t limit) {
     std::vector<FunctionResult> all;
     all.reserve(profile.functions.size());
@@ -135,8 +135,8 @@ std::vector<FunctionResult> top_functions(const valgrind::Profile& profile,
     return all;
 }
 
-valgrind::ParseOptions top_function_options(const metrics::Weights& weights) {
-    valgrind::ParseOptions options;
+metrics::ProfileRequest top_function_options(const metrics::Weights& weights) {
+    metrics::ProfileRequest options;
     options.collect_functions = true;
     options.function_limit = kTopFunctions;
     options.collect_lines = true;

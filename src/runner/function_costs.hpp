@@ -6,9 +6,8 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "metrics/profile.hpp"
 #include "metrics/score.hpp"
-#include "valgrind/profile.hpp"
-#include "valgrind/profile_builder.hpp"
 
 namespace cgbench::runner {
 
@@ -17,10 +16,10 @@ inline constexpr std::size_t kTopFunctions = 30;
 
 // The `limit` functions of `profile` with the highest cost under `weights` (ties by file and
 // name), highest first, then one "(other)" entry summing the rest (and the profile's own
-// "(other)", see ParseOptions::function_limit) when there is a rest.
+// "(other)", see metrics::ProfileRequest::function_limit) when there is a rest.
 // Functions with no cost are left out. Each keeps the events its cost needs. Throws
 // UsageError when a function's counts are inconsistent (see metrics::derive).
-std::vector<FunctionResult> top_functions(const valgrind::Profile& profile,
+std::vector<FunctionResult> top_functions(const metrics::Profile& profile,
                                           const metrics::Weights& weights,
                                           std::size_t limit = kTopFunctions);
 
@@ -32,11 +31,11 @@ inline constexpr std::size_t kTopLines = 20;
 // file, function and line), each with its source text when the file is readable, and
 // `result.line_info` to whether Cachegrind placed any cost on a line (unknown when the
 // profile did not collect lines).
-void attach_lines(const valgrind::Profile& profile, const metrics::Weights& weights,
+void attach_lines(const metrics::Profile& profile, const metrics::Weights& weights,
                   BenchmarkResult& result, std::size_t limit = kTopLines);
 
 // Parse options that collect the kTopFunctions costliest functions and kTopLines costliest
 // lines under `weights` (what top_functions and attach_lines keep), copying no other names.
-valgrind::ParseOptions top_function_options(const metrics::Weights& weights);
+metrics::ProfileRequest top_function_options(const metrics::Weights& weights);
 
 }  // namespace cgbench::runner

@@ -82,7 +82,7 @@ bool accepts_iteration_min_time(std::string_view help_text) {
     return help_text.find("<integer>x") != std::string_view::npos;
 }
 
-GbenchLoops select_loops(const std::vector<valgrind::Profile>& parts) {
+GbenchLoops select_loops(const std::vector<metrics::Profile>& parts) {
     GbenchLoops out;
     bool in_loop = false;  // between StartKeepRunning and FinishKeepRunning
     bool timing = false;   // in the loop, and not paused by the benchmark
@@ -221,8 +221,8 @@ GbenchMeasurement measured_loop(std::string_view benchmark, const std::vector<Gb
     return out;
 }
 
-valgrind::Profile per_iteration(const valgrind::Profile& profile, std::uint64_t iterations) {
-    valgrind::Profile out = profile;
+metrics::Profile per_iteration(const metrics::Profile& profile, std::uint64_t iterations) {
+    metrics::Profile out = profile;
     if (iterations <= 1) return out;
     out.totals = divided(profile.totals, iterations);
     for (auto& f : out.functions)

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "valgrind/profile.hpp"
+#include "metrics/profile.hpp"
 
 namespace cgbench::runner {
 
@@ -40,10 +40,10 @@ bool accepts_iteration_min_time(std::string_view help_text);
 
 // The measured loops of one run: one per repetition, in order.
 struct GbenchLoop {
-    valgrind::ProfileSum timed;   // the timed parts of the repetition, summed
+    metrics::ProfileSum timed;    // the timed parts of the repetition, summed
     std::uint64_t intervals = 0;  // timed parts (1 + the PauseTiming/ResumeTiming pairs)
 
-    const valgrind::Profile& profile() const { return timed.profile(); }
+    const metrics::Profile& profile() const { return timed.profile(); }
 };
 
 struct GbenchLoops {
@@ -54,7 +54,7 @@ struct GbenchLoops {
 // Splits `parts` (in dump order) into measured loops: a part is timed when the previous dump
 // was after StartKeepRunning or ResumeTiming and its own is before PauseTiming or
 // FinishKeepRunning. A loop ends at FinishKeepRunning.
-GbenchLoops select_loops(const std::vector<valgrind::Profile>& parts);
+GbenchLoops select_loops(const std::vector<metrics::Profile>& parts);
 
 // One entry of the binary's JSON report ("run_type": "iteration"; aggregates are skipped).
 struct GbenchRun {
@@ -73,7 +73,7 @@ std::vector<GbenchRun> parse_gbench_report(std::string_view json_text);
 
 // The cost of one iteration of `benchmark`'s measured loop, from its report and its loops.
 struct GbenchMeasurement {
-    valgrind::Profile profile;  // per iteration, of the last repetition
+    metrics::Profile profile;  // per iteration, of the last repetition
     GbenchInfo info;
     std::string error;  // why there is no cost (SkipWithError, no loop, ...)
     std::vector<std::string> warnings;
@@ -82,6 +82,6 @@ GbenchMeasurement measured_loop(std::string_view benchmark, const std::vector<Gb
                                 const GbenchLoops& loops);
 
 // `profile` divided by `iterations`, totals and per-function costs, rounded to nearest.
-valgrind::Profile per_iteration(const valgrind::Profile& profile, std::uint64_t iterations);
+metrics::Profile per_iteration(const metrics::Profile& profile, std::uint64_t iterations);
 
 }  // namespace cgbench::runner

@@ -5,7 +5,6 @@
 #include "exec/staging.hpp"
 #include "runner/gbench.hpp"
 #include "runner/measurement.hpp"
-#include "runner/valgrind_launcher.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 

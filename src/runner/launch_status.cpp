@@ -71,6 +71,39 @@ std::string valgrind_notes(const Run& run) {
     return util::join(notes, "; ");
 }
 
+// The error of a run whose process tree outgrew its limit and was killed.
+std::string process_limit_error(const Run& run) {
+    return fmt::format(
+        "started more than {} processes (a fork bomb, or a loop of short-lived children?); "
+        "everything it started was killed after {:.3g} s",
+        run.max_processes, run.outcome.wall_seconds);
+}
+
+// The error of a run killed by a signal: Valgrind's own SIGILL on an instruction it could not
+// decode is told apart from the program's.
+std::string killed_error(const Run& run) {
+    std::string error = "killed by " + exec::describe_signal(run.outcome.signal);
+    if (const auto why = undecodable_instruction(traced_processes(run.files, run.root_pid));
+        !why.empty()) {
+        error += " from Valgrind, not from the program: " + why;
+    }
+    return error;
+}
+
+// A run that never started: its working directory could not be entered (UsageError), or
+// Valgrind (`launcher`) could not be started or executed (EnvironmentError).
+[[noreturn]] void throw_spawn_failed(const exec::ProcessOutcome& outcome, const std::string& name,
+                                     const std::string& launcher) {
+    if (outcome.spawn_step == "chdir") {
+        throw UsageError(fmt::format("cannot enter the working directory of '{}': {}",
+                                     util::printable(name), std::strerror(outcome.spawn_errno)));
+    }
+    throw EnvironmentError(
+        fmt::format("cannot {} {}: {}", outcome.spawn_step == "fork" ? "start" : "execute",
+                    launcher, std::strerror(outcome.spawn_errno)),
+        "reinstall valgrind or set CGBENCH_VALGRIND");
+}
+
 }  // namespace
 
 bool ValgrindLauncher::warm_up(const BenchmarkSpec& spec, const exec::ProcessSpec& native,
@@ -103,39 +136,24 @@ void ValgrindLauncher::interpret(const Run& run, std::optional<double> limit,
     result.stderr_tail = last_lines(outcome.stderr_tail, 20);
     switch (outcome.how) {
         case Termination::SpawnFailed:
-            if (outcome.spawn_step == "chdir") {
-                throw UsageError(fmt::format("cannot enter the working directory of '{}': {}",
-                                             util::printable(result.name),
-                                             std::strerror(outcome.spawn_errno)));
-            }
-            throw EnvironmentError(
-                fmt::format("cannot {} {}: {}", outcome.spawn_step == "fork" ? "start" : "execute",
-                            inst_.launcher.string(), std::strerror(outcome.spawn_errno)),
-                "reinstall valgrind or set CGBENCH_VALGRIND");
+            throw_spawn_failed(outcome, result.name, inst_.launcher.string());
         case Termination::TimedOut:
             result.status = BenchStatus::Timeout;
             result.error = timeout_error(outcome, limit, "", inst_.launcher.string());
             return;
         case Termination::Limited:
             result.status = BenchStatus::Failed;
-            result.error = fmt::format(
-                "started more than {} processes (a fork bomb, or a loop of short-lived "
-                "children?); everything it started was killed after {:.3g} s",
-                run.max_processes, outcome.wall_seconds);
+            result.error = process_limit_error(run);
             return;
         case Termination::Signaled:
             result.status = BenchStatus::Failed;
             result.signal = outcome.signal;
-            result.error = "killed by " + exec::describe_signal(outcome.signal);
-            if (const auto why = undecodable_instruction(traced_processes(run.files, run.root_pid));
-                !why.empty()) {
-                result.error += " from Valgrind, not from the program: " + why;
-            }
+            result.error = killed_error(run);
             return;
         case Termination::Exited:
-            break;
+            interpret_exit(run, result);
+            return;
     }
-    interpret_exit(run, result);
 }
 
 void ValgrindLauncher::interpret_exit(const Run& run, BenchmarkResult& result) const {

@@ -9,7 +9,6 @@
 #include "runner/function_costs.hpp"
 #include "runner/measurement.hpp"
 #include "runner/repeatability.hpp"
-#include "runner/valgrind_launcher.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::runner {
@@ -57,58 +56,60 @@ std::vector<std::size_t> unprofiled(const std::vector<ProcessResult>& processes)
     return out;
 }
 
-// Warnings and failures that concern the processes of an otherwise measured result.
-void check_processes(const BenchmarkSpec& spec, const exec::ProcessOutcome& outcome,
-                     const std::vector<TracedProcess>& traced, BenchmarkResult& result) {
-    const auto& procs = result.processes;
-    // Valgrind refuses to exec a setuid program: the process saw a failed exec, which is not
-    // the program's behaviour (the native run exec'd it).
+// Valgrind refuses to exec a setuid program: the process saw a failed exec, which is not the
+// program's behaviour (the native run exec'd it). The failure's message, "" when none.
+std::string setuid_refused_error(const std::vector<TracedProcess>& traced,
+                                 const std::vector<ProcessResult>& procs) {
     for (std::size_t i = 0; i < traced.size(); ++i) {
         for (const auto& note : traced[i].log.notes) {
             if (note.find("Can't execute setuid") == std::string::npos) continue;
-            result.status = BenchStatus::Failed;
-            result.error = fmt::format(
+            return fmt::format(
                 "{} could not run a setuid or setgid program under Valgrind ({}), so what "
                 "was measured is a failed exec; measure the program without it",
                 procs.empty() ? std::string("the program") : process_label(procs, i),
                 util::printable(note));
-            return;
         }
     }
+    return {};
+}
+
+// The first child killed by a crash signal, unless `spec` allows it: by Valgrind when it
+// could not decode an instruction, else by the child's own fault. "" when none.
+std::string child_crash_error(const BenchmarkSpec& spec, const std::vector<TracedProcess>& traced,
+                              const std::vector<ProcessResult>& procs) {
+    if (spec.allow_child_crash) return {};
     for (std::size_t i = 1; i < procs.size(); ++i) {
-        if (!procs[i].signal || !is_crash_signal(*procs[i].signal) || spec.allow_child_crash) {
-            continue;
-        }
-        result.status = BenchStatus::Failed;
-        result.error =
-            fmt::format("{} crashed: {} (pass --allow-child-crash if it is expected)",
-                        process_label(procs, i), exec::describe_signal(*procs[i].signal));
+        if (!procs[i].signal || !is_crash_signal(*procs[i].signal)) continue;
+        const auto signal = exec::describe_signal(*procs[i].signal);
         if (const auto why = undecodable_instruction({traced[i]}); !why.empty()) {
-            result.error =
-                fmt::format("{} was killed by {} from Valgrind: {}", process_label(procs, i),
-                            exec::describe_signal(*procs[i].signal), why);
+            return fmt::format("{} was killed by {} from Valgrind: {}", process_label(procs, i),
+                               signal, why);
         }
-        return;
+        return fmt::format("{} crashed: {} (pass --allow-child-crash if it is expected)",
+                           process_label(procs, i), signal);
     }
-    if (outcome.unkillable_processes > 0) {
-        result.status = BenchStatus::Failed;
-        result.error = unkillable_error(outcome.unkillable_processes);
-        return;
-    }
-    // Cachegrind copies a process's counts with it at fork: a child that does not exec holds
-    // its parent's work up to the fork as well as its own, and the sum counts that work again
-    // for each such child (a pre-forking program is charged its setup per worker).
+    return {};
+}
+
+// Cachegrind copies a process's counts with it at fork: a child that does not exec holds
+// its parent's work up to the fork as well as its own, and the sum counts that work again
+// for each such child (a pre-forking program is charged its setup per worker).
+void warn_forked_children(const std::vector<ProcessResult>& procs, BenchmarkResult& result) {
     const auto forked = std::count_if(procs.begin(), procs.end(), [](const ProcessResult& p) {
         return p.forked && p.counted && p.profiled;
     });
-    if (forked > 0) {
-        result.warnings.push_back(fmt::format(
-            "{} forked process(es) that did not exec are counted: each holds its parent's "
-            "counts up to the fork (Valgrind copies them with the process), so what the parent "
-            "did before forking is counted again for each; --processes main counts the program "
-            "alone",
-            forked));
-    }
+    if (forked == 0) return;
+    result.warnings.push_back(fmt::format(
+        "{} forked process(es) that did not exec are counted: each holds its parent's "
+        "counts up to the fork (Valgrind copies them with the process), so what the parent "
+        "did before forking is counted again for each; --processes main counts the program "
+        "alone",
+        forked));
+}
+
+// Processes whose work is not in the result: killed as leftovers, or ended without a profile.
+void warn_uncounted_processes(const exec::ProcessOutcome& outcome,
+                              const std::vector<ProcessResult>& procs, BenchmarkResult& result) {
     const auto lost = unprofiled(procs);
     if (outcome.leftover_processes > 0) {
         result.warnings.push_back(fmt::format(
@@ -122,9 +123,28 @@ void check_processes(const BenchmarkSpec& spec, const exec::ProcessOutcome& outc
     }
 }
 
+// Warnings and failures that concern the processes of an otherwise measured result: the
+// first failure found fails it; without one, the warnings are added.
+void check_processes(const BenchmarkSpec& spec, const exec::ProcessOutcome& outcome,
+                     const std::vector<TracedProcess>& traced, BenchmarkResult& result) {
+    const auto& procs = result.processes;
+    std::string failure = setuid_refused_error(traced, procs);
+    if (failure.empty()) failure = child_crash_error(spec, traced, procs);
+    if (failure.empty() && outcome.unkillable_processes > 0) {
+        failure = unkillable_error(outcome.unkillable_processes);
+    }
+    if (!failure.empty()) {
+        result.status = BenchStatus::Failed;
+        result.error = std::move(failure);
+        return;
+    }
+    warn_forked_children(procs, result);
+    warn_uncounted_processes(outcome, procs, result);
+}
+
 // What the counted processes' profiles add up to, and what the repeatability warnings read.
 struct ProcessSum {
-    valgrind::ProfileSum sum;
+    metrics::ProfileSum sum;
     std::vector<ProcessEvidence> evidence;
 };
 
@@ -139,7 +159,7 @@ ProcessSum sum_processes(const Launcher& launcher, const Run& run,
         counted += p.counted && p.profiled ? 1 : 0;
     // One counted process: only its top functions are needed. Several: all of each, so that
     // a function's cost is summed over every process before the top ones are picked.
-    valgrind::ParseOptions options = top_function_options(weights);
+    metrics::ProfileRequest options = top_function_options(weights);
     if (counted > 1) options = {.collect_functions = true, .collect_lines = true};
     options.watch = repeatability_function;
     ProcessSum out;
@@ -150,7 +170,7 @@ ProcessSum sum_processes(const Launcher& launcher, const Run& run,
         // its profile at its own exit: a file cut short is no profile, and its work is not
         // counted (the warning says so), as for one killed before.
         auto profile = launcher.process_profile(
-            run, traced[i], procs[i].counted ? options : valgrind::ParseOptions{},
+            run, traced[i], procs[i].counted ? options : metrics::ProfileRequest{},
             i > 0 && run.outcome.killed_leftovers);
         if (!profile) {
             procs[i].profiled = false;

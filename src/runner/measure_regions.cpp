@@ -7,7 +7,6 @@
 #include "runner/function_costs.hpp"
 #include "runner/measurement.hpp"
 #include "runner/regions.hpp"
-#include "runner/valgrind_launcher.hpp"
 #include "util/strings.hpp"
 
 namespace cgbench::runner {

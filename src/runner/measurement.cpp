@@ -3,9 +3,12 @@
 #include <algorithm>
 
 #include "runner/function_costs.hpp"
-#include "runner/valgrind_launcher.hpp"
 
 namespace cgbench::runner {
+
+valgrind::ToolOptions tool_options(const MeasureSettings& s, valgrind::Tool tool) {
+    return {tool, s.geometry, !s.weights.instructions_only, s.branch_sim, {}};
+}
 
 BenchmarkResult start_result(const BenchmarkSpec& spec, valgrind::Tool tool,
                              const MeasureSettings& settings) {
@@ -19,7 +22,7 @@ BenchmarkResult start_result(const BenchmarkSpec& spec, valgrind::Tool tool,
     return result;
 }
 
-void score(const valgrind::Profile& profile, const metrics::Weights& weights,
+void score(const metrics::Profile& profile, const metrics::Weights& weights,
            BenchmarkResult& result) {
     result.events = profile.totals;
     result.derived = metrics::derive(result.events);

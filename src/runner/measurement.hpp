@@ -20,6 +20,9 @@
 
 namespace cgbench::runner {
 
+// The Valgrind options of `tool` under `settings`, which a strategy's options() starts from.
+valgrind::ToolOptions tool_options(const MeasureSettings& settings, valgrind::Tool tool);
+
 class Measurement {
   public:
     virtual ~Measurement() = default;

@@ -16,4 +16,8 @@ std::vector<BenchmarkResult> Measurer::measure_all(const BenchmarkSpec& spec, in
     return measurement_for(spec, settings(), installation()).measure(launcher_, spec, attempt);
 }
 
+CallProfile measure_call_tree(Measurer& measurer, const BenchmarkSpec& spec) {
+    return CallGraph().measure_tree(measurer.launcher(), spec);
+}
+
 }  // namespace cgbench::runner

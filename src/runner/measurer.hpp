@@ -11,6 +11,7 @@
 #include "exec/environment.hpp"
 #include "exec/process.hpp"
 #include "runner/benchmark.hpp"
+#include "runner/call_stacks.hpp"
 #include "runner/launcher.hpp"
 #include "runner/regions.hpp"
 #include "runner/valgrind_launcher.hpp"
@@ -61,5 +62,8 @@ class Measurer {
   private:
     ValgrindLauncher launcher_;
 };
+
+// CallGraph().measure_tree() (call_stacks.hpp) with the launcher of `measurer`.
+CallProfile measure_call_tree(Measurer& measurer, const BenchmarkSpec& spec);
 
 }  // namespace cgbench::runner

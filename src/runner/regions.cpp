@@ -69,9 +69,9 @@ bool RegionNesting::finish() {
     return error_.empty();
 }
 
-RegionAttribution attribute_regions(const std::vector<valgrind::Profile>& parts) {
+RegionAttribution attribute_regions(const std::vector<metrics::Profile>& parts) {
     RegionNesting nesting;
-    std::vector<valgrind::ProfileSum> sums;
+    std::vector<metrics::ProfileSum> sums;
     for (const auto& part : parts) {
         std::vector<std::size_t> distinct = nesting.open();
         std::sort(distinct.begin(), distinct.end());

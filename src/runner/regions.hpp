@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "metrics/profile.hpp"
 #include "valgrind/process_log.hpp"
-#include "valgrind/profile.hpp"
 
 namespace cgbench::runner {
 
@@ -22,7 +22,7 @@ struct RegionCost {
     std::string name;
     std::uint64_t entries = 0;  // BEGINs while it was not already open
     // The summed parts: totals, and per-function self costs when the parts carry them.
-    valgrind::Profile profile;
+    metrics::Profile profile;
 };
 
 // Follows BEGIN and END markers in order: which regions are open, their names in order of
@@ -67,7 +67,7 @@ std::optional<RegionMarker> region_marker(std::string_view trigger);
 // Attributes `parts` (in dump order) to regions. Errors (a region begun and never ended, an
 // END without BEGIN, regions that overlap without nesting) come back in `error`, naming the
 // region. Throws UsageError when the parts record different events or a sum overflows.
-RegionAttribution attribute_regions(const std::vector<valgrind::Profile>& parts);
+RegionAttribution attribute_regions(const std::vector<metrics::Profile>& parts);
 
 // The regions the logged markers `marks` describe (Cachegrind): names, entries, and `error`
 // as attribute_regions gives it; the profiles are left empty.

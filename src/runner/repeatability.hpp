@@ -27,21 +27,21 @@
 #include <vector>
 
 #include "exec/sandbox.hpp"
-#include "valgrind/profile.hpp"
+#include "metrics/profile.hpp"
 
 namespace cgbench::runner {
 
-// Whether profile function `name` is one the rules read (valgrind::ParseOptions::watch).
+// Whether profile function `name` is one the rules read (metrics::ProfileRequest::watch).
 bool repeatability_function(std::string_view name);
 
 // One counted process of a run, as the rules see it.
 struct ProcessEvidence {
-    std::string command;                          // for messages, as shown to the user
-    std::vector<valgrind::FunctionCost> watched;  // Profile::watched of its profile
-    std::optional<std::size_t> parent;            // index of the process that started it
-    std::int64_t started_ns = 0;                  // when it started and ended (its Valgrind
-    std::int64_t ended_ns = 0;                    // log's birth and last write); 0: unknown
-    int threads = 1;                              // the most threads it ran (ProcessLog)
+    std::string command;                         // for messages, as shown to the user
+    std::vector<metrics::FunctionCost> watched;  // Profile::watched of its profile
+    std::optional<std::size_t> parent;           // index of the process that started it
+    std::int64_t started_ns = 0;                 // when it started and ended (its Valgrind
+    std::int64_t ended_ns = 0;                   // log's birth and last write); 0: unknown
+    int threads = 1;                             // the most threads it ran (ProcessLog)
 };
 
 // The warnings for a run of `processes`, given what `fixed` pinned. Empty when nothing

@@ -39,10 +39,6 @@ void throw_if_tmp_full() {
         "free space in /tmp; cgbench stages every run there (fixed-length paths)");
 }
 
-valgrind::ToolOptions tool_options(const MeasureSettings& s, valgrind::Tool tool) {
-    return {tool, s.geometry, !s.weights.instructions_only, s.branch_sim, {}};
-}
-
 ValgrindLauncher::ValgrindLauncher(valgrind::Installation inst, MeasureSettings settings,
                                    exec::ProcessRunner& runner, exec::EnvMap caller)
     : inst_(std::move(inst)),

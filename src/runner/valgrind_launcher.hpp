@@ -3,8 +3,6 @@
 // program, build its environment, warm it up natively, run it under the tool a strategy asks
 // for, interpret how it ended, and read Valgrind's files with the parsers of valgrind/.
 
-#include <fmt/format.h>
-
 #include <filesystem>
 #include <mutex>
 #include <string>
@@ -33,24 +31,10 @@ struct MeasureFacts {
     std::vector<std::string> loader_env;
 };
 
-// The Valgrind options of `tool` under `settings`.
-valgrind::ToolOptions tool_options(const MeasureSettings& settings, valgrind::Tool tool);
-
 // Throws EnvironmentError when /tmp, where Valgrind keeps its temporary files, is not
 // writable or (nearly) full: Valgrind's truncated or missing profile is then explained by
 // that, not by Valgrind.
 void throw_if_tmp_full();
-
-// Parses a profile Valgrind wrote; a malformed one means Valgrind misbehaved (EnvironmentError).
-template <typename Parse>
-auto parse_output(Parse&& parse) {
-    try {
-        return parse();
-    } catch (const valgrind::ParseError& e) {
-        throw_if_tmp_full();
-        throw EnvironmentError(fmt::format("valgrind wrote an unreadable profile: {}", e.what()));
-    }
-}
 
 // One ValgrindLauncher serves a whole run; launch() may be called from several threads at
 // once when the ProcessRunner allows it (PosixProcessRunner does); the facts are guarded.
@@ -64,16 +48,14 @@ class ValgrindLauncher final : public Launcher {
 
     Run launch(const BenchmarkSpec& spec, const LaunchRequest& request, BenchmarkResult& result,
                int attempt) override;
-    valgrind::Profile profile(const Run& run, valgrind::ParseOptions options) const override;
-    std::vector<valgrind::Profile> profile_parts(
-        const Run& run, const valgrind::ParseOptions& options) const override;
+    metrics::Profile profile(const Run& run, metrics::ProfileRequest options) const override;
+    std::vector<metrics::Profile> profile_parts(
+        const Run& run, const metrics::ProfileRequest& options) const override;
     valgrind::ProcessLog log(const Run& run) const override;
     std::vector<TracedProcess> processes(const Run& run) const override;
-    std::optional<valgrind::Profile> process_profile(const Run& run, const TracedProcess& process,
-                                                     valgrind::ParseOptions options,
-                                                     bool cut_short_is_none) const override;
-    void keep_raw(const BenchmarkSpec& spec, int attempt, const Run& run, BenchmarkResult& result,
-                  const std::vector<std::filesystem::path>& extra = {}) const override;
+    std::optional<metrics::Profile> process_profile(const Run& run, const TracedProcess& process,
+                                                    metrics::ProfileRequest options,
+                                                    bool cut_short_is_none) const override;
 
     // Checks, without running anything, that `spec` can be run: its working directory and
     // stdin file exist and its program resolves to an executable. Throws UsageError otherwise.
@@ -86,6 +68,8 @@ class ValgrindLauncher final : public Launcher {
     MeasureFacts facts() const;
 
   private:
+    void keep_files(const BenchmarkSpec& spec, int attempt, const Run& run, BenchmarkResult& result,
+                    const std::vector<std::filesystem::path>& extra) const override;
     // The working directory and resolved program of `spec` (see check()).
     std::pair<std::filesystem::path, exec::ResolvedProgram> locate(const BenchmarkSpec& spec) const;
     // The environment of `argv` in `sandbox`; a block over the budget is a warning on `result`.

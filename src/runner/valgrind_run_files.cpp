@@ -8,6 +8,7 @@
 #include "util/strings.hpp"
 #include "valgrind/cachegrind_parser.hpp"
 #include "valgrind/callgrind_parser.hpp"
+#include "valgrind/profile_builder.hpp"
 
 namespace cgbench::runner {
 
@@ -30,22 +31,33 @@ bool runs_started_program(const TracedProcess& p, int root_pid, const std::strin
 }
 
 // The profile at `path` of a run of `tool`.
-valgrind::Profile parse_profile(valgrind::Tool tool, const fs::path& path,
-                                const valgrind::ParseOptions& options) {
+metrics::Profile parse_profile(valgrind::Tool tool, const fs::path& path,
+                               const metrics::ProfileRequest& options) {
     return tool == valgrind::Tool::Callgrind ? valgrind::parse_callgrind_file(path, options)
                                              : valgrind::parse_cachegrind_file(path, options);
 }
 
+// Parses a profile Valgrind wrote; a malformed one means Valgrind misbehaved (EnvironmentError).
+template <typename Parse>
+auto parse_output(Parse&& parse) {
+    try {
+        return parse();
+    } catch (const valgrind::ParseError& e) {
+        throw_if_tmp_full();
+        throw EnvironmentError(fmt::format("valgrind wrote an unreadable profile: {}", e.what()));
+    }
+}
+
 }  // namespace
 
-valgrind::Profile ValgrindLauncher::profile(const Run& run, valgrind::ParseOptions options) const {
+metrics::Profile ValgrindLauncher::profile(const Run& run, metrics::ProfileRequest options) const {
     // The started program's arguments are known: its `cmd:` header spans their lines.
     options.cmd_lines = run.cmd_lines;
     return parse_output([&] { return parse_profile(run.files.tool, run.out_file(), options); });
 }
 
-std::vector<valgrind::Profile> ValgrindLauncher::profile_parts(
-    const Run& run, const valgrind::ParseOptions& options) const {
+std::vector<metrics::Profile> ValgrindLauncher::profile_parts(
+    const Run& run, const metrics::ProfileRequest& options) const {
     return parse_output([&] { return valgrind::parse_callgrind_parts(run.out_file(), options); });
 }
 
@@ -57,10 +69,10 @@ std::vector<TracedProcess> ValgrindLauncher::processes(const Run& run) const {
     return traced_processes(run.files, run.root_pid);
 }
 
-std::optional<valgrind::Profile> ValgrindLauncher::process_profile(const Run& run,
-                                                                   const TracedProcess& process,
-                                                                   valgrind::ParseOptions options,
-                                                                   bool cut_short_is_none) const {
+std::optional<metrics::Profile> ValgrindLauncher::process_profile(const Run& run,
+                                                                  const TracedProcess& process,
+                                                                  metrics::ProfileRequest options,
+                                                                  bool cut_short_is_none) const {
     // The started program's `cmd:` header spans its arguments' lines. Others' are not known
     // (nor those of what it exec'd into): theirs ends at the last `events:` line.
     if (runs_started_program(process, run.root_pid, run.cmd_program))
@@ -90,8 +102,9 @@ std::string name_without_pid(const fs::path& file, int pid) {
 
 }  // namespace
 
-void ValgrindLauncher::keep_raw(const BenchmarkSpec& spec, int attempt, const Run& run,
-                                BenchmarkResult& result, const std::vector<fs::path>& extra) const {
+void ValgrindLauncher::keep_files(const BenchmarkSpec& spec, int attempt, const Run& run,
+                                  BenchmarkResult& result,
+                                  const std::vector<fs::path>& extra) const {
     if (settings_.keep_raw_dir.empty() || run.root_pid == 0) return;
     const std::string stem = util::file_safe(spec.name) +
                              (attempt > 0 ? fmt::format(".{}", attempt + 1) : std::string());

@@ -1,8 +1,8 @@
 #pragma once
-// What the Cachegrind and Callgrind parsers share: the error type, the options, and the
-// builder that turns an `events:` line and count lines into a Profile, keeping running sums
-// (to check the file's own totals) and, when asked, per-function costs. Parsers own the
-// syntax; the builder owns the numbers.
+// What the Cachegrind and Callgrind parsers share: the error type and the builder that turns
+// an `events:` line and count lines into a Profile, keeping running sums (to check the file's
+// own totals) and, when asked, per-function costs. Parsers own the syntax; the builder owns
+// the numbers.
 
 #include <cstddef>
 #include <cstdint>
@@ -30,32 +30,6 @@ class ParseError : public UsageError {
   private:
     std::size_t line_;
     std::string reason_;
-};
-
-struct ParseOptions {
-    bool collect_functions = false;  // fill Profile::functions (self cost per function)
-    // With collect_functions and a limit: keep only the `function_limit` functions that rank
-    // highest under `function_rank` (ties by file and name) and sum the others into one
-    // kOtherFunctions entry. Names are copied out of the file only for the functions kept,
-    // which is most of the cost of collecting functions in a large profile. 0: keep all.
-    std::size_t function_limit = 0;
-    std::function<std::uint64_t(const metrics::EventCounts&)> function_rank = {};
-    // Cachegrind: how many lines its `cmd:` header spans. Valgrind 3.19 writes the command
-    // line unescaped, so an argument holding newlines continues it on the next lines (which
-    // may look like anything, even "events: ..."): 1 + the newlines in the program's argv.
-    // 0: unknown; the command then spans every line up to the last `events:` line (nothing
-    // after the real one starts so).
-    std::size_t cmd_lines = 0;
-    // With collect_functions: every function whose name this accepts is also copied to
-    // Profile::watched, whatever its rank (the functions runner/repeatability.hpp reads).
-    std::function<bool(std::string_view)> watch = {};
-    // Callgrind: fill Profile::calls (the call graph, by function name).
-    bool collect_calls = false;
-    // With collect_functions (Cachegrind only): also fill Profile::lines with the
-    // `line_limit` source lines that rank highest under `function_rank` (ties by file,
-    // function and line; 0: every line). The rest of a line's cost stays its function's.
-    bool collect_lines = false;
-    std::size_t line_limit = 0;
 };
 
 class ProfileBuilder {

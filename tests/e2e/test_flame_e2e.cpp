@@ -11,6 +11,7 @@
 #include "exec/process.hpp"
 #include "report/flame_svg.hpp"
 #include "runner/call_stacks.hpp"
+#include "runner/measurer.hpp"
 #include "unit/flame_check.hpp"
 #include "unit/markup_check.hpp"
 #include "util/fs.hpp"

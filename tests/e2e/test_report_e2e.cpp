@@ -11,6 +11,7 @@
 #include "e2e/harness.hpp"
 #include "history/stored_runs.hpp"
 #include "report/escape.hpp"
+#include "report/flame_svg.hpp"
 #include "sqlite_store/sqlite.hpp"
 #include "sqlite_store/sqlite_history.hpp"
 #include "unit/run_fixtures.hpp"
@@ -205,6 +206,39 @@ TEST(ReportE2E, UnwritableOutputFailsBeforeTheDatabaseIsRead) {
                           "is a directory");
     expect_no_page(dir, "out.html");
     expect_no_page(dir, ".tmp.");
+}
+
+// --flame DIR: each flame graph cgbench drew there is inlined in the page under its file's
+// name, escaped; another file is left out with a warning; a missing DIR is a usage error
+// before anything is written.
+TEST(ReportE2E, FlameGraphsOfADirectoryAreEmbedded) {
+    const auto dir = scratch("report-flame");
+    const auto db = one_stored_run(dir);
+    const auto flames = dir / "flame";
+    fs::create_directories(flames);
+    CallTree head("w"), base("w");
+    head.add_self(head.child(CallTree::kRoot, "grew"), 300);
+    base.add_self(base.child(CallTree::kRoot, "grew"), 100);
+    const report::FlameGraph graph{"w", "cost +200%", &head, &base};
+    const std::string stem = "w<i>&";
+    util::write_file_atomic(flames / (stem + ".svg"), report::render_flame_svg(graph));
+    util::write_file_atomic(flames / "evil.svg", "<svg><script>alert(1)</script></svg>\n");
+    util::write_file_atomic(flames / "notes.txt", "not a graph");
+    const auto html = dir / "x.html";
+    const auto r =
+        report({"--db", db.string(), "--html", html.string(), "--flame", flames.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("evil.svg is not a flame graph cgbench drew"), std::string::npos) << r.err;
+    const auto page = util::read_file(html);
+    EXPECT_NE(page.find("<figcaption>" + report::markup_escape(stem) + "</figcaption>\n" +
+                        report::render_flame_svg_element(graph)),
+              std::string::npos);
+    EXPECT_EQ(page.find(stem), std::string::npos);
+    EXPECT_EQ(page.find("alert(1)"), std::string::npos);
+    expect_one_line_error(report({"--db", db.string(), "--html", (dir / "y.html").string(),
+                                  "--flame", (dir / "none").string()}),
+                          2, "--flame");
+    expect_no_page(dir, "y.html");
 }
 
 }  // namespace cgbench::e2e

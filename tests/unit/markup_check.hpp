@@ -14,10 +14,10 @@
 namespace cgbench::testing_markup {
 
 inline const std::set<std::string, std::less<>> kTags = {
-    "html",   "head",    "meta",    "title",   "style",  "body", "h1",   "h2",
-    "p",      "code",    "table",   "tr",      "th",     "td",   "a",    "span",
-    "b",      "section", "details", "summary", "svg",    "line", "text", "polyline",
-    "circle", "path",    "div",     "br",      "script", "rect", "g"};
+    "html",    "head",    "meta", "title", "style",  "body",      "h1",     "h2",   "p",
+    "code",    "table",   "tr",   "th",    "td",     "a",         "span",   "b",    "section",
+    "details", "summary", "svg",  "line",  "text",   "polyline",  "circle", "path", "div",
+    "br",      "script",  "rect", "g",     "figure", "figcaption"};
 inline const std::set<std::string, std::less<>> kVoid = {"meta", "br"};  // HTML void elements
 inline const std::set<std::string, std::less<>> kAttributes = {
     "lang", "charset", "name",        "content",  "http-equiv",  "class",     "id",

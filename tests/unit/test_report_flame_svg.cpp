@@ -89,6 +89,33 @@ TEST(FlameSvg, EscapesEveryName) {
     EXPECT_EQ(svg.find(std::string(kMaxFrameName + 1, 'x')), std::string::npos);
 }
 
+// What report --flame inlines: a graph as drawn (hostile names included) comes back as its
+// <svg> element; a document with markup the drawer never writes, or no SVG at all, does not.
+TEST(FlameSvg, EmbeddableIsWhatTheDrawerWritesAndNothingElse) {
+    CallTree head("<svg onload=alert(1)>");
+    add(head, {"main", "<script>alert(1)</script>"}, 100);
+    add(head, {"main", "a<g>b</rect>"}, 50);
+    const FlameGraph g{"<b>&name", "cost +1%", &head, &head};
+    const auto element = render_flame_svg_element(g);
+    EXPECT_EQ(embeddable_flame_svg(render_flame_svg(g)), element);
+    EXPECT_EQ(embeddable_flame_svg(element), element);
+    const auto with = [&](const std::string& markup) {
+        auto doc = element;
+        doc.insert(doc.find("<rect"), markup);
+        return doc;
+    };
+    for (const auto& hostile :
+         {std::string("<script>alert(1)</script>"), std::string("<foreignObject></foreignObject>"),
+          std::string("<style>*{}</style>"), std::string("<a href=\"x\">x</a>"),
+          std::string("<image href=\"x\"/>"), std::string("<"), std::string("<svg:script/>")}) {
+        EXPECT_EQ(embeddable_flame_svg(with(hostile)), std::nullopt) << hostile;
+    }
+    EXPECT_EQ(embeddable_flame_svg("<html><svg></svg></html>\n"), std::nullopt);
+    EXPECT_EQ(embeddable_flame_svg(element.substr(0, element.size() - 2)), std::nullopt)
+        << "cut short";
+    EXPECT_EQ(embeddable_flame_svg(""), std::nullopt);
+}
+
 // 100,000 functions too narrow to draw are one "(other)" frame; a chain 5,000 calls deep is
 // cut; a tree of more wide-enough frames than kMaxFrames is cut and says so.
 TEST(FlameSvg, StaysBoundedWhateverTheTree) {

@@ -9,6 +9,8 @@
 #include "history/steps.hpp"
 #include "history_fixtures.hpp"
 #include "markup_check.hpp"
+#include "report/escape.hpp"
+#include "report/flame_svg.hpp"
 #include "report/html_history_reporter.hpp"
 #include "report/html_script.hpp"
 #include "util/sha256.hpp"
@@ -17,8 +19,8 @@ namespace cgbench::report {
 
 using testing_fixtures::flat;
 using testing_fixtures::HistoryBuilder;
-using testing_fixtures::occurrences;
 using testing_fixtures::kHostile;
+using testing_fixtures::occurrences;
 using testing_fixtures::operator+;
 using testing_markup::check_html;
 using testing_markup::check_xml;
@@ -40,7 +42,6 @@ HtmlHistory page_of(const history::History& h) {
     p.steps = history::find_all_steps(h, {p.default_branch, std::nullopt, false});
     return p;
 }
-
 
 // The text of the page's inline script (the one without a type).
 std::string inline_script(const std::string& html) {
@@ -102,9 +103,33 @@ TEST(HtmlHistoryReporter, HostileStringsStayText) {
     const auto open = html.find("<script type=\"application/json\" id=\"cgbench-data\">");
     ASSERT_NE(open, std::string::npos);
     const auto start = html.find('>', open) + 1;
-    const auto data = nlohmann::json::parse(html.substr(start, html.find("</script>", start) - start));
+    const auto data =
+        nlohmann::json::parse(html.substr(start, html.find("</script>", start) - start));
     EXPECT_EQ(data["commits"][kScript], kScript);
     EXPECT_EQ(data["charts"].size(), 3u);
+}
+
+// Flame graphs given (report --flame) are inlined after the steps under their escaped
+// names, in order; the page stays well-formed; none given, no section.
+TEST(HtmlHistoryReporter, FlameGraphsAreInlinedUnderEscapedNames) {
+    const auto h = with_step();
+    auto page = page_of(h);
+    EXPECT_EQ(render_html_history(page).find("flame-graphs"), std::string::npos);
+    CallTree head("bench"), base("bench");
+    head.add_self(head.child(CallTree::kRoot, "<hot>"), 300);
+    base.add_self(base.child(CallTree::kRoot, "<hot>"), 100);
+    const auto svg = render_flame_svg_element({"parse/large", "", &head, &base});
+    page.flames = {{kHostile, svg}, {"second", svg}};
+    const std::string html = render_html_history(page);
+    EXPECT_EQ(check_html(html), "");
+    EXPECT_EQ(html.find(kHostile), std::string::npos);
+    const auto first =
+        html.find("<figcaption>" + markup_escape(kHostile) + "</figcaption>\n" + svg);
+    ASSERT_NE(first, std::string::npos) << "the name escaped, the graph inlined as drawn";
+    EXPECT_GT(html.find("<figcaption>second</figcaption>"), first);
+    EXPECT_GT(first, html.find("id=\"steps\""));
+    EXPECT_LT(first, html.find("<section"));
+    EXPECT_EQ(occurrences(html, "<script"), 2u) << "no script came with the graphs";
 }
 
 TEST(HtmlHistoryReporter, SelfContainedAndItsScriptAllowedByHash) {
@@ -120,8 +145,8 @@ TEST(HtmlHistoryReporter, SelfContainedAndItsScriptAllowedByHash) {
               std::string::npos)
         << "only this script may run, and nothing may load";
     std::string rest = html;  // every URL but the SVG namespaces
-    for (const std::string ns : {"xmlns=\"http://www.w3.org/2000/svg\"",
-                                 "\"http://www.w3.org/2000/svg\""}) {
+    for (const std::string ns :
+         {"xmlns=\"http://www.w3.org/2000/svg\"", "\"http://www.w3.org/2000/svg\""}) {
         for (auto at = rest.find(ns); at != std::string::npos; at = rest.find(ns))
             rest.erase(at, ns.size());
     }

@@ -26,7 +26,7 @@ metrics::EventCounts ir(std::uint64_t n) {
 
 // A profile of functions (self Ir) and calls (inclusive Ir), as the parser fills it.
 struct GraphBuilder {
-    valgrind::Profile profile;
+    metrics::Profile profile;
     GraphBuilder& fn(const std::string& name, std::uint64_t self) {
         profile.functions.push_back({"f.c", name, ir(self)});
         return *this;

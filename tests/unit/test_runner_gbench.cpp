@@ -13,8 +13,8 @@ namespace {
 
 using metrics::Event;
 
-valgrind::Profile part(std::uint64_t ir, const std::string& trigger) {
-    valgrind::Profile p;
+metrics::Profile part(std::uint64_t ir, const std::string& trigger) {
+    metrics::Profile p;
     p.tool = "callgrind";
     p.trigger = trigger;
     p.columns = {Event::Ir};
@@ -23,21 +23,21 @@ valgrind::Profile part(std::uint64_t ir, const std::string& trigger) {
     p.functions.push_back({"a.c", "f", p.totals});
     return p;
 }
-valgrind::Profile after(std::uint64_t ir, const std::string& fn) {
+metrics::Profile after(std::uint64_t ir, const std::string& fn) {
     return part(ir, "--dump-after=benchmark::State::" + fn + "()");
 }
-valgrind::Profile before(std::uint64_t ir, const std::string& fn) {
+metrics::Profile before(std::uint64_t ir, const std::string& fn) {
     return part(ir, "--dump-before=benchmark::State::" + fn + "()");
 }
 
 // One repetition as libbenchmark 1.7.1 runs it: ResumeTiming inside StartKeepRunning, the
 // loop, PauseTiming inside FinishKeepRunning; `untimed` before it.
-std::vector<valgrind::Profile> repetition(std::uint64_t untimed, std::uint64_t loop) {
+std::vector<metrics::Profile> repetition(std::uint64_t untimed, std::uint64_t loop) {
     return {after(untimed, "ResumeTiming"), after(0, "StartKeepRunning"),
             before(loop, "FinishKeepRunning"), before(20, "PauseTiming")};
 }
 
-std::uint64_t ir(const valgrind::Profile& p) {
+std::uint64_t ir(const metrics::Profile& p) {
     return p.totals.get(Event::Ir);
 }
 
@@ -59,7 +59,7 @@ TEST(Gbench, ListingAndVersion) {
 }
 
 TEST(Gbench, TheLastRepetitionsLoopIsSelected) {
-    std::vector<valgrind::Profile> parts;
+    std::vector<metrics::Profile> parts;
     for (const auto& [untimed, loop] : {std::pair{900000, 4886}, {4000, 4019}, {4000, 4019}}) {
         const auto rep = repetition(untimed, loop);
         parts.insert(parts.end(), rep.begin(), rep.end());
@@ -74,7 +74,7 @@ TEST(Gbench, TheLastRepetitionsLoopIsSelected) {
 }
 
 TEST(Gbench, PausedCodeIsLeftOut) {
-    const std::vector<valgrind::Profile> parts = {
+    const std::vector<metrics::Profile> parts = {
         after(1000, "ResumeTiming"), after(0, "StartKeepRunning"),     before(6, "PauseTiming"),
         after(1745, "ResumeTiming"), before(577, "FinishKeepRunning"), before(20, "PauseTiming")};
     const auto found = select_loops(parts);

@@ -29,13 +29,13 @@ class ScriptedLauncher final : public Launcher {
   public:
     MeasureSettings measure_settings;
     BenchStatus status = BenchStatus::Ok;
-    valgrind::Profile whole;
-    std::vector<valgrind::Profile> parts;
+    metrics::Profile whole;
+    std::vector<metrics::Profile> parts;
 
     std::vector<BenchmarkSpec> launched;
     std::vector<LaunchRequest> requests;
     std::vector<int> attempts;
-    mutable std::vector<valgrind::ParseOptions> read;
+    mutable std::vector<metrics::ProfileRequest> read;
     mutable int kept = 0;
 
     const MeasureSettings& settings() const override { return measure_settings; }
@@ -51,12 +51,12 @@ class ScriptedLauncher final : public Launcher {
         run.root_pid = 7;
         return run;
     }
-    valgrind::Profile profile(const Run&, valgrind::ParseOptions options) const override {
+    metrics::Profile profile(const Run&, metrics::ProfileRequest options) const override {
         read.push_back(options);
         return whole;
     }
-    std::vector<valgrind::Profile> profile_parts(
-        const Run&, const valgrind::ParseOptions& options) const override {
+    std::vector<metrics::Profile> profile_parts(
+        const Run&, const metrics::ProfileRequest& options) const override {
         read.push_back(options);
         return parts;
     }
@@ -68,14 +68,14 @@ class ScriptedLauncher final : public Launcher {
         p.log.threads = 1;
         return {p};
     }
-    std::optional<valgrind::Profile> process_profile(const Run&, const TracedProcess&,
-                                                     valgrind::ParseOptions options,
-                                                     bool) const override {
+    std::optional<metrics::Profile> process_profile(const Run&, const TracedProcess&,
+                                                    metrics::ProfileRequest options,
+                                                    bool) const override {
         read.push_back(options);
         return whole;
     }
-    void keep_raw(const BenchmarkSpec&, int, const Run&, BenchmarkResult&,
-                  const std::vector<std::filesystem::path>&) const override {
+    void keep_files(const BenchmarkSpec&, int, const Run&, BenchmarkResult&,
+                    const std::vector<std::filesystem::path>&) const override {
         ++kept;
     }
 };
@@ -89,8 +89,8 @@ BenchmarkSpec spec_named(const std::string& name) {
 }
 
 // main (self 10) calls work (self 40): 50 Ir in all.
-valgrind::Profile small_call_graph() {
-    valgrind::Profile p;
+metrics::Profile small_call_graph() {
+    metrics::Profile p;
     p.tool = "callgrind";
     p.totals = ir(50);
     p.functions = {{"m.c", "main", ir(10)}, {"m.c", "work", ir(40)}};

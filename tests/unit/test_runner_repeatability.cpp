@@ -10,17 +10,17 @@ namespace cgbench::runner {
 
 namespace {
 
-valgrind::FunctionCost fn(std::string name, std::uint64_t ir) {
-    valgrind::FunctionCost f{"", std::move(name), {}};
+metrics::FunctionCost fn(std::string name, std::uint64_t ir) {
+    metrics::FunctionCost f{"", std::move(name), {}};
     f.counts.set(metrics::Event::Ir, ir);
     return f;
 }
 
-ProcessEvidence process(std::vector<valgrind::FunctionCost> watched, std::string command = "p") {
+ProcessEvidence process(std::vector<metrics::FunctionCost> watched, std::string command = "p") {
     return {std::move(command), std::move(watched), std::nullopt, 0, 0};
 }
 
-std::vector<std::string> warnings(std::vector<valgrind::FunctionCost> watched,
+std::vector<std::string> warnings(std::vector<metrics::FunctionCost> watched,
                                   exec::FixedInputs fixed = {}) {
     return repeatability_warnings({process(std::move(watched))}, fixed);
 }

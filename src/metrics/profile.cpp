@@ -1,4 +1,4 @@
-#include "valgrind/profile.hpp"
+#include "metrics/profile.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "base/errors.hpp"
 
-namespace cgbench::valgrind {
+namespace cgbench::metrics {
 
 std::optional<std::size_t> Profile::column_of(metrics::Event e) const {
     for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -74,4 +74,4 @@ Profile ProfileSum::take() {
     return out;
 }
 
-}  // namespace cgbench::valgrind
+}  // namespace cgbench::metrics
