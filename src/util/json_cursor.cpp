@@ -1,8 +1,21 @@
 #include "util/json_cursor.hpp"
 
+#include <array>
 #include <charconv>
 
 namespace cgbench::util {
+
+namespace {
+
+// The bytes a string holds as they are: all but '"', '\\' and control characters.
+constexpr auto kPlainInString = [] {
+    std::array<bool, 256> plain{};
+    for (std::size_t c = 0x20; c < plain.size(); ++c)
+        plain[c] = c != '"' && c != '\\';
+    return plain;
+}();
+
+}  // namespace
 
 void JsonCursor::skip_whitespace() {
     while (i_ < s_.size() &&
@@ -69,11 +82,14 @@ bool JsonCursor::string(std::string& out) {
     if (!eat('"')) return false;
     out.clear();
     for (;;) {
+        // A run of plain characters, scanned through a local pointer (a stored document's
+        // strings are most of its bytes).
         const std::size_t start = i_;
-        while (i_ < s_.size() && s_[i_] != '"' && s_[i_] != '\\' &&
-               static_cast<unsigned char>(s_[i_]) >= 0x20) {
-            ++i_;
-        }
+        const char* p = s_.data() + i_;
+        const char* const end = s_.data() + s_.size();
+        while (p != end && kPlainInString[static_cast<unsigned char>(*p)])
+            ++p;
+        i_ = static_cast<std::size_t>(p - s_.data());
         out.append(s_.substr(start, i_ - start));
         if (i_ >= s_.size() || static_cast<unsigned char>(s_[i_]) < 0x20) return false;
         if (s_[i_++] == '"') return true;
