@@ -67,8 +67,8 @@ bool JsonCursor::skip(std::string_view& raw) {
             --depth;
             ++i_;
         } else if (depth == 0) {  // a number or a literal: up to the next delimiter
-            while (i_ < s_.size() && std::string_view(",}] \n\t\r").find(s_[i_]) ==
-                                         std::string_view::npos)
+            while (i_ < s_.size() &&
+                   std::string_view(",}] \n\t\r").find(s_[i_]) == std::string_view::npos)
                 ++i_;
         } else {
             ++i_;
@@ -95,6 +95,19 @@ bool JsonCursor::string(std::string& out) {
         if (s_[i_++] == '"') return true;
         if (!escape(out)) return false;
     }
+}
+
+bool JsonCursor::key(std::string_view& out) {
+    if (!eat('"')) return false;
+    const char* const first = s_.data() + i_;
+    const char* const end = s_.data() + s_.size();
+    const char* p = first;
+    while (p != end && kPlainInString[static_cast<unsigned char>(*p)])
+        ++p;
+    if (p == end || *p != '"') return false;
+    out = std::string_view(first, static_cast<std::size_t>(p - first));
+    i_ = static_cast<std::size_t>(p - s_.data()) + 1;
+    return true;
 }
 
 bool JsonCursor::escape(std::string& out) {
