@@ -6,7 +6,8 @@
 #    kept functions), `cgbench import --from`
 #    copies it into PostgreSQL (timed; then VACUUM ANALYZE, as autovacuum would), then, median of $RUNS (default 11), interleaved, on
 #    both:  compare RUN RUN, history NAME (goal <= 50 ms each), steps (every benchmark,
-#    <= 1 s).
+#    <= 1 s); wall and CPU time of cgbench, and the CPU time of the server's backend for each
+#    PostgreSQL command (neither depends on the machine's load, which wall time does).
 # 2. WRITERS (32) x PER_WRITER (50) runs: WRITERS processes at once, each recording its runs
 #    one `cgbench import` process per run of 20 results (what `cgbench run` does after the
 #    measurement, without Valgrind's seconds per run), into one PostgreSQL project and into
@@ -69,6 +70,24 @@ if [ "${SKIP_SCALE:-0}" != 1 ]; then
                "steps ($where)|$CGBENCH steps --db $d")
     done
     time_commands "${cmds[@]}"
+    # The server's share, which the shared machine's load does not change: the CPU time of
+    # the backend serving each PostgreSQL command (the postmaster's reaped children), median.
+    pm="$(head -n1 "$TMP/pg/data/postmaster.pid")"
+    server_cpu() { awk '{ print $16 + $17 }' "/proc/$pm/stat"; }
+    server=()
+    for c in "${cmds[@]}"; do
+        case "$c" in *"(postgresql)|"*) ;; *) continue ;; esac
+        : >"$TMP/server"
+        for _ in $(seq 1 "$RUNS"); do
+            a="$(server_cpu)"
+            # shellcheck disable=SC2086  # the command is split into its words
+            ${c#*|} >/dev/null 2>&1 || true
+            sleep 0.3  # until the backend has exited and been reaped
+            echo $(($(server_cpu) - a)) >>"$TMP/server"
+        done
+        server+=("$(printf '%-40s %8.0f' "${c%%|*}" "$(awk -v t="$(median "$TMP/server")" \
+            -v k="$(getconf CLK_TCK)" 'BEGIN { print t * 1000 / k }')")")
+    done
     cd "$ROOT"
     echo
     echo "history:  $results results ($BENCHES benchmarks x $COMMITS commits) in PostgreSQL, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }') (tables and indexes)"
@@ -76,6 +95,9 @@ if [ "${SKIP_SCALE:-0}" != 1 ]; then
     echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (load average at the end; CPU ms is user + system)"
     echo
     print_times 50 1000 "${cmds[@]}"
+    echo
+    printf '%-40s %8s\n' "command" "server CPU ms (PostgreSQL's backend, median)"
+    printf '%s\n' "${server[@]}"
 fi
 
 # 2. Many writers at once.

@@ -82,7 +82,7 @@ class MemoryResultReader final : public history::StoredResultReader {
     explicit MemoryResultReader(MemoryHistory& history) : history_(history) {}
     // What a SQLite history keeps in columns, and the kept functions.
     std::optional<BenchmarkResult> read(const history::Run& run, std::int64_t position) override {
-        const auto stored = history_.load_run(run.handle, {});
+        const auto stored = history_.load_run(run.handle, {}, history::SourceLines::Skip);
         if (!stored || position < 0 ||
             static_cast<std::size_t>(position) >= stored->benchmarks.size()) {
             return std::nullopt;
@@ -172,7 +172,8 @@ std::vector<history::FoundRun> MemoryHistory::find_runs(const history::RunFilter
 }
 
 std::optional<RunResult> MemoryHistory::load_run(std::int64_t handle,
-                                                 const history::NameFilter& only) {
+                                                 const history::NameFilter& only,
+                                                 history::SourceLines lines) {
     const auto* s = find(handle);
     if (s == nullptr) return std::nullopt;
     RunResult out = s->run;
@@ -182,6 +183,7 @@ std::optional<RunResult> MemoryHistory::load_run(std::int64_t handle,
                                [&only](const BenchmarkResult& r) { return !only(r.name); }),
                 b.end());
     }
+    if (lines == history::SourceLines::Skip) history::drop_lines(out.benchmarks);
     return out;
 }
 

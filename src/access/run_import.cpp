@@ -115,7 +115,8 @@ ImportedFile RunImporter::import(const ImportSource& source) {
     const auto header = file.header(out.benchmarks);
     out.run_id = header.id;
     refuse_future_start(header, source);
-    return add(std::move(out), [&file] { return file.run(); }, source.path.string());
+    return add(
+        std::move(out), [&file] { return file.run(); }, source.path.string());
 }
 
 ImportedFile RunImporter::import_run(history::HistoryBackend& from, const history::Run& run) {
@@ -124,7 +125,7 @@ ImportedFile RunImporter::import_run(history::HistoryBackend& from, const histor
     return add(
         std::move(out),
         [&] {
-            auto loaded = from.load_run(run.handle, {});
+            auto loaded = from.load_run(run.handle, {}, history::SourceLines::Read);
             if (!loaded) {
                 throw EnvironmentError(
                     fmt::format("{}: run {} disappeared while it was copied", from.name(), run.id),

@@ -23,8 +23,9 @@ std::string short_commit(std::string_view commit) {
 }  // namespace
 
 RunResolver::RunResolver(std::optional<history::HistorySource> db, fs::path git_dir,
-                         const exec::EnvMap& caller, exec::ProcessRunner& runner)
-    : db_(std::move(db)), git_(std::move(git_dir), caller, runner) {}
+                         const exec::EnvMap& caller, exec::ProcessRunner& runner,
+                         history::SourceLines lines)
+    : db_(std::move(db)), git_(std::move(git_dir), caller, runner), lines_(lines) {}
 
 history::HistoryBackend* RunResolver::history_if_present() {
     if (!opened_) {
@@ -50,8 +51,8 @@ ResolvedRun RunResolver::completed(RunResult anchor, const std::string& label,
                                    std::vector<std::string> notes,
                                    const std::vector<std::string>& exclude) {
     ResolvedRun out;
-    out.run =
-        history::complete_from_commit(history(label), std::move(anchor), exclude, out.run_ids);
+    out.run = history::complete_from_commit(history(label), std::move(anchor), exclude, out.run_ids,
+                                            lines_);
     if (out.run_ids.size() > 1) notes.push_back(fmt::format("{} runs", out.run_ids.size()));
     out.label = notes.empty() ? label : fmt::format("{} ({})", label, util::join(notes, ", "));
     if (out.run.git.dirty.value_or(false)) {
@@ -63,7 +64,7 @@ ResolvedRun RunResolver::completed(RunResult anchor, const std::string& label,
 
 ResolvedRun RunResolver::at_commit(const std::string& commit, const std::string& label,
                                    const std::vector<std::string>& exclude) {
-    auto run = history::latest_run_at_commit(history(label), commit, exclude);
+    auto run = history::latest_run_at_commit(history(label), commit, lines_, exclude);
     if (!run) {
         throw UsageError(fmt::format("no run recorded at commit {} ({}) in {}",
                                      short_commit(commit), util::printable(label), db_->name),
@@ -78,7 +79,7 @@ ResolvedRun RunResolver::resolve(const std::string& ref, const std::vector<std::
     if (fs::is_regular_file(ref, ec)) return ResolvedRun{read_result_file(ref), ref, {}, {}};
     if (util::starts_with(ref, kRunPrefix)) return by_id(ref.substr(kRunPrefix.size()));
     std::optional<RunResult> stored;
-    if (auto* h = history_if_present()) stored = history::run_by_id(*h, ref);
+    if (auto* h = history_if_present()) stored = history::run_by_id(*h, ref, lines_);
     const auto commit =
         git_.run({"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"});
     // An imported run may carry any id, a tag's or a branch's too: which one is meant is
@@ -104,14 +105,14 @@ ResolvedRun RunResolver::resolve(const std::string& ref, const std::vector<std::
 
 ResolvedRun RunResolver::by_id(const std::string& id) {
     auto& h = history(std::string(kRunPrefix) + id);
-    if (auto run = history::run_by_id(h, id))
+    if (auto run = history::run_by_id(h, id, lines_))
         return ResolvedRun{std::move(*run), "run " + id, {}, {id}};
     throw UsageError(fmt::format("there is no run {} in {}", util::printable(id), db_->name),
                      "list stored runs with `cgbench history`");
 }
 
 ResolvedRun RunResolver::latest() {
-    auto run = history::latest_run(history("the latest run"));
+    auto run = history::latest_run(history("the latest run"), lines_);
     if (!run) {
         throw UsageError(fmt::format("the history database {} holds no runs", db_->name),
                          "record one with `cgbench run`, or name result files");
@@ -123,7 +124,10 @@ ResolvedRun RunResolver::latest() {
 // without one the usual "no run at commit" would not say why.
 void RunResolver::refuse_head_on_base_branch(const std::string& commit, const std::string& branch,
                                              const std::vector<std::string>& exclude) {
-    if (history::latest_run_at_commit(history("the merge base"), commit, exclude)) return;
+    if (history::latest_run_at_commit(history("the merge base"), commit, history::SourceLines::Skip,
+                                      exclude)) {
+        return;
+    }
     throw UsageError(
         fmt::format("HEAD ({}) is on {}, so it is its own merge base, and no other run is recorded "
                     "at it in {}",
@@ -172,7 +176,7 @@ std::optional<ResolvedRun> RunResolver::previous_on_branch(const ResolvedRun& he
     auto* h = history_if_present();
     if (h == nullptr) return std::nullopt;
     auto run = history::latest_run_on_branch(
-        *h, *branch, head.run.fingerprint.comparison_key(),
+        *h, *branch, head.run.fingerprint.comparison_key(), lines_,
         head.run_ids.empty() ? std::vector{head.run.id} : head.run_ids);
     if (!run) return std::nullopt;
     const std::string label = fmt::format("previous run of {}", util::printable(*branch));

@@ -32,9 +32,11 @@ class RunResolver {
   public:
     // `db`: the history (nullopt with --no-db), opened to read when first needed
     // (access::history_source); git runs in `git_dir` with the caller's PATH. `runner` must
-    // outlive the resolver.
+    // outlive the resolver. Stored runs come with their results' kept source lines unless
+    // `lines` is Skip (a result file always has its own).
     RunResolver(std::optional<history::HistorySource> db, std::filesystem::path git_dir,
-                const exec::EnvMap& caller, exec::ProcessRunner& runner);
+                const exec::EnvMap& caller, exec::ProcessRunner& runner,
+                history::SourceLines lines);
 
     // `ref` as an existing file, else "run:ID" as the stored run ID, else a run id or a git
     // ref (UsageError when it is both); what a git ref resolves to draws on no run in
@@ -73,6 +75,7 @@ class RunResolver {
     std::unique_ptr<history::HistoryBackend> history_;
     bool opened_ = false;
     exec::Git git_;
+    history::SourceLines lines_;
 };
 
 }  // namespace cgbench::access

@@ -115,8 +115,9 @@ int execute(const AnnotateInput& in, const Context& ctx) {
     if (!in.lines && (in.base || !in.file.empty())) {
         throw UsageError(in.base ? "--base compares lines" : "--file selects lines", "add --lines");
     }
-    access::RunResolver resolver(access::history_source(config::resolve_db(in.db, ctx.env)),
-                                 ctx.cwd, ctx.env, ctx.runner);
+    access::RunResolver resolver(
+        access::history_source(config::resolve_db(in.db, ctx.env)), ctx.cwd, ctx.env, ctx.runner,
+        in.lines ? history::SourceLines::Read : history::SourceLines::Skip);
     const auto resolved = resolver.resolve(in.run);
     const BenchmarkResult& b = find_benchmark(resolved, in.name);
     if (in.lines) return annotate_lines(in, *reporter, resolver, resolved, b);

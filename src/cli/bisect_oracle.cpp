@@ -81,7 +81,7 @@ RunResult BisectOracle::only_judged(RunResult run) const {
 
 std::optional<RunResult> BisectOracle::stored_at(const std::string& commit) {
     if (history_ == nullptr) return std::nullopt;
-    auto run = history::clean_run_at_commit(*history_, commit);
+    auto run = history::clean_run_at_commit(*history_, commit, history::SourceLines::Skip);
     if (!run) return std::nullopt;
     auto judged = only_judged(std::move(*run));
     if (judged.benchmarks.size() < setup_.names.size()) return std::nullopt;  // not all there

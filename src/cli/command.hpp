@@ -116,8 +116,10 @@ int finish_run(const RunResult& run, const report::OutputFormat& format, util::O
 
 // The comparison `plan` describes, as `cgbench compare` computes it: BASE and HEAD resolved
 // (result files, run ids, git refs, the previous run of HEAD's branch, or no baseline), a
-// forced comparison warned about.
-compare::Comparison compare_as_planned(const config::ComparePlan& plan, const Context& ctx);
+// forced comparison warned about. Stored runs bring their kept source lines only when `lines`
+// is Read (`pr` annotates with them; the comparison itself never shows them).
+compare::Comparison compare_as_planned(const config::ComparePlan& plan, const Context& ctx,
+                                       history::SourceLines lines);
 
 // Registers `cgbench run`.
 Subcommand register_run(CLI::App& app, GlobalOptions& global);

@@ -154,7 +154,7 @@ int execute(const config::CompareInput& in, const Context& ctx) {
         open_reports(in.reports, report::Model::Compare, "compare", false,
                      plan.out ? std::vector{plan.out->string()} : std::vector<std::string>{});
 
-    auto comparison = compare_as_planned(plan, ctx);
+    auto comparison = compare_as_planned(plan, ctx, history::SourceLines::Skip);
     write_reports(reports, comparison, ctx.verbose());
 
     const report::RenderOptions ro{(!out_file || out_file->is_stdout()) && ctx.color,
@@ -175,8 +175,10 @@ int execute(const config::CompareInput& in, const Context& ctx) {
 
 }  // namespace
 
-compare::Comparison compare_as_planned(const config::ComparePlan& plan, const Context& ctx) {
-    access::RunResolver resolver(access::history_source(plan.db), ctx.cwd, ctx.env, ctx.runner);
+compare::Comparison compare_as_planned(const config::ComparePlan& plan, const Context& ctx,
+                                       history::SourceLines lines) {
+    access::RunResolver resolver(access::history_source(plan.db), ctx.cwd, ctx.env, ctx.runner,
+                                 lines);
     auto comparison = build_comparison(resolver, plan);
     if (comparison.forced) warn(report::forced_warning(comparison));
     return comparison;

@@ -33,7 +33,7 @@ int execute(const ExportInput& in, const Context& ctx) {
     std::unique_ptr<util::OutputFile> out_file;
     if (in.out) out_file = std::make_unique<util::OutputFile>(*in.out);
     access::RunResolver resolver(access::history_source(config::resolve_db(in.db, ctx.env)),
-                                 ctx.cwd, ctx.env, ctx.runner);
+                                 ctx.cwd, ctx.env, ctx.runner, history::SourceLines::Read);
     const auto resolved = in.run ? resolver.resolve(*in.run) : resolver.latest();
     if (const auto n = report::skipped(resolved.run); n > 0) {
         warn(fmt::format("{} failed benchmark{} left out of the export", n, n == 1 ? "" : "s"));

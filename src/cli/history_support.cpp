@@ -23,12 +23,23 @@ std::vector<history::BranchSteps> explained_steps(history::HistoryBackend& store
 
 void explain_steps(history::HistoryBackend& store, const history::History& h,
                    std::vector<history::BranchSteps>& branches) {
-    const auto reader = store.result_reader();
+    // Every result read at once: a server answers one query, not two per step.
+    std::vector<history::StoredResultAt> wanted;
+    for (const auto& b : branches) {
+        for (const auto& e : b.events) {
+            for (const auto& s : e.steps) {
+                wanted.push_back({&h.runs[s.before.run], s.before.position});
+                wanted.push_back({&h.runs[s.after.run], s.after.position});
+            }
+        }
+    }
+    const auto read = store.result_reader()->read_all(wanted);
+    std::size_t next = 0;
     for (auto& b : branches) {
         for (auto& e : b.events) {
             for (auto& s : e.steps) {
-                const auto before = reader->read(h.runs[s.before.run], s.before.position);
-                const auto after = reader->read(h.runs[s.after.run], s.after.position);
+                const auto& before = read[next++];
+                const auto& after = read[next++];
                 if (before && after) s.explanation = history::explain_step(*before, *after);
             }
         }
@@ -76,8 +87,7 @@ void unknown_benchmark(history::HistoryBackend& store, const std::string& name) 
     const std::vector<std::string_view> candidates(names.begin(), names.end());
     const auto near = util::closest(name, candidates, std::max<std::size_t>(2, name.size() / 3));
     throw UsageError(
-        fmt::format("no results for benchmark '{}' in {}", util::printable(name),
-                    store.name()),
+        fmt::format("no results for benchmark '{}' in {}", util::printable(name), store.name()),
         near.empty() ? "`cgbench history` lists the runs; a name is what --name gave"
                      : fmt::format("did you mean '{}'?", util::printable(near)));
 }

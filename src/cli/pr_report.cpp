@@ -172,7 +172,8 @@ std::pair<compare::Comparison, Verdict> report(const config::PrPlan& plan, Again
         cp.base = as_stored(plan, "base").string();
         cp.head = as_stored(plan, "head").string();
     }
-    auto comparison = compare_as_planned(cp, ctx);
+    // Its annotations pair the kept source lines of both sides (pr_lines.cpp).
+    auto comparison = compare_as_planned(cp, ctx, history::SourceLines::Read);
     if (sources) {
         comparison.notes.insert(comparison.notes.begin(), sources->lines.begin(),
                                 sources->lines.end());

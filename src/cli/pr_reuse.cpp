@@ -101,7 +101,7 @@ std::vector<std::string> compilers_of(history::HistoryBackend& history,
     std::set<std::string> out;
     for (const auto& r : found) {
         if (std::find(used.begin(), used.end(), r.id) == used.end()) continue;
-        const auto run = history.load_run(r.handle, compared);
+        const auto run = history.load_run(r.handle, compared, history::SourceLines::Skip);
         if (!run || run->benchmarks.empty()) continue;
         out.insert(run->fingerprint.compilers.begin(), run->fingerprint.compilers.end());
     }
@@ -132,7 +132,8 @@ std::optional<RunResult> stored_run_of(history::HistoryBackend& history, const M
         }
     }
     if (anchor == nullptr && measured_otherwise != nullptr) {
-        const auto other = history.load_run(measured_otherwise->handle, {});
+        const auto other =
+            history.load_run(measured_otherwise->handle, {}, history::SourceLines::Skip);
         const auto diffs =
             other ? other->fingerprint.differences(head.fingerprint) : std::vector<std::string>{};
         why = fmt::format(
@@ -144,12 +145,14 @@ std::optional<RunResult> stored_run_of(history::HistoryBackend& history, const M
         why = fmt::format("the history holds no clean run of {}", short_commit(base.commit));
         return std::nullopt;
     }
-    auto first = history.load_run(anchor->handle, {});
+    // The base's kept lines: `pr` annotates with them.
+    auto first = history.load_run(anchor->handle, {}, history::SourceLines::Read);
     if (!first) {
         why = fmt::format("its run {} holds no results", util::printable(anchor->id));
         return std::nullopt;
     }
-    return history::complete_from_commit(history, std::move(*first), exclude, used);
+    return history::complete_from_commit(history, std::move(*first), exclude, used,
+                                         history::SourceLines::Read);
 }
 
 // "main's run of 1a2b3c4d5e, recorded 2026-11-27T07:31:02Z"

@@ -65,7 +65,7 @@ class StreamReader {
         if (!c_.eat('{')) return false;
         if (c_.eat('}')) return false;  // lacks the required keys
         do {
-            if (!c_.string(key_) || !c_.eat(':')) return false;
+            if (!c_.key(key_) || !c_.eat(':')) return false;
             const Key k = key_of(key_);
             if (k == kUnknown || (seen_ & (1u << k)) != 0) return false;
             seen_ |= 1u << k;
@@ -106,7 +106,7 @@ class StreamReader {
     bool spread(std::vector<EventSpread>& out);
 
     util::JsonCursor c_;
-    std::string key_;
+    std::string_view key_;  // the last key read, a view into the document
     std::uint32_t seen_ = 0;
 };
 
@@ -212,7 +212,7 @@ bool StreamReader::events(metrics::EventCounts& out) {
     if (c_.eat('}')) return true;
     do {
         std::uint64_t v = 0;
-        if (!c_.string(key_) || !c_.eat(':') || !unsigned_value(v)) return false;
+        if (!c_.key(key_) || !c_.eat(':') || !unsigned_value(v)) return false;
         const auto e = metrics::event_from_name(key_);
         if (!e || out.has(*e)) return false;  // a key twice: the DOM reader names it
         out.set(*e, v);
@@ -227,7 +227,7 @@ bool StreamReader::skip_derived() {
     if (c_.eat('}')) return true;
     do {
         std::uint64_t ignored = 0;
-        if (!c_.string(key_) || !c_.eat(':') || !unsigned_value(ignored)) return false;
+        if (!c_.key(key_) || !c_.eat(':') || !unsigned_value(ignored)) return false;
     } while (c_.eat(','));
     return c_.eat('}');
 }
@@ -237,7 +237,7 @@ bool StreamReader::weights(metrics::Weights& out) {
     unsigned seen = 0;
     if (!c_.eat('{') || c_.eat('}')) return false;
     do {
-        if (!c_.string(key_) || !c_.eat(':')) return false;
+        if (!c_.key(key_) || !c_.eat(':')) return false;
         if (key_ == "preset") {
             if (!text(out.name)) return false;
         } else if (key_ == "instructions_only") {
@@ -264,7 +264,7 @@ bool StreamReader::weights(metrics::Weights& out) {
 bool StreamReader::verify(BenchmarkResult& b) {
     if (!c_.eat('{') || c_.eat('}')) return false;
     do {
-        if (!c_.string(key_) || !c_.eat(':')) return false;
+        if (!c_.key(key_) || !c_.eat(':')) return false;
         if (key_ == "runs") {
             std::uint64_t runs = 0;
             if (!unsigned_value(runs)) return false;
@@ -299,7 +299,7 @@ bool StreamReader::functions(std::vector<FunctionResult>& out) {
 // {"file": ..., "name": ..., "events": {...}, "cost": N}, the order to_json writes.
 bool StreamReader::function(FunctionResult& out) {
     const auto key = [&](std::string_view want) {
-        return c_.string(key_) && key_ == want && c_.eat(':');
+        return c_.key(key_) && key_ == want && c_.eat(':');
     };
     return c_.eat('{') && key("file") && text(out.file) && c_.eat(',') && key("name") &&
            text(out.name) && c_.eat(',') && key("events") && events(out.events) && c_.eat(',') &&
@@ -309,17 +309,17 @@ bool StreamReader::function(FunctionResult& out) {
 // {"file", "function", "line", "text" (when read), "events", "cost"}, the order to_json writes.
 bool StreamReader::line(LineResult& out) {
     const auto key = [&](std::string_view want) {
-        return c_.string(key_) && key_ == want && c_.eat(':');
+        return c_.key(key_) && key_ == want && c_.eat(':');
     };
     std::uint64_t number = 0;
     if (!(c_.eat('{') && key("file") && text(out.file) && c_.eat(',') && key("function") &&
           text(out.function) && c_.eat(',') && key("line") && unsigned_value(number) &&
-          number > 0 && number <= UINT32_MAX && c_.eat(',') && c_.string(key_) && c_.eat(':'))) {
+          number > 0 && number <= UINT32_MAX && c_.eat(',') && c_.key(key_) && c_.eat(':'))) {
         return false;
     }
     out.line = static_cast<std::uint32_t>(number);
     if (key_ == "text") {
-        if (!text(out.text) || !c_.eat(',') || !c_.string(key_) || !c_.eat(':')) return false;
+        if (!text(out.text) || !c_.eat(',') || !c_.key(key_) || !c_.eat(':')) return false;
     }
     return key_ == "events" && events(out.events) && c_.eat(',') && key("cost") &&
            unsigned_value(out.cost) && c_.eat('}');
@@ -336,7 +336,7 @@ bool StreamReader::line_info(std::optional<bool>& out) {
 bool StreamReader::region(std::optional<RegionInfo>& out) {
     RegionInfo r;
     const auto key = [&](std::string_view want) {
-        return c_.string(key_) && key_ == want && c_.eat(':');
+        return c_.key(key_) && key_ == want && c_.eat(':');
     };
     if (!(c_.eat('{') && key("name") && text(r.name) && c_.eat(',') && key("entries") &&
           unsigned_value(r.entries) && c_.eat('}'))) {
@@ -350,12 +350,12 @@ bool StreamReader::spread(std::vector<EventSpread>& out) {
     if (!c_.eat('{')) return false;
     if (c_.eat('}')) return true;
     do {
-        if (!c_.string(key_) || !c_.eat(':') || !c_.eat('{')) return false;
+        if (!c_.key(key_) || !c_.eat(':') || !c_.eat('{')) return false;
         const auto e = metrics::event_from_name(key_);
         std::uint64_t min = 0;
         std::uint64_t max = 0;
-        if (!e || !c_.string(key_) || key_ != "min" || !c_.eat(':') || !unsigned_value(min) ||
-            !c_.eat(',') || !c_.string(key_) || key_ != "max" || !c_.eat(':') ||
+        if (!e || !c_.key(key_) || key_ != "min" || !c_.eat(':') || !unsigned_value(min) ||
+            !c_.eat(',') || !c_.key(key_) || key_ != "max" || !c_.eat(':') ||
             !unsigned_value(max) || !c_.eat('}')) {
             return false;
         }

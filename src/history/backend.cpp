@@ -48,6 +48,11 @@ void StoredLineSink::add(std::int64_t position, LineResult line) {
     lines.push_back(std::move(line));
 }
 
+void drop_lines(std::vector<BenchmarkResult>& benchmarks) {
+    for (auto& b : benchmarks)
+        b.lines.clear();
+}
+
 namespace {
 
 // Histories keep counts as signed 64-bit integers (SQLite's, PostgreSQL's bigint): a count
@@ -98,6 +103,15 @@ History HistoryBackend::load_history(std::string_view name, std::size_t limit) {
     order_runs(h);
     scan_series(h, name, limit, [&h](const Series& s) { h.series.push_back(s); });
     return h;
+}
+
+std::vector<std::optional<BenchmarkResult>> StoredResultReader::read_all(
+    const std::vector<StoredResultAt>& wanted) {
+    std::vector<std::optional<BenchmarkResult>> out;
+    out.reserve(wanted.size());
+    for (const auto& w : wanted)
+        out.push_back(read(*w.run, w.position));
+    return out;
 }
 
 std::optional<BenchmarkResult> HistoryBackend::stored_result(const Run& run,

@@ -56,6 +56,18 @@ class StoredLineSink {
     std::optional<std::int64_t> current_;  // the position whose lines are being read
 };
 
+// Whether a run read back (HistoryBackend::load_run) brings each result's kept source lines:
+// they are most of what a stored result holds, and only what shows lines (`annotate --lines`,
+// `pr`'s annotations) or copies runs (`export`, `import --from`) needs them.
+enum class SourceLines {
+    Read,  // the kept lines, as recorded
+    Skip,  // none: every result's `lines` empty, all else as with Read
+};
+
+// Empties the lines of every one of `benchmarks`: what a backend's load_run does for Skip
+// (a document an old migration could not convert keeps its lines inside).
+void drop_lines(std::vector<BenchmarkResult>& benchmarks);
+
 // What a history is opened for; each backend's `open(location, access)` takes it
 // (access/history_url.cpp).
 enum class Access {
@@ -137,6 +149,12 @@ class RunBatch {
     std::size_t results_ = 0;
 };
 
+// A stored result to read: the one at `position` of `run` (which outlives the reading).
+struct StoredResultAt {
+    const Run* run = nullptr;
+    std::int64_t position = 0;
+};
+
 // Reads stored results one after another (what explains a step), each cheaper than
 // HistoryBackend::stored_result. Use while its history stays open.
 class StoredResultReader {
@@ -145,6 +163,10 @@ class StoredResultReader {
     // The numbers of the result at `position` of `run` (name, tool, status, cost when ok,
     // events, derived hits) and its kept functions; nullopt when there is none.
     virtual std::optional<BenchmarkResult> read(const Run& run, std::int64_t position) = 0;
+    // read() of each of `wanted`, in its order. One read after another here; a backend on a
+    // server reads them with a few queries instead of one each.
+    virtual std::vector<std::optional<BenchmarkResult>> read_all(
+        const std::vector<StoredResultAt>& wanted);
 };
 
 // One open history (not shared between threads). Errors reading or writing it are
@@ -174,8 +196,10 @@ class HistoryBackend {
     // first), at most filter.limit of them.
     virtual std::vector<FoundRun> find_runs(const RunFilter& filter) = 0;
     // The run with `handle` (FoundRun::handle, Run::handle), its benchmarks in recorded order
-    // with their kept functions: only those whose name `only` accepts. nullopt when none.
-    virtual std::optional<RunResult> load_run(std::int64_t handle, const NameFilter& only) = 0;
+    // with their kept functions, and their kept lines unless `lines` is Skip: only those
+    // whose name `only` accepts. nullopt when none.
+    virtual std::optional<RunResult> load_run(std::int64_t handle, const NameFilter& only,
+                                              SourceLines lines) = 0;
 
     // Every run, oldest first (by start time, then recording order), with its fingerprint
     // (each distinct one read once); no series.

@@ -23,9 +23,10 @@ bool dirty(const GitInfo& git) {
 // The whole of the first of `found` not in `exclude`.
 std::optional<RunResult> first_not_excluded(HistoryBackend& history,
                                             const std::vector<FoundRun>& found,
-                                            const std::vector<std::string>& exclude) {
+                                            const std::vector<std::string>& exclude,
+                                            SourceLines lines) {
     for (const auto& run : found) {
-        if (!listed(exclude, run.id)) return history.load_run(run.handle, {});
+        if (!listed(exclude, run.id)) return history.load_run(run.handle, {}, lines);
     }
     return std::nullopt;
 }
@@ -48,7 +49,7 @@ std::optional<StoredCosts> latest_costs(HistoryBackend& history,
         return std::find(names.begin(), names.end(), name) != names.end();
     };
     for (const auto& found : history.find_runs({})) {
-        const auto run = history.load_run(found.handle, wanted);
+        const auto run = history.load_run(found.handle, wanted, SourceLines::Skip);
         // A shard run measured part of a split: it would change the balance of the shards
         // measured after it.
         if (!run || !run->shard.empty()) continue;
@@ -61,31 +62,34 @@ std::optional<StoredCosts> latest_costs(HistoryBackend& history,
     return std::nullopt;
 }
 
-std::optional<RunResult> run_by_id(HistoryBackend& history, std::string_view id) {
+std::optional<RunResult> run_by_id(HistoryBackend& history, std::string_view id,
+                                   SourceLines lines) {
     RunFilter filter;
     filter.id = std::string(id);
     filter.limit = 1;
-    return first_not_excluded(history, history.find_runs(filter), {});
+    return first_not_excluded(history, history.find_runs(filter), {}, lines);
 }
 
-std::optional<RunResult> latest_run(HistoryBackend& history, std::string_view exclude_id) {
+std::optional<RunResult> latest_run(HistoryBackend& history, SourceLines lines,
+                                    std::string_view exclude_id) {
     RunFilter filter;
     filter.limit = 2;  // ids are unique: at most one of them is `exclude_id`
-    return first_not_excluded(history, history.find_runs(filter), {std::string(exclude_id)});
+    return first_not_excluded(history, history.find_runs(filter), {std::string(exclude_id)}, lines);
 }
 
 std::optional<RunResult> latest_run_at_commit(HistoryBackend& history, std::string_view commit,
+                                              SourceLines lines,
                                               const std::vector<std::string>& exclude) {
     RunFilter filter;
     filter.commit = std::string(commit);
     auto found = history.find_runs(filter);
     std::stable_partition(found.begin(), found.end(),
                           [](const FoundRun& r) { return !dirty(r.git); });
-    return first_not_excluded(history, found, exclude);
+    return first_not_excluded(history, found, exclude, lines);
 }
 
 std::optional<RunResult> latest_run_on_branch(HistoryBackend& history, std::string_view branch,
-                                              std::string_view fingerprint_key,
+                                              std::string_view fingerprint_key, SourceLines lines,
                                               const std::vector<std::string>& exclude) {
     RunFilter filter;
     filter.branch = std::string(branch);
@@ -104,12 +108,12 @@ std::optional<RunResult> latest_run_on_branch(HistoryBackend& history, std::stri
         std::stable_partition(found.begin(), found.end(),
                               [&](const FoundRun& r) { return !backfilled(r); });
     }
-    return first_not_excluded(history, found, exclude);
+    return first_not_excluded(history, found, exclude, lines);
 }
 
 RunResult complete_from_commit(HistoryBackend& history, RunResult anchor,
                                const std::vector<std::string>& exclude,
-                               std::vector<std::string>& used) {
+                               std::vector<std::string>& used, SourceLines lines) {
     used.push_back(anchor.id);
     if (!anchor.git.commit) return anchor;
     RunFilter filter;
@@ -124,7 +128,7 @@ RunResult complete_from_commit(HistoryBackend& history, RunResult anchor,
             listed(exclude, found.id)) {
             continue;
         }
-        auto other = history.load_run(found.handle, lacking);
+        auto other = history.load_run(found.handle, lacking, lines);
         if (!other) continue;
         for (auto& b : other->benchmarks) {
             if (!names.insert(b.name).second) continue;  // a name twice in one run
@@ -135,15 +139,16 @@ RunResult complete_from_commit(HistoryBackend& history, RunResult anchor,
     return anchor;
 }
 
-std::optional<RunResult> clean_run_at_commit(HistoryBackend& history, std::string_view commit) {
+std::optional<RunResult> clean_run_at_commit(HistoryBackend& history, std::string_view commit,
+                                             SourceLines lines) {
     RunFilter filter;
     filter.commit = std::string(commit);
     filter.clean_only = true;
     filter.limit = 1;
-    auto anchor = first_not_excluded(history, history.find_runs(filter), {});
+    auto anchor = first_not_excluded(history, history.find_runs(filter), {}, lines);
     if (!anchor) return std::nullopt;
     std::vector<std::string> used;
-    return complete_from_commit(history, std::move(*anchor), {}, used);
+    return complete_from_commit(history, std::move(*anchor), {}, used, lines);
 }
 
 }  // namespace cgbench::history

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <charconv>
 
 #include "base/errors.hpp"
@@ -167,13 +166,6 @@ std::optional<std::string> PgResult::optional_text(int row, int column) const {
 std::int64_t PgResult::int64(int row, int column) const {
     const auto t = text(row, column);
     std::int64_t v = 0;
-    if (PQfformat(r_, column) == 1) {  // binary: big-endian, 2, 4 or 8 bytes, signed
-        std::uint64_t u = 0;
-        for (const char c : t)
-            u = (u << 8) | static_cast<unsigned char>(c);
-        const unsigned bits = 64 - 8 * static_cast<unsigned>(std::min<std::size_t>(t.size(), 8));
-        return bits == 64 ? 0 : static_cast<std::int64_t>(u << bits) >> bits;
-    }
     std::from_chars(t.data(), t.data() + t.size(), v);
     return v;
 }
@@ -183,8 +175,7 @@ std::optional<std::int64_t> PgResult::optional_int64(int row, int column) const 
 }
 std::optional<bool> PgResult::optional_bool(int row, int column) const {
     if (null(row, column)) return std::nullopt;
-    const auto t = text(row, column);
-    return PQfformat(r_, column) == 1 ? !t.empty() && t[0] != 0 : t == "t";
+    return text(row, column) == "t";
 }
 bool PgResult::has_rows() const {
     return r_ != nullptr && PQresultStatus(r_) == PGRES_TUPLES_OK;
@@ -266,77 +257,6 @@ void Connection::revive() {
     }
 }
 
-void Connection::stream(std::string_view sql, const std::vector<Param>& params,
-                        const std::function<void(const PgResult&)>& rows) {
-    // A cursor, fetched in chunks: a result per row (libpq's single-row mode) costs an
-    // allocation and a callback per row, a third of `steps`' time on a million results.
-    std::optional<PgTransaction> tx;
-    if (PQtransactionStatus(conn_) == PQTRANS_IDLE) tx.emplace(*this);
-    exec(fmt::format("DECLARE cgbench_stream NO SCROLL CURSOR FOR {}", sql), params);
-    fetch_ahead(fmt::format("FETCH {} FROM cgbench_stream", kStreamChunk), rows);
-    exec("CLOSE cgbench_stream");
-    if (tx) tx->commit();
-}
-
-namespace {
-
-// Leaves pipeline mode however the fetching ends: a sync, every result up to it read, then
-// the ordinary mode again (an error or Ctrl-C in the middle must leave the connection usable
-// for the ROLLBACK that follows).
-class PipelineMode {
-  public:
-    explicit PipelineMode(pg_conn* conn) : conn_(conn) {}
-    PipelineMode(const PipelineMode&) = delete;
-    PipelineMode& operator=(const PipelineMode&) = delete;
-    ~PipelineMode() {
-        if (PQpipelineSync(conn_) != 1) return;
-        for (int nulls = 0; nulls < 64;) {
-            PGresult* r = PQgetResult(conn_);
-            if (r == nullptr) {
-                ++nulls;  // between the results of the queries still in flight
-                continue;
-            }
-            const bool synced = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
-            PQclear(r);
-            if (synced) break;
-        }
-        PQexitPipelineMode(conn_);
-    }
-
-  private:
-    pg_conn* conn_;
-};
-
-}  // namespace
-
-// The FETCHes go two ahead, in libpq's pipeline mode: the server reads the next chunk while
-// this process handles the last (one at a time, `steps` on a million results waited for the
-// server's 0.8 s and its own 0.4 s in turn). Rows come in binary, which the server writes
-// and PgResult reads without formatting or parsing numbers.
-void Connection::fetch_ahead(const std::string& fetch,
-                             const std::function<void(const PgResult&)>& rows) {
-    if (PQenterPipelineMode(conn_) != 1) fail("cannot read ahead");
-    PipelineMode pipeline(conn_);
-    const auto send = [&] {
-        if (PQsendQueryParams(conn_, fetch.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 1) !=
-                1 ||
-            PQsendFlushRequest(conn_) != 1 || PQflush(conn_) < 0) {
-            fail("a query failed");
-        }
-    };
-    send();
-    send();
-    for (int in_flight = 2; in_flight > 0; --in_flight) {
-        PgResult chunk(PQgetResult(conn_));
-        if (!chunk.has_rows()) fail("a query failed");
-        PQclear(PQgetResult(conn_));      // the NULL that ends each query's results
-        if (chunk.rows() == 0) continue;  // the end: the FETCHes still in flight find none
-        send();
-        ++in_flight;
-        rows(chunk);
-    }
-}
-
 PgTransaction::PgTransaction(Connection& c) : c_(c) {
     c_.exec("BEGIN");
 }
@@ -408,13 +328,6 @@ PgResult Connection::exec(std::string_view) {
     fail("");
 }
 PgResult Connection::exec(std::string_view, const std::vector<Param>&) {
-    fail("");
-}
-void Connection::stream(std::string_view, const std::vector<Param>&,
-                        const std::function<void(const PgResult&)>&) {
-    fail("");
-}
-void Connection::fetch_ahead(const std::string&, const std::function<void(const PgResult&)>&) {
     fail("");
 }
 void Connection::revive() {

@@ -16,6 +16,8 @@ struct pg_result;
 
 namespace cgbench::postgres_store {
 
+class CopyRow;
+
 // What a --db postgresql://... URL says: what libpq connects with, what messages show (no
 // password, ever), and the project the URL names (?project=NAME), if any.
 struct PgLocation {
@@ -28,14 +30,10 @@ struct PgLocation {
 // naming libpq's reason and never the password.
 PgLocation parse_location(const std::string& url);
 
-// The rows Connection::stream fetches at a time.
-inline constexpr int kStreamChunk = 10000;
-
 // One parameter of a statement: text, or NULL.
 using Param = std::optional<std::string>;
 
-// A query's rows: as text, or in binary (Connection::stream) for integer, boolean and text
-// columns, which the accessors read either way.
+// A query's rows, as text.
 class PgResult {
   public:
     explicit PgResult(pg_result* r);
@@ -55,6 +53,8 @@ class PgResult {
     std::size_t affected() const;
     // Whether the query returned rows (it ran, and was a query).
     bool has_rows() const;
+    // libpq's result, for what this class does not read.
+    pg_result* raw() const { return r_; }
 
   private:
     pg_result* r_;
@@ -74,11 +74,13 @@ class Connection {
     // Runs `sql` (several statements allowed when there are no parameters).
     PgResult exec(std::string_view sql);
     PgResult exec(std::string_view sql, const std::vector<Param>& params);
-    // Runs the query `sql` (through a cursor, in a transaction of its own unless one is
-    // open) and hands its rows to `rows` in chunks of kStreamChunk, as they are fetched: a
-    // million rows are never held at once. Its columns must be integers, booleans or text.
-    void stream(std::string_view sql, const std::vector<Param>& params,
-                const std::function<void(const PgResult&)>& rows);
+    // Runs the query `query` as COPY (query) TO STDOUT (FORMAT binary) and hands each row to
+    // `row` as it arrives (pg_copy.hpp): the cheapest way for the server to send many rows.
+    // COPY takes no parameters: values go in as literal() or integers. An exception from
+    // `row` cancels the query, leaving the connection usable.
+    void copy_out(std::string_view query, const std::function<void(const CopyRow&)>& row);
+    // `value` as an SQL string literal, quoted and escaped, for a query copy_out runs.
+    std::string literal(std::string_view value) const;
     // Connects again with the same parameters when the connection was lost (the server
     // restarted, an idle timeout cut it while a run was measured); EnvironmentError when
     // that fails too.
@@ -88,8 +90,6 @@ class Connection {
 
   private:
     [[noreturn]] void fail(std::string_view what) const;
-    // Runs `fetch` (a FETCH of an open cursor) until it returns no row, each chunk to `rows`.
-    void fetch_ahead(const std::string& fetch, const std::function<void(const PgResult&)>& rows);
 
     pg_conn* conn_ = nullptr;
     std::string shown_;

@@ -44,9 +44,9 @@ class PgHistory final : public history::HistoryBackend {
     history::RemovedRows remove_runs(const std::vector<history::Run>& runs) override;
     std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
     // Through the result file's own reader (run_from_json), with the lines of
-    // cgbench.result_lines (pg_lines.hpp).
-    std::optional<RunResult> load_run(std::int64_t handle,
-                                      const history::NameFilter& only) override;
+    // cgbench.result_lines (pg_lines.hpp) unless Skip.
+    std::optional<RunResult> load_run(std::int64_t handle, const history::NameFilter& only,
+                                      history::SourceLines lines) override;
     history::History load_runs() override;
     // Series come from the index results_by_name (project, name, run).
     void scan_series(const history::History& h, const history::NameFilter& keep, std::size_t limit,

@@ -4,12 +4,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
 #include "base/errors.hpp"
 #include "core/result_json.hpp"
 #include "core/result_reader.hpp"
+#include "postgres_store/pg_copy.hpp"
 #include "postgres_store/pg_history.hpp"
 #include "postgres_store/pg_lines.hpp"
 
@@ -55,8 +57,14 @@ history::FoundRun read_run(const Connection& c, const PgResult& r, int row) {
     return out;
 }
 
-// Builds the series of the rows of a results query (name, run, position, status, cost, ir;
-// ordered by name, run) that `keep` accepts, handing each to `visit` when it is complete.
+// The series of a project: its results by name, then run, from the covering index
+// results_by_name, for copy_out (values inlined: COPY takes no parameters).
+constexpr std::string_view kSelectSeries =
+    "SELECT name, run, position, status, cost, ir FROM cgbench.results WHERE project = {}{} "
+    "ORDER BY name, run";
+
+// Builds the series of the rows of kSelectSeries that `keep` accepts, handing each to `visit`
+// when it is complete.
 class SeriesReader {
   public:
     SeriesReader(const history::History& h, const history::NameFilter& keep, std::size_t limit,
@@ -66,10 +74,28 @@ class SeriesReader {
         for (std::size_t i = 0; i < h.runs.size(); ++i)
             index_.emplace(h.runs[i].handle, i);
     }
-    // The rows of `r`.
-    void add(const PgResult& r) {
-        for (int row = 0; row < r.rows(); ++row)
-            add(r, row);
+    // The next row.
+    void add(const CopyRow& row) {
+        const std::string_view name = row.text(0);
+        if (!open_ || series_.name != name) {
+            finish();
+            open_ = true;
+            series_.name.assign(name);
+            series_.results.clear();
+            wanted_ = !keep_ || keep_(name);
+        }
+        if (!wanted_) return;
+        const auto run = index_.find(row.int64(1).value_or(0));
+        if (run == index_.end()) return;  // recorded after `h` was read
+        history::Result res;
+        res.run = run->second;
+        res.position = row.int64(2).value_or(0);
+        res.status = bench_status_from(row.text(3)).value_or(BenchStatus::Failed);
+        if (const auto cost = row.int64(4); cost && res.status == BenchStatus::Ok) {
+            res.cost = static_cast<std::uint64_t>(*cost);
+        }
+        if (const auto ir = row.int64(5)) res.ir = static_cast<std::uint64_t>(*ir);
+        series_.results.push_back(res);
     }
     // Hands the last series over.
     void finish() {
@@ -80,29 +106,6 @@ class SeriesReader {
     }
 
   private:
-    void add(const PgResult& r, int row) {
-        const std::string_view name = r.text(row, 0);
-        if (!open_ || series_.name != name) {
-            finish();
-            open_ = true;
-            series_.name.assign(name);
-            series_.results.clear();
-            wanted_ = !keep_ || keep_(name);
-        }
-        if (!wanted_) return;
-        const auto run = index_.find(r.int64(row, 1));
-        if (run == index_.end()) return;  // recorded after `h` was read
-        history::Result res;
-        res.run = run->second;
-        res.position = r.int64(row, 2);
-        res.status = bench_status_from(r.text(row, 3)).value_or(BenchStatus::Failed);
-        if (const auto cost = r.optional_int64(row, 4); cost && res.status == BenchStatus::Ok) {
-            res.cost = static_cast<std::uint64_t>(*cost);
-        }
-        if (const auto ir = r.optional_int64(row, 5)) res.ir = static_cast<std::uint64_t>(*ir);
-        series_.results.push_back(res);
-    }
-
     history::NameFilter keep_;
     std::size_t limit_;
     const history::SeriesVisitor& visit_;
@@ -112,37 +115,68 @@ class SeriesReader {
     bool wanted_ = false;
 };
 
+// The results at (run, position) pairs given as two arrays, each with its index among them.
+constexpr std::string_view kSelectResultsAt = R"sql(
+SELECT w.i, r.data
+FROM unnest($2::bigint[], $3::integer[]) WITH ORDINALITY AS w (run, position, i)
+JOIN cgbench.results r ON r.run = w.run AND r.position = w.position AND r.project = $1)sql";
+
+// The results read_all asks for in one query (a thousand documents are ~2 MB).
+constexpr std::size_t kResultsAtOnce = 1000;
+
 class PgResultReader final : public history::StoredResultReader {
   public:
     explicit PgResultReader(PgHistory& h) : h_(h) {}
     // What a SQLite history keeps in columns, and the kept functions.
     std::optional<BenchmarkResult> read(const history::Run& run, std::int64_t position) override {
-        auto& c = h_.connection();
-        const auto r = c.exec(
-            "SELECT data FROM cgbench.results WHERE run = $1 AND position = $2 AND project = $3",
-            {std::to_string(run.handle), std::to_string(position),
-             std::to_string(h_.project_id())});
-        if (r.rows() == 0) return std::nullopt;
-        auto b = read_known_benchmark(r.text(0, 0));
-        if (!b) {
-            json doc{{"schema", kResultSchema},
-                     {"run",
-                      {{"id", run.id}, {"started", run.started}, {"fingerprint", json::object()}}},
-                     {"benchmarks", json::array({parse_stored(c, r.text(0, 0), "a result")})}};
-            b = std::move(read_document(doc, h_.name()).benchmarks.front());
+        const auto all = read_all({{&run, position}});
+        return all.front();
+    }
+    // kResultsAtOnce at a time.
+    std::vector<std::optional<BenchmarkResult>> read_all(
+        const std::vector<history::StoredResultAt>& wanted) override {
+        std::vector<std::optional<BenchmarkResult>> out(wanted.size());
+        for (std::size_t first = 0; first < wanted.size(); first += kResultsAtOnce) {
+            const auto last = std::min(wanted.size(), first + kResultsAtOnce);
+            std::vector<std::int64_t> runs, positions;
+            for (std::size_t i = first; i < last; ++i) {
+                runs.push_back(wanted[i].run->handle);
+                positions.push_back(wanted[i].position);
+            }
+            const auto r = h_.connection().exec(
+                kSelectResultsAt,
+                {std::to_string(h_.project_id()), int_array(runs), int_array(positions)});
+            for (int row = 0; row < r.rows(); ++row) {
+                const auto i = first + static_cast<std::size_t>(r.int64(row, 0) - 1);
+                out[i] = numbers_of(*wanted[i].run, r.text(row, 1));
+            }
         }
-        BenchmarkResult out;
-        out.name = b->name;
-        out.tool = b->tool;
-        out.status = b->status;
-        out.cost = b->status == BenchStatus::Ok ? b->cost : 0;
-        out.events = b->events;
-        out.derived = b->derived;
-        out.functions = b->functions;
         return out;
     }
 
   private:
+    // The numbers and functions of the stored document `data` of a result of `run`.
+    BenchmarkResult numbers_of(const history::Run& run, std::string_view data) {
+        auto b = read_known_benchmark(data);
+        if (!b) {
+            json doc{
+                {"schema", kResultSchema},
+                {"run",
+                 {{"id", run.id}, {"started", run.started}, {"fingerprint", json::object()}}},
+                {"benchmarks", json::array({parse_stored(h_.connection(), data, "a result")})}};
+            b = std::move(read_document(doc, h_.name()).benchmarks.front());
+        }
+        BenchmarkResult out;
+        out.name = std::move(b->name);
+        out.tool = std::move(b->tool);
+        out.status = b->status;
+        out.cost = b->status == BenchStatus::Ok ? b->cost : 0;
+        out.events = b->events;
+        out.derived = b->derived;
+        out.functions = std::move(b->functions);
+        return out;
+    }
+
     PgHistory& h_;
 };
 
@@ -174,7 +208,8 @@ std::vector<history::FoundRun> PgHistory::find_runs(const history::RunFilter& fi
     return out;
 }
 
-std::optional<RunResult> PgHistory::load_run(std::int64_t handle, const history::NameFilter& only) {
+std::optional<RunResult> PgHistory::load_run(std::int64_t handle, const history::NameFilter& only,
+                                             history::SourceLines lines) {
     const std::vector<Param> params = {std::to_string(handle), std::to_string(project_id_)};
     const auto run =
         c_.exec("SELECT id, document FROM cgbench.runs WHERE seq = $1 AND project = $2", params);
@@ -199,7 +234,9 @@ std::optional<RunResult> PgHistory::load_run(std::int64_t handle, const history:
         doc["benchmarks"] = json::array({parse_stored(c_, results.text(i, 1), "a result")});
         out.benchmarks.push_back(std::move(read_document(doc, source).benchmarks.front()));
     }
-    if (schema_version_ >= 2 && !positions.empty()) {
+    if (lines == history::SourceLines::Skip) {
+        history::drop_lines(out.benchmarks);
+    } else if (schema_version_ >= 2 && !positions.empty()) {
         attach_lines(c_, handle, positions, out.benchmarks);
     }
     return out;
@@ -239,21 +276,16 @@ history::History PgHistory::load_runs() {
 void PgHistory::scan_series(const history::History& h, const history::NameFilter& keep,
                             std::size_t limit, const history::SeriesVisitor& visit) {
     SeriesReader series(h, keep, limit, visit);
-    c_.stream(
-        "SELECT name, run, position, status, cost, ir FROM cgbench.results WHERE project = $1 "
-        "ORDER BY name, run",
-        {std::to_string(project_id_)}, [&series](const PgResult& r) { series.add(r); });
+    c_.copy_out(fmt::format(kSelectSeries, project_id_, ""),
+                [&series](const CopyRow& row) { series.add(row); });
     series.finish();
 }
 
 void PgHistory::scan_series(const history::History& h, std::string_view name, std::size_t limit,
                             const history::SeriesVisitor& visit) {
     SeriesReader series(h, {}, limit, visit);
-    c_.stream(
-        "SELECT name, run, position, status, cost, ir FROM cgbench.results "
-        "WHERE project = $1 AND name = $2 ORDER BY run",
-        {std::to_string(project_id_), std::string(name)},
-        [&series](const PgResult& r) { series.add(r); });
+    c_.copy_out(fmt::format(kSelectSeries, project_id_, " AND name = " + c_.literal(name)),
+                [&series](const CopyRow& row) { series.add(row); });
     series.finish();
 }
 

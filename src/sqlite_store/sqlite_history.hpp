@@ -53,9 +53,10 @@ class SqliteHistory final : public history::HistoryBackend {
     // One query over `runs` (runs_by_commit serves a commit).
     std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
     // Through the result file's own reader (run_from_json), so a stored run equals its file;
-    // the documents cgbench writes go the fast way (core/result_reader.hpp).
-    std::optional<RunResult> load_run(std::int64_t handle,
-                                      const history::NameFilter& only) override;
+    // the documents cgbench writes go the fast way (core/result_reader.hpp). Lines come from
+    // result_lines in one more query, which Skip leaves out.
+    std::optional<RunResult> load_run(std::int64_t handle, const history::NameFilter& only,
+                                      history::SourceLines lines) override;
     // Reads each distinct fingerprint document once.
     history::History load_runs() override;
     // Series come from the covering index results_by_name in one pass (name, run).

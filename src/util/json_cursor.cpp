@@ -1,8 +1,21 @@
 #include "util/json_cursor.hpp"
 
+#include <array>
 #include <charconv>
 
 namespace cgbench::util {
+
+namespace {
+
+// The bytes a string holds as they are: all but '"', '\\' and control characters.
+constexpr auto kPlainInString = [] {
+    std::array<bool, 256> plain{};
+    for (std::size_t c = 0x20; c < plain.size(); ++c)
+        plain[c] = c != '"' && c != '\\';
+    return plain;
+}();
+
+}  // namespace
 
 void JsonCursor::skip_whitespace() {
     while (i_ < s_.size() &&
@@ -54,8 +67,8 @@ bool JsonCursor::skip(std::string_view& raw) {
             --depth;
             ++i_;
         } else if (depth == 0) {  // a number or a literal: up to the next delimiter
-            while (i_ < s_.size() && std::string_view(",}] \n\t\r").find(s_[i_]) ==
-                                         std::string_view::npos)
+            while (i_ < s_.size() &&
+                   std::string_view(",}] \n\t\r").find(s_[i_]) == std::string_view::npos)
                 ++i_;
         } else {
             ++i_;
@@ -69,16 +82,32 @@ bool JsonCursor::string(std::string& out) {
     if (!eat('"')) return false;
     out.clear();
     for (;;) {
+        // A run of plain characters, scanned through a local pointer (a stored document's
+        // strings are most of its bytes).
         const std::size_t start = i_;
-        while (i_ < s_.size() && s_[i_] != '"' && s_[i_] != '\\' &&
-               static_cast<unsigned char>(s_[i_]) >= 0x20) {
-            ++i_;
-        }
+        const char* p = s_.data() + i_;
+        const char* const end = s_.data() + s_.size();
+        while (p != end && kPlainInString[static_cast<unsigned char>(*p)])
+            ++p;
+        i_ = static_cast<std::size_t>(p - s_.data());
         out.append(s_.substr(start, i_ - start));
         if (i_ >= s_.size() || static_cast<unsigned char>(s_[i_]) < 0x20) return false;
         if (s_[i_++] == '"') return true;
         if (!escape(out)) return false;
     }
+}
+
+bool JsonCursor::key(std::string_view& out) {
+    if (!eat('"')) return false;
+    const char* const first = s_.data() + i_;
+    const char* const end = s_.data() + s_.size();
+    const char* p = first;
+    while (p != end && kPlainInString[static_cast<unsigned char>(*p)])
+        ++p;
+    if (p == end || *p != '"') return false;
+    out = std::string_view(first, static_cast<std::size_t>(p - first));
+    i_ = static_cast<std::size_t>(p - s_.data()) + 1;
+    return true;
 }
 
 bool JsonCursor::escape(std::string& out) {

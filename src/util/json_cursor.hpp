@@ -33,6 +33,9 @@ class JsonCursor {
     bool at_end();
     // A string into `out`, escapes decoded.
     bool string(std::string& out);
+    // A string without escapes (an object's key as writers write them) as a view into the
+    // text, valid while it is; false for one with escapes too.
+    bool key(std::string_view& out);
     // A number into `out`.
     bool number(JsonNumber& out);
     // The literal `word` (true, false or null).

@@ -59,8 +59,8 @@ TEST(RunResolver, FilesRunIdsAndGitRefs) {
     std::ofstream(file) << to_json(run("from-file", {bench("x", 5)})).dump();
 
     exec::PosixProcessRunner runner;
-    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(),
-                         runner);
+    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(), runner,
+                         history::SourceLines::Read);
     EXPECT_EQ(resolver.resolve(file.string()).run.id, "from-file");
     EXPECT_EQ(resolver.resolve("run-a").run.id, "run-a");
     const auto main = resolver.resolve("main");
@@ -99,7 +99,7 @@ TEST(RunResolver, ThePreviousRunOfABranch) {
     auto head = on("head", "main", "2026-11-22T09:00:00Z", false);
     {
         RunResolver empty(history_source(db.string()), repo.dir, exec::current_environment(),
-                          runner);
+                          runner, history::SourceLines::Read);
         EXPECT_FALSE(empty.previous_on_branch({head, "HEAD", {}, {}}))
             << "no database yet: no baseline, no error";
     }
@@ -114,8 +114,8 @@ TEST(RunResolver, ThePreviousRunOfABranch) {
         record_run(*store, other);
         record_run(*store, head);
     }
-    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(),
-                         runner);
+    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(), runner,
+                         history::SourceLines::Read);
     const auto previous = resolver.previous_on_branch({head, "HEAD", {}, {"head"}});
     ASSERT_TRUE(previous);
     EXPECT_EQ(previous->run.id, "new-main");
@@ -128,7 +128,8 @@ TEST(RunResolver, ThePreviousRunOfABranch) {
     EXPECT_FALSE(resolver.previous_on_branch({feature, "HEAD", {}, {}}));
     feature.git.branch.reset();
     EXPECT_THROW(resolver.previous_on_branch({feature, "HEAD", {}, {}}), UsageError);
-    RunResolver no_db(std::nullopt, repo.dir, exec::current_environment(), runner);
+    RunResolver no_db(std::nullopt, repo.dir, exec::current_environment(), runner,
+                      history::SourceLines::Read);
     EXPECT_THROW(no_db.previous_on_branch({head, "HEAD", {}, {}}), UsageError);
 }
 
@@ -136,7 +137,7 @@ TEST(RunResolver, ACommitWithoutRunsOrWithoutDatabase) {
     const auto repo = make_repo("cgbench-ref-empty");
     exec::PosixProcessRunner runner;
     RunResolver missing(history_source((repo.dir / "none.db").string()), repo.dir,
-                        exec::current_environment(), runner);
+                        exec::current_environment(), runner, history::SourceLines::Read);
     try {
         missing.resolve("main");
         FAIL();
@@ -151,15 +152,16 @@ TEST(RunResolver, ACommitWithoutRunsOrWithoutDatabase) {
         record_run(*SqliteHistory::open_for_recording(db),
                    at("only-b", repo.b, "2026-11-22T01:00:00Z"));
     }
-    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(),
-                         runner);
+    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(), runner,
+                         history::SourceLines::Read);
     try {
         resolver.resolve("main");
         FAIL();
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("no run recorded at commit"), std::string::npos);
     }
-    RunResolver no_db(std::nullopt, repo.dir, exec::current_environment(), runner);
+    RunResolver no_db(std::nullopt, repo.dir, exec::current_environment(), runner,
+                      history::SourceLines::Read);
     EXPECT_THROW(no_db.resolve("main"), UsageError);
 }
 
@@ -175,8 +177,8 @@ TEST(RunResolver, OneRunPerBenchmarkResolvesToAllOfThem) {
         record_run(*store, second);
     }
     exec::PosixProcessRunner runner;
-    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(),
-                         runner);
+    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(), runner,
+                         history::SourceLines::Read);
     const auto main = resolver.resolve("main");
     EXPECT_EQ(main.run.benchmarks.size(), 2u);
     EXPECT_EQ(main.label, "main (" + repo.a.substr(0, 10) + ", 2 runs)");
@@ -191,8 +193,8 @@ TEST(RunResolver, ADirtyRunIsUsedWithAWarning) {
     dirty.git.dirty = true;
     { record_run(*SqliteHistory::open_for_recording(db), dirty); }
     exec::PosixProcessRunner runner;
-    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(),
-                         runner);
+    RunResolver resolver(history_source(db.string()), repo.dir, exec::current_environment(), runner,
+                         history::SourceLines::Read);
     const auto r = resolver.resolve("main");
     EXPECT_EQ(r.run.id, "dirty");
     ASSERT_EQ(r.warnings.size(), 1u);
@@ -208,7 +210,7 @@ TEST(RunResolver, AHistoryInMemoryServesAlike) {
     record_run(memory, at("run-b", repo.b, "2026-11-22T02:00:00Z"));
     exec::PosixProcessRunner runner;
     RunResolver resolver(history::HistorySource{"memory:", [&memory] { return memory.share(); }},
-                         repo.dir, exec::current_environment(), runner);
+                         repo.dir, exec::current_environment(), runner, history::SourceLines::Read);
     EXPECT_EQ(resolver.resolve("run-a").run.id, "run-a");
     EXPECT_EQ(resolver.resolve("main").label, "main (" + repo.a.substr(0, 10) + ")");
     const auto head = resolver.latest();

@@ -172,10 +172,39 @@ TYPED_TEST(HistoryBackends, KeepsTheCostliestLinesWithTheirTexts) {
     EXPECT_EQ(run_by_id(*read, second.id)->benchmarks[0].lines,
               kept_lines(second.benchmarks[0].lines));
     // Read one result only: the lines go to that result.
-    const auto only = read->load_run(read->find_runs({.id = r.id})[0].handle,
-                                     [](std::string_view n) { return n == kHostile; });
+    const auto only = read->load_run(
+        read->find_runs({.id = r.id})[0].handle, [](std::string_view n) { return n == kHostile; },
+        SourceLines::Read);
     ASSERT_EQ(only->benchmarks.size(), 1u);
     EXPECT_EQ(only->benchmarks[0].lines, other);
+}
+
+TYPED_TEST(HistoryBackends, ARunReadWithoutLinesIsTheSameRunWithoutThem) {
+    auto& store = this->backend();
+    auto r = rich_run("20261122T031500Z-00000005");
+    r.benchmarks[0].lines = some_lines("src/p.c", 4);
+    r.benchmarks[1].lines = some_lines("src/q.c", 2);
+    record_run(store, r);
+    this->close();
+    const auto read = this->reopen_to_read();
+    auto with = run_by_id(*read, r.id, SourceLines::Read);
+    const auto without = run_by_id(*read, r.id, SourceLines::Skip);
+    ASSERT_TRUE(with.has_value());
+    ASSERT_TRUE(without.has_value());
+    ASSERT_EQ(with->benchmarks[0].lines.size(), 4u) << "the lines are stored";
+    ASSERT_EQ(without->benchmarks.size(), r.benchmarks.size());
+    for (const auto& b : without->benchmarks)
+        EXPECT_TRUE(b.lines.empty()) << b.name;
+    drop_lines(with->benchmarks);
+    expect_same_run(*without, *with);
+    // Some results only, as completing a run from its commit reads them.
+    const auto handle = read->find_runs({.id = r.id})[0].handle;
+    const auto one = read->load_run(
+        handle, [](std::string_view n) { return n == kHostile; }, SourceLines::Skip);
+    ASSERT_EQ(one->benchmarks.size(), 1u);
+    EXPECT_EQ(one->benchmarks[0].name, kHostile);
+    EXPECT_TRUE(one->benchmarks[0].lines.empty());
+    EXPECT_EQ(one->benchmarks[0].functions, with->benchmarks[1].functions);
 }
 
 TYPED_TEST(HistoryBackends, BatchesStoreWholeRunsOnCommitAndEachIdOnce) {
@@ -239,8 +268,8 @@ TYPED_TEST(HistoryBackends, RunsAreFoundByTheirFactsNewestFirst) {
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].fingerprint_key, a.fingerprint.comparison_key());
     EXPECT_EQ(found[0].git.commit, a.git.commit);
-    const auto only_y =
-        store.load_run(found[0].handle, [](std::string_view n) { return n == "y"; });
+    const auto only_y = store.load_run(
+        found[0].handle, [](std::string_view n) { return n == "y"; }, SourceLines::Read);
     ASSERT_TRUE(only_y.has_value());
     ASSERT_EQ(only_y->benchmarks.size(), 1u);
     EXPECT_EQ(only_y->benchmarks[0].name, "y");

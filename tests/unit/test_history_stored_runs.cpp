@@ -25,12 +25,12 @@ TYPED_TEST(StoredRuns, LatestRunsAndRunsAtACommit) {
     for (const auto& r : {a, b, c})
         record_run(store, r);
 
-    EXPECT_EQ(latest_run(store)->id, "c");
-    EXPECT_EQ(latest_run(store, "c")->id, "b");
+    EXPECT_EQ(latest_run(store, SourceLines::Read)->id, "c");
+    EXPECT_EQ(latest_run(store, SourceLines::Read, "c")->id, "b");
     // b is newer at that commit, but dirty: a clean run wins.
-    EXPECT_EQ(latest_run_at_commit(store, *a.git.commit)->id, "a");
-    EXPECT_EQ(latest_run_at_commit(store, *a.git.commit, {"a"})->id, "b");
-    EXPECT_FALSE(latest_run_at_commit(store, "0000").has_value());
+    EXPECT_EQ(latest_run_at_commit(store, *a.git.commit, SourceLines::Read)->id, "a");
+    EXPECT_EQ(latest_run_at_commit(store, *a.git.commit, SourceLines::Read, {"a"})->id, "b");
+    EXPECT_FALSE(latest_run_at_commit(store, "0000", SourceLines::Read).has_value());
 }
 
 TYPED_TEST(StoredRuns, ARunIsCompletedFromItsCommit) {
@@ -49,7 +49,8 @@ TYPED_TEST(StoredRuns, ARunIsCompletedFromItsCommit) {
         record_run(store, r);
 
     std::vector<std::string> used;
-    const auto all = complete_from_commit(store, *run_by_id(store, "y-run"), {}, used);
+    const auto all =
+        complete_from_commit(store, *run_by_id(store, "y-run"), {}, used, SourceLines::Read);
     ASSERT_EQ(all.benchmarks.size(), 2u);
     EXPECT_EQ(all.benchmarks[0].name, "y");
     EXPECT_EQ(all.benchmarks[1].name, "x");
@@ -64,7 +65,8 @@ TYPED_TEST(StoredRuns, ARunIsCompletedFromItsCommit) {
     }());
 
     used.clear();
-    const auto alone = complete_from_commit(store, *run_by_id(store, "y-run"), {"x-run"}, used);
+    const auto alone =
+        complete_from_commit(store, *run_by_id(store, "y-run"), {"x-run"}, used, SourceLines::Read);
     EXPECT_EQ(alone.benchmarks.size(), 1u);
     EXPECT_EQ(used, (std::vector<std::string>{"y-run"}));
 
@@ -73,7 +75,8 @@ TYPED_TEST(StoredRuns, ARunIsCompletedFromItsCommit) {
     dirty2.git.dirty = true;
     record_run(store, dirty2);
     used.clear();
-    const auto d = complete_from_commit(store, *run_by_id(store, "dirty-run"), {}, used);
+    const auto d =
+        complete_from_commit(store, *run_by_id(store, "dirty-run"), {}, used, SourceLines::Read);
     ASSERT_EQ(d.benchmarks.size(), 2u);
     EXPECT_EQ(d.benchmarks[0].cost, dirty.benchmarks[0].cost) << "the anchor's own z";
     EXPECT_EQ(d.benchmarks[1].name, "v");
@@ -92,7 +95,8 @@ TYPED_TEST(StoredRuns, ThePreviousRunOfABranch) {
     };
     const auto head = on("head", "main", "2026-11-22T09:00:00Z", false);
     const auto key = head.fingerprint.comparison_key();
-    EXPECT_FALSE(latest_run_on_branch(store, "main", key).has_value()) << "an empty history";
+    EXPECT_FALSE(latest_run_on_branch(store, "main", key, SourceLines::Read).has_value())
+        << "an empty history";
     record_run(store, on("old-main", "main", "2026-11-22T01:00:00Z", false));
     record_run(store, on("new-main", "main", "2026-11-22T03:00:00Z", false));
     record_run(store, on("dirty-main", "main", "2026-11-22T04:00:00Z", true));
@@ -102,13 +106,17 @@ TYPED_TEST(StoredRuns, ThePreviousRunOfABranch) {
     record_run(store, other);
     record_run(store, head);
 
-    EXPECT_EQ(latest_run_on_branch(store, "main", key, {"head"})->id, "new-main");
-    EXPECT_EQ(latest_run_on_branch(store, "main", key, {"head", "new-main"})->id, "old-main");
-    EXPECT_EQ(latest_run_on_branch(store, "main", key)->id, "head");
-    EXPECT_EQ(latest_run_on_branch(store, "feature", key)->id, "feature");
-    EXPECT_EQ(latest_run_on_branch(store, "main", other.fingerprint.comparison_key())->id,
-              "other-valgrind");
-    EXPECT_FALSE(latest_run_on_branch(store, "nobody", key).has_value());
+    EXPECT_EQ(latest_run_on_branch(store, "main", key, SourceLines::Read, {"head"})->id,
+              "new-main");
+    EXPECT_EQ(latest_run_on_branch(store, "main", key, SourceLines::Read, {"head", "new-main"})->id,
+              "old-main");
+    EXPECT_EQ(latest_run_on_branch(store, "main", key, SourceLines::Read)->id, "head");
+    EXPECT_EQ(latest_run_on_branch(store, "feature", key, SourceLines::Read)->id, "feature");
+    EXPECT_EQ(
+        latest_run_on_branch(store, "main", other.fingerprint.comparison_key(), SourceLines::Read)
+            ->id,
+        "other-valgrind");
+    EXPECT_FALSE(latest_run_on_branch(store, "nobody", key, SourceLines::Read).has_value());
 
     // Past commits backfilled after "head": never its previous run, while main has its own.
     for (const auto* id : {"backfill-1", "backfill-2"}) {
@@ -116,12 +124,13 @@ TYPED_TEST(StoredRuns, ThePreviousRunOfABranch) {
         past.recorded_by = std::string(kRecordedByBackfill);
         record_run(store, past);
     }
-    EXPECT_EQ(latest_run_on_branch(store, "main", key, {"head"})->id, "new-main");
-    EXPECT_EQ(latest_run_on_branch(store, "main", key)->id, "head");
+    EXPECT_EQ(latest_run_on_branch(store, "main", key, SourceLines::Read, {"head"})->id,
+              "new-main");
+    EXPECT_EQ(latest_run_on_branch(store, "main", key, SourceLines::Read)->id, "head");
     auto only = on("backfill-only", "release", "2026-11-22T10:00:00Z", false);
     only.recorded_by = std::string(kRecordedByBackfill);
     record_run(store, only);
-    EXPECT_EQ(latest_run_on_branch(store, "release", key)->id, "backfill-only")
+    EXPECT_EQ(latest_run_on_branch(store, "release", key, SourceLines::Read)->id, "backfill-only")
         << "a branch of backfilled runs only";
 }
 
@@ -133,13 +142,13 @@ TYPED_TEST(StoredRuns, TheCleanRunAtACommitIsCompletedFromIt) {
     b.git.dirty = true;
     for (const auto& r : {a, a2, b})
         record_run(store, r);
-    const auto clean = clean_run_at_commit(store, *a.git.commit);
+    const auto clean = clean_run_at_commit(store, *a.git.commit, SourceLines::Read);
     ASSERT_TRUE(clean.has_value());
     EXPECT_EQ(clean->id, "a2") << "the dirty one is newer";
     ASSERT_EQ(clean->benchmarks.size(), 3u);
     EXPECT_EQ(clean->benchmarks[1].name, "x");
     EXPECT_EQ(clean->benchmarks[1].cost, a.benchmarks[0].cost) << "never the dirty run's";
-    EXPECT_FALSE(clean_run_at_commit(store, "0000").has_value());
+    EXPECT_FALSE(clean_run_at_commit(store, "0000", SourceLines::Read).has_value());
 }
 
 }  // namespace cgbench::history

@@ -16,6 +16,7 @@
 #include "core/result_json.hpp"
 #include "history/stored_runs.hpp"
 #include "postgres_store/pg.hpp"
+#include "postgres_store/pg_copy.hpp"
 #include "postgres_store/pg_history.hpp"
 #include "postgres_store/pg_schema.hpp"
 
@@ -171,41 +172,39 @@ TEST_F(PostgresStore, ALostConnectionMidBatchStoresNothing) {
     EXPECT_EQ(read->run_count(), 1u);
 }
 
-// Rows are read a chunk (kStreamChunk) at a time, the next ones fetched while a chunk is
-// handled: every row once, in order; an error in a later chunk, or a handler that throws,
-// ends the reading and leaves the connection usable, outside any transaction.
-TEST_F(PostgresStore, StreamedRowsComeInOrderAndAFailureLeavesTheConnectionUsable) {
+// Rows come through a binary COPY one at a time, as the server sends them: every row once,
+// in order, integers of each width (negative too), text and NULLs read in place; an error
+// after some rows, or a handler that throws, ends the reading and leaves the connection
+// usable, outside any transaction.
+TEST_F(PostgresStore, CopiedRowsComeInOrderAndAFailureLeavesTheConnectionUsable) {
     Connection c(parse_location(server_.url));
-    const int n = 2 * kStreamChunk + 7;
+    const int n = 20007;
     std::int64_t expected = 1;
-    int chunks = 0;
-    // Read in binary: integers of each width (negative too), booleans, text and NULLs.
-    c.stream(
-        "SELECT g, -g::bigint * 1000000000000, (g % 2 = 0), 'n' || g, "
-        "NULLIF(g % 3, 0)::smallint FROM generate_series(1, $1::int) g ORDER BY g",
-        {std::to_string(n)}, [&](const PgResult& r) {
-            ++chunks;
-            for (int row = 0; row < r.rows(); ++row, ++expected) {
-                ASSERT_EQ(r.int64(row, 0), expected);
-                ASSERT_EQ(r.int64(row, 1), -expected * 1000000000000);
-                ASSERT_EQ(r.optional_bool(row, 2), expected % 2 == 0);
-                ASSERT_EQ(r.text(row, 3), "n" + std::to_string(expected));
-                ASSERT_EQ(
-                    r.optional_int64(row, 4),
-                    expected % 3 == 0 ? std::nullopt : std::optional<std::int64_t>(expected % 3));
-            }
+    c.copy_out(
+        fmt::format("SELECT g, -g::bigint * 1000000000000, 'n' || g, "
+                    "NULLIF(g % 3, 0)::smallint, {} FROM generate_series(1, {}) g ORDER BY g",
+                    c.literal("it's \\ \"quoted\""), n),
+        [&](const CopyRow& r) {
+            ASSERT_EQ(r.size(), 5);
+            ASSERT_EQ(r.int64(0), expected);
+            ASSERT_EQ(r.int64(1), -expected * 1000000000000);
+            ASSERT_EQ(r.text(2), "n" + std::to_string(expected));
+            ASSERT_EQ(r.int64(3),
+                      expected % 3 == 0 ? std::nullopt : std::optional<std::int64_t>(expected % 3));
+            ASSERT_EQ(r.text(4), "it's \\ \"quoted\"");
+            ++expected;
         });
     EXPECT_EQ(expected, n + 1);
-    EXPECT_EQ(chunks, 3);
-    // Division by zero at the first row of the second chunk: the server fails that FETCH.
-    const std::string failing =
-        fmt::format("SELECT 1 / (g - {}) FROM generate_series(1, {}) g", kStreamChunk + 1, n);
     int rows = 0;
-    EXPECT_THROW(c.stream(failing, {}, [&](const PgResult& r) { rows += r.rows(); }),
+    c.copy_out("SELECT 1 WHERE false", [&](const CopyRow&) { ++rows; });
+    EXPECT_EQ(rows, 0) << "no row: the header and the trailer only";
+    // Division by zero at row 10001: the rows before it may have come, then the error.
+    EXPECT_THROW(c.copy_out("SELECT 1 / (g - 10001) FROM generate_series(1, 20000) g",
+                            [&](const CopyRow&) { ++rows; }),
                  EnvironmentError);
-    EXPECT_EQ(rows, kStreamChunk);
-    EXPECT_THROW(c.stream("SELECT g FROM generate_series(1, $1::int) g", {std::to_string(n)},
-                          [](const PgResult&) { throw Interrupted(2); }),
+    EXPECT_LE(rows, 10000);
+    EXPECT_THROW(c.copy_out("SELECT g FROM generate_series(1, 1000000) g",
+                            [](const CopyRow&) { throw Interrupted(2); }),
                  Interrupted);
     EXPECT_EQ(c.exec("SELECT 41 + 1").int64(0, 0), 42);
     EXPECT_EQ(c.exec("SELECT now() = statement_timestamp()").text(0, 0), "t");  // no transaction

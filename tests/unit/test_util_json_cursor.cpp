@@ -42,6 +42,24 @@ TEST(JsonCursor, StringsAndEscapes) {
     EXPECT_FALSE(JsonCursor("'single'").string(s));
 }
 
+TEST(JsonCursor, KeysAreViewsIntoTheText) {
+    const std::string text = R"( "cost" : 1, "na\u006de": 2, "raw)";
+    JsonCursor c(text);
+    std::string_view key;
+    ASSERT_TRUE(c.key(key));
+    EXPECT_EQ(key, "cost");
+    EXPECT_EQ(key.data(), text.data() + 2) << "not a copy";
+    EXPECT_TRUE(c.eat(':'));
+    JsonNumber n;
+    EXPECT_TRUE(c.number(n));
+    EXPECT_TRUE(c.eat(','));
+    EXPECT_FALSE(c.key(key)) << "an escape: the caller reads it another way";
+    EXPECT_FALSE(JsonCursor(R"("raw)").key(key)) << "unterminated";
+    EXPECT_FALSE(JsonCursor("\"raw\ncontrol\"").key(key));
+    EXPECT_TRUE(JsonCursor(R"("")").key(key));
+    EXPECT_EQ(key, "");
+}
+
 TEST(JsonCursor, Numbers) {
     const auto read = [](std::string_view text) {
         JsonNumber n;
