@@ -5,6 +5,7 @@
 #include <map>
 #include <system_error>
 
+#include "base/errors.hpp"
 #include "core/result_json.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
