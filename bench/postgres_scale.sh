@@ -69,6 +69,15 @@ if [ "${SKIP_SCALE:-0}" != 1 ]; then
                "history $name ($where)|$CGBENCH history --db $d $name"
                "steps ($where)|$CGBENCH steps --db $d")
     done
+    # The same compare without the password handshake (SCRAM-SHA-256: 4,096 rounds of
+    # hashing in libpq on every connection), as a certificate or peer login would be: a role
+    # the server trusts from 127.0.0.1, acting as the history's owner.
+    psql "$URL" -qc "CREATE ROLE cgbench_trusted LOGIN IN ROLE cgbench" \
+        -c "ALTER ROLE cgbench_trusted SET role = 'cgbench'"
+    sed -i '1i host all cgbench_trusted 127.0.0.1/32 trust' "$TMP/pg/data/pg_hba.conf"
+    psql "$URL" -qAtc "SELECT pg_reload_conf()" >/dev/null
+    trusted="postgresql://cgbench_trusted@${URL#*@}?project=scale"
+    cmds+=("compare RUN RUN (postgresql, no password)|$CGBENCH compare --db $trusted $base_id $head_id")
     time_commands "${cmds[@]}"
     # The server's share, which the shared machine's load does not change: the CPU time of
     # the backend serving each PostgreSQL command (the postmaster's reaped children), median.
