@@ -124,7 +124,10 @@ int write_seeded(const char* path) {
 }
 
 int bind(const char* from, const char* to, bool recursive) {
-    return ::mount(from, to, nullptr, MS_BIND | (recursive ? MS_REC : 0), nullptr);
+    // (glibc 2.43 declares MS_REC in an enum: the flags are combined without a conditional.)
+    unsigned long flags = MS_BIND;
+    if (recursive) flags |= MS_REC;
+    return ::mount(from, to, nullptr, flags, nullptr);
 }
 
 // An empty file or directory at `to` (like `from`), with `from` bound on it.
