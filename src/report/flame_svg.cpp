@@ -234,6 +234,39 @@ std::string render_flame_svg(const FlameGraph& g) {
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + render_flame_svg_element(g);
 }
 
+namespace {
+
+// Whether `tag`, the text between "<" and ">" of one tag, is one the renderer writes: an
+// element of its own with only the attributes it sets (an event handler such as onload is
+// markup it did not write), or the end of one.
+bool drawn_tag(std::string_view tag) {
+    constexpr std::string_view kElements[] = {"svg",    "/svg", "g",    "/g",   "title",
+                                              "/title", "rect", "text", "/text"};
+    constexpr std::string_view kAttributes[] = {
+        "xmlns", "width",      "height", "viewBox", "font-family", "font-size",
+        "role",  "aria-label", "x",      "y",       "fill",        "text-anchor"};
+    const auto known = [](const auto& list, std::string_view name) {
+        return std::find(std::begin(list), std::end(list), name) != std::end(list);
+    };
+    if (tag.ends_with('/')) tag.remove_suffix(1);
+    const auto name_end = std::min(tag.find(' '), tag.size());
+    if (!known(kElements, tag.substr(0, name_end))) return false;
+    tag.remove_prefix(name_end);
+    // The attributes: ` NAME="VALUE"` each, values escaped (no quote inside).
+    while (!tag.empty()) {
+        const auto eq = tag.find("=\"");
+        if (tag[0] != ' ' || eq == std::string_view::npos ||
+            !known(kAttributes, tag.substr(1, eq - 1)))
+            return false;
+        const auto close = tag.find('"', eq + 2);
+        if (close == std::string_view::npos) return false;
+        tag.remove_prefix(close + 1);
+    }
+    return true;
+}
+
+}  // namespace
+
 std::optional<std::string> embeddable_flame_svg(std::string_view document) {
     constexpr std::string_view kDeclaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     if (document.starts_with(kDeclaration)) document.remove_prefix(kDeclaration.size());
@@ -243,16 +276,11 @@ std::optional<std::string> embeddable_flame_svg(std::string_view document) {
     }
     // Every tag is one the renderer writes: names inside are escaped, so any other "<" is
     // markup it did not write.
-    constexpr std::string_view kTags[] = {"svg",    "/svg", "g",    "/g",   "title",
-                                          "/title", "rect", "text", "/text"};
     for (auto at = document.find('<'); at != std::string_view::npos;
          at = document.find('<', at + 1)) {
-        const auto end = document.find_first_of(" >/\n", at + 2);
-        if (end == std::string_view::npos) return std::nullopt;
-        const auto tag = document.substr(at + 1, end - at - 1);
-        if (std::find(std::begin(kTags), std::end(kTags), tag) == std::end(kTags)) {
+        const auto end = document.find('>', at);
+        if (end == std::string_view::npos || !drawn_tag(document.substr(at + 1, end - at - 1)))
             return std::nullopt;
-        }
     }
     return std::string(document);
 }

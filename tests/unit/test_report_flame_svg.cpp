@@ -107,7 +107,10 @@ TEST(FlameSvg, EmbeddableIsWhatTheDrawerWritesAndNothingElse) {
     for (const auto& hostile :
          {std::string("<script>alert(1)</script>"), std::string("<foreignObject></foreignObject>"),
           std::string("<style>*{}</style>"), std::string("<a href=\"x\">x</a>"),
-          std::string("<image href=\"x\"/>"), std::string("<"), std::string("<svg:script/>")}) {
+          std::string("<image href=\"x\"/>"), std::string("<"), std::string("<svg:script/>"),
+          std::string("<g onload=\"alert(1)\"></g>"),
+          std::string("<rect x=\"0\" onmouseover=\"alert(1)\"/>"),
+          std::string("<text style=\"x\">x</text>"), std::string("<rect x=0/>")}) {
         EXPECT_EQ(embeddable_flame_svg(with(hostile)), std::nullopt) << hostile;
     }
     EXPECT_EQ(embeddable_flame_svg("<html><svg></svg></html>\n"), std::nullopt);
