@@ -173,7 +173,7 @@ std::vector<history::FoundRun> MemoryHistory::find_runs(const history::RunFilter
 
 std::optional<RunResult> MemoryHistory::load_run(std::int64_t handle,
                                                  const history::NameFilter& only,
-                                                 history::SourceLines lines) {
+                                                 history::RunParts parts) {
     const auto* s = find(handle);
     if (s == nullptr) return std::nullopt;
     RunResult out = s->run;
@@ -183,7 +183,7 @@ std::optional<RunResult> MemoryHistory::load_run(std::int64_t handle,
                                [&only](const BenchmarkResult& r) { return !only(r.name); }),
                 b.end());
     }
-    if (lines == history::SourceLines::Skip) history::drop_lines(out.benchmarks);
+    history::drop_unread(out.benchmarks, parts);
     return out;
 }
 

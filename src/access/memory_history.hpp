@@ -34,7 +34,7 @@ class MemoryHistory final : public history::HistoryBackend {
     // Each a pass over every run: a history in memory is small.
     std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
     std::optional<RunResult> load_run(std::int64_t handle, const history::NameFilter& only,
-                                      history::SourceLines lines) override;
+                                      history::RunParts parts) override;
     history::History load_runs() override;
     void scan_series(const history::History& h, const history::NameFilter& keep, std::size_t limit,
                      const history::SeriesVisitor& visit) override;

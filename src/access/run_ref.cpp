@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <system_error>
 
 #include "base/errors.hpp"
@@ -24,8 +25,8 @@ std::string short_commit(std::string_view commit) {
 
 RunResolver::RunResolver(std::optional<history::HistorySource> db, fs::path git_dir,
                          const exec::EnvMap& caller, exec::ProcessRunner& runner,
-                         history::SourceLines lines)
-    : db_(std::move(db)), git_(std::move(git_dir), caller, runner), lines_(lines) {}
+                         history::RunParts parts)
+    : db_(std::move(db)), git_(std::move(git_dir), caller, runner), parts_(parts) {}
 
 history::HistoryBackend* RunResolver::history_if_present() {
     if (!opened_) {
@@ -52,7 +53,7 @@ ResolvedRun RunResolver::completed(RunResult anchor, const std::string& label,
                                    const std::vector<std::string>& exclude) {
     ResolvedRun out;
     out.run = history::complete_from_commit(history(label), std::move(anchor), exclude, out.run_ids,
-                                            lines_);
+                                            parts_);
     if (out.run_ids.size() > 1) notes.push_back(fmt::format("{} runs", out.run_ids.size()));
     out.label = notes.empty() ? label : fmt::format("{} ({})", label, util::join(notes, ", "));
     if (out.run.git.dirty.value_or(false)) {
@@ -64,7 +65,7 @@ ResolvedRun RunResolver::completed(RunResult anchor, const std::string& label,
 
 ResolvedRun RunResolver::at_commit(const std::string& commit, const std::string& label,
                                    const std::vector<std::string>& exclude) {
-    auto run = history::latest_run_at_commit(history(label), commit, lines_, exclude);
+    auto run = history::latest_run_at_commit(history(label), commit, parts_, exclude);
     if (!run) {
         throw UsageError(fmt::format("no run recorded at commit {} ({}) in {}",
                                      short_commit(commit), util::printable(label), db_->name),
@@ -79,7 +80,7 @@ ResolvedRun RunResolver::resolve(const std::string& ref, const std::vector<std::
     if (fs::is_regular_file(ref, ec)) return ResolvedRun{read_result_file(ref), ref, {}, {}};
     if (util::starts_with(ref, kRunPrefix)) return by_id(ref.substr(kRunPrefix.size()));
     std::optional<RunResult> stored;
-    if (auto* h = history_if_present()) stored = history::run_by_id(*h, ref, lines_);
+    if (auto* h = history_if_present()) stored = history::run_by_id(*h, ref, parts_);
     const auto commit =
         git_.run({"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"});
     // An imported run may carry any id, a tag's or a branch's too: which one is meant is
@@ -105,14 +106,14 @@ ResolvedRun RunResolver::resolve(const std::string& ref, const std::vector<std::
 
 ResolvedRun RunResolver::by_id(const std::string& id) {
     auto& h = history(std::string(kRunPrefix) + id);
-    if (auto run = history::run_by_id(h, id, lines_))
+    if (auto run = history::run_by_id(h, id, parts_))
         return ResolvedRun{std::move(*run), "run " + id, {}, {id}};
     throw UsageError(fmt::format("there is no run {} in {}", util::printable(id), db_->name),
                      "list stored runs with `cgbench history`");
 }
 
 ResolvedRun RunResolver::latest() {
-    auto run = history::latest_run(history("the latest run"), lines_);
+    auto run = history::latest_run(history("the latest run"), parts_);
     if (!run) {
         throw UsageError(fmt::format("the history database {} holds no runs", db_->name),
                          "record one with `cgbench run`, or name result files");
@@ -124,7 +125,8 @@ ResolvedRun RunResolver::latest() {
 // without one the usual "no run at commit" would not say why.
 void RunResolver::refuse_head_on_base_branch(const std::string& commit, const std::string& branch,
                                              const std::vector<std::string>& exclude) {
-    if (history::latest_run_at_commit(history("the merge base"), commit, history::SourceLines::Skip,
+    if (history::latest_run_at_commit(history("the merge base"), commit,
+                                      {history::SourceLines::Skip, history::KeptFunctions::Skip},
                                       exclude)) {
         return;
     }
@@ -176,13 +178,40 @@ std::optional<ResolvedRun> RunResolver::previous_on_branch(const ResolvedRun& he
     auto* h = history_if_present();
     if (h == nullptr) return std::nullopt;
     auto run = history::latest_run_on_branch(
-        *h, *branch, head.run.fingerprint.comparison_key(), lines_,
+        *h, *branch, head.run.fingerprint.comparison_key(), parts_,
         head.run_ids.empty() ? std::vector{head.run.id} : head.run_ids);
     if (!run) return std::nullopt;
     const std::string label = fmt::format("previous run of {}", util::printable(*branch));
     std::vector<std::string> notes;
     if (run->git.commit) notes.push_back(short_commit(*run->git.commit));
     return completed(std::move(*run), label, std::move(notes), head.run_ids);
+}
+
+void RunResolver::read_functions(const ResolvedRun& run,
+                                 const std::vector<BenchmarkResult*>& results) {
+    if (parts_.functions == history::KeptFunctions::Read || run.run_ids.empty()) return;
+    std::map<std::string_view, BenchmarkResult*> left;  // by name
+    for (auto* b : results)
+        left.emplace(b->name, b);
+    const auto wanted = [&left](std::string_view name) { return left.count(name) > 0; };
+    auto& h = history("the functions of " + run.label);
+    for (const auto& id : run.run_ids) {
+        if (left.empty()) return;
+        history::RunFilter filter;
+        filter.id = id;
+        filter.limit = 1;
+        const auto found = h.find_runs(filter);
+        if (found.empty()) continue;
+        auto stored = h.load_run(found.front().handle, wanted,
+                                 {history::SourceLines::Skip, history::KeptFunctions::Read});
+        if (!stored) continue;
+        for (auto& b : stored->benchmarks) {
+            const auto it = left.find(b.name);
+            if (it == left.end()) continue;  // taken from an earlier run, or a name twice
+            it->second->functions = std::move(b.functions);
+            left.erase(it);
+        }
+    }
 }
 
 }  // namespace cgbench::access

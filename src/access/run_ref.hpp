@@ -32,11 +32,10 @@ class RunResolver {
   public:
     // `db`: the history (nullopt with --no-db), opened to read when first needed
     // (access::history_source); git runs in `git_dir` with the caller's PATH. `runner` must
-    // outlive the resolver. Stored runs come with their results' kept source lines unless
-    // `lines` is Skip (a result file always has its own).
+    // outlive the resolver. Stored runs come with their results' kept source lines and
+    // functions unless `parts` skips them (a result file always has its own).
     RunResolver(std::optional<history::HistorySource> db, std::filesystem::path git_dir,
-                const exec::EnvMap& caller, exec::ProcessRunner& runner,
-                history::SourceLines lines);
+                const exec::EnvMap& caller, exec::ProcessRunner& runner, history::RunParts parts);
 
     // `ref` as an existing file, else "run:ID" as the stored run ID, else a run id or a git
     // ref (UsageError when it is both); what a git ref resolves to draws on no run in
@@ -55,6 +54,12 @@ class RunResolver {
     // from its commit. nullopt when the database (or the file) holds none: the first run
     // of a branch has no baseline. UsageError when `head` names no branch.
     std::optional<ResolvedRun> previous_on_branch(const ResolvedRun& head);
+
+    // For a stored run this resolver read without functions: gives each of `results` (from
+    // `run`, their names unique) the kept functions of the stored result it was, read now
+    // (each from the first of run.run_ids holding its name, as complete_from_commit took
+    // them). Nothing for a result file, or when functions were read.
+    void read_functions(const ResolvedRun& run, const std::vector<BenchmarkResult*>& results);
 
   private:
     // What names a stored run whatever else its id may be (no git ref holds a ':').
@@ -75,7 +80,7 @@ class RunResolver {
     std::unique_ptr<history::HistoryBackend> history_;
     bool opened_ = false;
     exec::Git git_;
-    history::SourceLines lines_;
+    history::RunParts parts_;
 };
 
 }  // namespace cgbench::access

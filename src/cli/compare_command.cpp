@@ -120,6 +120,25 @@ std::optional<access::ResolvedRun> resolve_base(access::RunResolver& resolver,
     return std::nullopt;
 }
 
+// The functions of the benchmarks `c` gates, read from the stored runs the resolver read
+// without them, and the functions that moved: the rest of two runs' functions are never read.
+void read_gated_functions(access::RunResolver& resolver, const access::ResolvedRun& base,
+                          const access::ResolvedRun& head, compare::Comparison& c) {
+    std::vector<BenchmarkResult*> bases, heads;
+    std::vector<compare::BenchmarkComparison*> gated;
+    for (auto& b : c.benchmarks) {
+        if (!b.lists_moved() || !b.moved.empty() || !b.base || !b.head) continue;
+        bases.push_back(&*b.base);
+        heads.push_back(&*b.head);
+        gated.push_back(&b);
+    }
+    if (gated.empty()) return;
+    resolver.read_functions(base, bases);
+    resolver.read_functions(head, heads);
+    for (auto* b : gated)
+        b->attribute_moved();
+}
+
 compare::Comparison build_comparison(access::RunResolver& resolver,
                                      const config::ComparePlan& plan) {
     auto head = plan.head ? resolver.resolve(*plan.head) : resolver.latest();
@@ -138,6 +157,7 @@ compare::Comparison build_comparison(access::RunResolver& resolver,
     auto comparison =
         compare::compare_runs(std::move(base->run), std::move(base_side), std::move(head.run),
                               std::move(head_side), plan.options);
+    read_gated_functions(resolver, *base, head, comparison);
     for (const auto* side : {&*base, &head}) {
         comparison.warnings.insert(comparison.warnings.end(), side->warnings.begin(),
                                    side->warnings.end());
@@ -178,7 +198,7 @@ int execute(const config::CompareInput& in, const Context& ctx) {
 compare::Comparison compare_as_planned(const config::ComparePlan& plan, const Context& ctx,
                                        history::SourceLines lines) {
     access::RunResolver resolver(access::history_source(plan.db), ctx.cwd, ctx.env, ctx.runner,
-                                 lines);
+                                 {lines, history::KeptFunctions::Skip});
     auto comparison = build_comparison(resolver, plan);
     if (comparison.forced) warn(report::forced_warning(comparison));
     return comparison;

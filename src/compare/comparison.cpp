@@ -105,12 +105,9 @@ BenchmarkComparison compare_pair(std::optional<BenchmarkResult> base_result,
     } else {
         out.changes = metric_changes(*base, *head, thresholds, unmeasured);
         out.verdict = overall(out.changes);
-        const bool gated =
-            out.verdict == Verdict::Regression || out.verdict == Verdict::Improvement;
-        if (gated && !base->functions.empty() && !head->functions.empty()) {
-            out.moved = attribute_change(*base, *head, kMovedFunctions);
-        }
-        if (gated) out.processes_moved = attribute_process_change(*base, *head, kMovedFunctions);
+        out.attribute_moved();
+        if (out.lists_moved())
+            out.processes_moved = attribute_process_change(*base, *head, kMovedFunctions);
     }
     return out;
 }
@@ -224,6 +221,16 @@ const MetricChange* BenchmarkComparison::change(metrics::Metric metric) const {
     const auto it = std::find_if(changes.begin(), changes.end(),
                                  [metric](const auto& c) { return c.metric == metric; });
     return it == changes.end() ? nullptr : &*it;
+}
+
+bool BenchmarkComparison::lists_moved() const {
+    return verdict == Verdict::Regression || verdict == Verdict::Improvement;
+}
+
+void BenchmarkComparison::attribute_moved() {
+    if (!lists_moved() || !base || !head || base->functions.empty() || head->functions.empty())
+        return;
+    moved = attribute_change(*base, *head, kMovedFunctions);
 }
 
 const MetricChange* BenchmarkComparison::headline() const {

@@ -70,6 +70,11 @@ struct BenchmarkComparison {
     // The change that best explains the verdict: the largest regression or improvement,
     // else the cost change; nullptr when nothing was compared.
     const MetricChange* headline() const;
+    // Whether the functions that moved are listed: a regression or an improvement.
+    bool lists_moved() const;
+    // Fills `moved` from both sides' functions (what compare_runs does; for results read
+    // without functions, once they have them). Nothing unless lists_moved().
+    void attribute_moved();
 };
 
 // Where one side of the comparison came from.

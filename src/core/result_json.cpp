@@ -545,6 +545,15 @@ Fingerprint fingerprint_from_json(const json& j, const std::string& source) {
     return read_fingerprint(Reader(source), j);
 }
 
+std::vector<FunctionResult> functions_from_json(const json& array, const std::string& source) {
+    const Reader r(source);
+    try {
+        return read_functions(r, json{{"functions", array}}, "result");
+    } catch (const json::exception& e) {
+        r.fail(util::printable(e.what()));
+    }
+}
+
 json read_json_file(const std::filesystem::path& path) {
     std::optional<util::FileBytes> bytes;
     try {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.hpp"
 
@@ -52,6 +53,11 @@ RunResult run_from_json(const nlohmann::json& doc, const std::string& source);
 
 // Reads the fingerprint of a run document (`run.fingerprint`); UsageError as above.
 Fingerprint fingerprint_from_json(const nlohmann::json& j, const std::string& source);
+
+// Reads a benchmark's "functions" array on its own (a history keeping it apart from the
+// benchmark's document); UsageError as above.
+std::vector<FunctionResult> functions_from_json(const nlohmann::json& array,
+                                                const std::string& source);
 
 // Reads and parses a result file, checked as check_result_values checks it; UsageError when
 // unreadable or invalid.

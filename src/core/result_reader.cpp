@@ -61,6 +61,9 @@ class StreamReader {
   public:
     explicit StreamReader(std::string_view text) : c_(text) {}
 
+    // A "functions" array alone.
+    bool read(std::vector<FunctionResult>& out) { return functions(out) && c_.at_end(); }
+
     bool read(BenchmarkResult& b) {
         if (!c_.eat('{')) return false;
         if (c_.eat('}')) return false;  // lacks the required keys
@@ -296,14 +299,28 @@ bool StreamReader::functions(std::vector<FunctionResult>& out) {
     return list(out, &StreamReader::function);
 }
 
-// {"file": ..., "name": ..., "events": {...}, "cost": N}, the order to_json writes.
+// {"file": ..., "name": ..., "events": {...}, "cost": N}, each key once, in any order (the
+// order to_json writes, or PostgreSQL's jsonb's).
 bool StreamReader::function(FunctionResult& out) {
-    const auto key = [&](std::string_view want) {
-        return c_.key(key_) && key_ == want && c_.eat(':');
-    };
-    return c_.eat('{') && key("file") && text(out.file) && c_.eat(',') && key("name") &&
-           text(out.name) && c_.eat(',') && key("events") && events(out.events) && c_.eat(',') &&
-           key("cost") && unsigned_value(out.cost) && c_.eat('}');
+    if (!c_.eat('{')) return false;
+    unsigned seen = 0;
+    do {
+        if (!c_.key(key_) || !c_.eat(':')) return false;
+        unsigned bit = 0;
+        bool ok = false;
+        if (key_ == "file") {
+            bit = 1, ok = text(out.file);
+        } else if (key_ == "name") {
+            bit = 2, ok = text(out.name);
+        } else if (key_ == "events") {
+            bit = 4, ok = events(out.events);
+        } else if (key_ == "cost") {
+            bit = 8, ok = unsigned_value(out.cost);
+        }
+        if (!ok || (seen & bit) != 0) return false;
+        seen |= bit;
+    } while (c_.eat(','));
+    return seen == 15 && c_.eat('}');
 }
 
 // {"file", "function", "line", "text" (when read), "events", "cost"}, the order to_json writes.
@@ -380,6 +397,13 @@ std::optional<BenchmarkResult> read_known_benchmark(std::string_view text) {
         return std::nullopt;  // the DOM reader reports it with the file and the reason
     }
     return b;
+}
+
+std::optional<std::vector<FunctionResult>> read_known_functions(std::string_view text) {
+    std::vector<FunctionResult> out;
+    StreamReader reader(text);
+    if (!reader.read(out)) return std::nullopt;
+    return out;
 }
 
 }  // namespace cgbench

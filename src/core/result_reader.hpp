@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "core/result.hpp"
 
@@ -19,5 +20,9 @@ namespace cgbench {
 // run_from_json would read it; nullopt when the document is not one this reader fully
 // understands (unknown key, unexpected type, invalid JSON, inconsistent counts).
 std::optional<BenchmarkResult> read_known_benchmark(std::string_view json);
+
+// A benchmark's "functions" array alone (to_json of each; their keys in any order), exactly
+// as functions_from_json would read it; nullopt when this reader declines it.
+std::optional<std::vector<FunctionResult>> read_known_functions(std::string_view json);
 
 }  // namespace cgbench

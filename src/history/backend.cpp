@@ -48,9 +48,11 @@ void StoredLineSink::add(std::int64_t position, LineResult line) {
     lines.push_back(std::move(line));
 }
 
-void drop_lines(std::vector<BenchmarkResult>& benchmarks) {
-    for (auto& b : benchmarks)
-        b.lines.clear();
+void drop_unread(std::vector<BenchmarkResult>& benchmarks, RunParts parts) {
+    for (auto& b : benchmarks) {
+        if (parts.lines == SourceLines::Skip) b.lines.clear();
+        if (parts.functions == KeptFunctions::Skip) b.functions.clear();
+    }
 }
 
 namespace {

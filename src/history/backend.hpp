@@ -64,9 +64,27 @@ enum class SourceLines {
     Skip,  // none: every result's `lines` empty, all else as with Read
 };
 
-// Empties the lines of every one of `benchmarks`: what a backend's load_run does for Skip
-// (a document an old migration could not convert keeps its lines inside).
-void drop_lines(std::vector<BenchmarkResult>& benchmarks);
+// Whether it brings each result's kept functions: after the lines, the bulk of a result.
+// `compare` needs them only for the few benchmarks it gates (their moved functions), and
+// reads those afterwards (access::RunResolver::read_functions).
+enum class KeptFunctions {
+    Read,  // the kept functions, as recorded
+    Skip,  // none: every result's `functions` empty, all else as with Read
+};
+
+// What load_run reads besides each result's numbers. A SourceLines alone (the usual
+// argument) reads the functions.
+struct RunParts {
+    constexpr RunParts(SourceLines l = SourceLines::Read,  // NOLINT: implicit by design
+                       KeptFunctions f = KeptFunctions::Read)
+        : lines(l), functions(f) {}
+    SourceLines lines;
+    KeptFunctions functions;
+};
+
+// Empties what `parts` skips in every one of `benchmarks`: what a backend's load_run does
+// last (a document an old migration could not convert keeps its lines or functions inside).
+void drop_unread(std::vector<BenchmarkResult>& benchmarks, RunParts parts);
 
 // What a history is opened for; each backend's `open(location, access)` takes it
 // (access/history_url.cpp).
@@ -196,10 +214,10 @@ class HistoryBackend {
     // first), at most filter.limit of them.
     virtual std::vector<FoundRun> find_runs(const RunFilter& filter) = 0;
     // The run with `handle` (FoundRun::handle, Run::handle), its benchmarks in recorded order
-    // with their kept functions, and their kept lines unless `lines` is Skip: only those
-    // whose name `only` accepts. nullopt when none.
+    // with their kept functions and lines unless `parts` skips them: only those whose name
+    // `only` accepts (what `only` refuses is not read either). nullopt when none.
     virtual std::optional<RunResult> load_run(std::int64_t handle, const NameFilter& only,
-                                              SourceLines lines) = 0;
+                                              RunParts parts) = 0;
 
     // Every run, oldest first (by start time, then recording order), with its fingerprint
     // (each distinct one read once); no series.

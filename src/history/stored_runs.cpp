@@ -24,9 +24,9 @@ bool dirty(const GitInfo& git) {
 std::optional<RunResult> first_not_excluded(HistoryBackend& history,
                                             const std::vector<FoundRun>& found,
                                             const std::vector<std::string>& exclude,
-                                            SourceLines lines) {
+                                            RunParts parts) {
     for (const auto& run : found) {
-        if (!listed(exclude, run.id)) return history.load_run(run.handle, {}, lines);
+        if (!listed(exclude, run.id)) return history.load_run(run.handle, {}, parts);
     }
     return std::nullopt;
 }
@@ -49,7 +49,8 @@ std::optional<StoredCosts> latest_costs(HistoryBackend& history,
         return std::find(names.begin(), names.end(), name) != names.end();
     };
     for (const auto& found : history.find_runs({})) {
-        const auto run = history.load_run(found.handle, wanted, SourceLines::Skip);
+        const auto run =
+            history.load_run(found.handle, wanted, {SourceLines::Skip, KeptFunctions::Skip});
         // A shard run measured part of a split: it would change the balance of the shards
         // measured after it.
         if (!run || !run->shard.empty()) continue;
@@ -63,33 +64,33 @@ std::optional<StoredCosts> latest_costs(HistoryBackend& history,
 }
 
 std::optional<RunResult> run_by_id(HistoryBackend& history, std::string_view id,
-                                   SourceLines lines) {
+                                   RunParts parts) {
     RunFilter filter;
     filter.id = std::string(id);
     filter.limit = 1;
-    return first_not_excluded(history, history.find_runs(filter), {}, lines);
+    return first_not_excluded(history, history.find_runs(filter), {}, parts);
 }
 
-std::optional<RunResult> latest_run(HistoryBackend& history, SourceLines lines,
+std::optional<RunResult> latest_run(HistoryBackend& history, RunParts parts,
                                     std::string_view exclude_id) {
     RunFilter filter;
     filter.limit = 2;  // ids are unique: at most one of them is `exclude_id`
-    return first_not_excluded(history, history.find_runs(filter), {std::string(exclude_id)}, lines);
+    return first_not_excluded(history, history.find_runs(filter), {std::string(exclude_id)}, parts);
 }
 
 std::optional<RunResult> latest_run_at_commit(HistoryBackend& history, std::string_view commit,
-                                              SourceLines lines,
+                                              RunParts parts,
                                               const std::vector<std::string>& exclude) {
     RunFilter filter;
     filter.commit = std::string(commit);
     auto found = history.find_runs(filter);
     std::stable_partition(found.begin(), found.end(),
                           [](const FoundRun& r) { return !dirty(r.git); });
-    return first_not_excluded(history, found, exclude, lines);
+    return first_not_excluded(history, found, exclude, parts);
 }
 
 std::optional<RunResult> latest_run_on_branch(HistoryBackend& history, std::string_view branch,
-                                              std::string_view fingerprint_key, SourceLines lines,
+                                              std::string_view fingerprint_key, RunParts parts,
                                               const std::vector<std::string>& exclude) {
     RunFilter filter;
     filter.branch = std::string(branch);
@@ -108,12 +109,12 @@ std::optional<RunResult> latest_run_on_branch(HistoryBackend& history, std::stri
         std::stable_partition(found.begin(), found.end(),
                               [&](const FoundRun& r) { return !backfilled(r); });
     }
-    return first_not_excluded(history, found, exclude, lines);
+    return first_not_excluded(history, found, exclude, parts);
 }
 
 RunResult complete_from_commit(HistoryBackend& history, RunResult anchor,
                                const std::vector<std::string>& exclude,
-                               std::vector<std::string>& used, SourceLines lines) {
+                               std::vector<std::string>& used, RunParts parts) {
     used.push_back(anchor.id);
     if (!anchor.git.commit) return anchor;
     RunFilter filter;
@@ -128,7 +129,7 @@ RunResult complete_from_commit(HistoryBackend& history, RunResult anchor,
             listed(exclude, found.id)) {
             continue;
         }
-        auto other = history.load_run(found.handle, lacking, lines);
+        auto other = history.load_run(found.handle, lacking, parts);
         if (!other) continue;
         for (auto& b : other->benchmarks) {
             if (!names.insert(b.name).second) continue;  // a name twice in one run
@@ -140,15 +141,15 @@ RunResult complete_from_commit(HistoryBackend& history, RunResult anchor,
 }
 
 std::optional<RunResult> clean_run_at_commit(HistoryBackend& history, std::string_view commit,
-                                             SourceLines lines) {
+                                             RunParts parts) {
     RunFilter filter;
     filter.commit = std::string(commit);
     filter.clean_only = true;
     filter.limit = 1;
-    auto anchor = first_not_excluded(history, history.find_runs(filter), {}, lines);
+    auto anchor = first_not_excluded(history, history.find_runs(filter), {}, parts);
     if (!anchor) return std::nullopt;
     std::vector<std::string> used;
-    return complete_from_commit(history, std::move(*anchor), {}, used, lines);
+    return complete_from_commit(history, std::move(*anchor), {}, used, parts);
 }
 
 }  // namespace cgbench::history

@@ -24,25 +24,25 @@ void record_run(HistoryBackend& history, const RunResult& run);
 std::optional<StoredCosts> latest_costs(HistoryBackend& history,
                                         const std::vector<std::string>& names);
 
-// The runs these return bring their results' kept source lines unless `lines` is Skip
-// (HistoryBackend::load_run).
+// The runs these return bring their results' kept source lines and functions unless `parts`
+// skips them (HistoryBackend::load_run).
 
 // The run with this id.
 std::optional<RunResult> run_by_id(HistoryBackend& history, std::string_view id,
-                                   SourceLines lines = SourceLines::Read);
+                                   RunParts parts = {});
 // The most recently started run other than `exclude_id`.
-std::optional<RunResult> latest_run(HistoryBackend& history, SourceLines lines,
+std::optional<RunResult> latest_run(HistoryBackend& history, RunParts parts,
                                     std::string_view exclude_id = {});
 // The most recently started run at `commit` not in `exclude`, preferring runs of a clean
 // work tree over dirty ones.
 std::optional<RunResult> latest_run_at_commit(HistoryBackend& history, std::string_view commit,
-                                              SourceLines lines,
+                                              RunParts parts,
                                               const std::vector<std::string>& exclude = {});
 // The most recently started run of a clean work tree on `branch` whose fingerprint key is
 // `fingerprint_key`, not in `exclude`: the previous run of a branch CI watches. Runs that
 // `backfill` recorded (past commits, measured later) only when the branch has no other.
 std::optional<RunResult> latest_run_on_branch(HistoryBackend& history, std::string_view branch,
-                                              std::string_view fingerprint_key, SourceLines lines,
+                                              std::string_view fingerprint_key, RunParts parts,
                                               const std::vector<std::string>& exclude = {});
 
 // `anchor` completed with what else was recorded at its commit: for each benchmark it lacks,
@@ -51,10 +51,10 @@ std::optional<RunResult> latest_run_on_branch(HistoryBackend& history, std::stri
 // drawn on (`anchor`'s first) to `used`.
 RunResult complete_from_commit(HistoryBackend& history, RunResult anchor,
                                const std::vector<std::string>& exclude,
-                               std::vector<std::string>& used, SourceLines lines);
+                               std::vector<std::string>& used, RunParts parts);
 // The latest run at `commit` of a clean work tree, completed from its commit as
 // complete_from_commit does; nullopt when none was recorded there.
 std::optional<RunResult> clean_run_at_commit(HistoryBackend& history, std::string_view commit,
-                                             SourceLines lines);
+                                             RunParts parts);
 
 }  // namespace cgbench::history

@@ -8,6 +8,7 @@
 #include "base/errors.hpp"
 #include "core/result_json.hpp"
 #include "exec/git.hpp"
+#include "postgres_store/pg_functions.hpp"
 #include "postgres_store/pg_lines.hpp"
 #include "postgres_store/pg_schema.hpp"
 #include "util/strings.hpp"
@@ -80,16 +81,18 @@ class PgRunBatch final : public history::RunBatch {
                        std::size_t last) {
         std::string sql =
             "INSERT INTO cgbench.results (run, position, project, name, status, cost, ir, "
-            "functions, data) VALUES ";
+            "functions, function_list, data) VALUES ";
         std::vector<Param> params;
         for (std::size_t i = first; i < last; ++i) {
             const int p = static_cast<int>(params.size());
-            sql += fmt::format("{}(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+            sql += fmt::format("{}(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
                                i == first ? "" : ", ", p + 1, p + 2, p + 3, p + 4, p + 5, p + 6,
-                               p + 7, p + 8, p + 9);
+                               p + 7, p + 8, p + 9, p + 10);
             BenchmarkResult b = run.benchmarks[i];
             history::keep_as_stored(b);
             b.lines.clear();  // in cgbench.result_lines (write_lines)
+            const auto functions = std::move(b.functions);  // in function_list
+            b.functions.clear();
             const bool ok = b.status == BenchStatus::Ok;
             const bool ir = b.events.has(metrics::Event::Ir);
             params.insert(
@@ -98,7 +101,8 @@ class PgRunBatch final : public history::RunBatch {
                  std::string(to_string(b.status)),
                  number(ok ? std::optional(b.cost) : std::nullopt),
                  number(ir ? std::optional(b.events.get(metrics::Event::Ir)) : std::nullopt),
-                 std::to_string(b.functions.size()), dump_json(to_json(b), -1)});
+                 std::to_string(functions.size()), function_list(functions),
+                 dump_json(to_json(b), -1)});
         }
         c_.exec(sql, params);
         write_lines(c_, seq, run, first, last);

@@ -43,10 +43,11 @@ class PgHistory final : public history::HistoryBackend {
     // One transaction.
     history::RemovedRows remove_runs(const std::vector<history::Run>& runs) override;
     std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
-    // Through the result file's own reader (run_from_json), with the lines of
-    // cgbench.result_lines (pg_lines.hpp) unless Skip.
+    // Through the result file's own reader (run_from_json), with the functions of
+    // `function_list` (pg_functions.hpp) and the lines of cgbench.result_lines (pg_lines.hpp)
+    // unless skipped: neither is sent by the server then.
     std::optional<RunResult> load_run(std::int64_t handle, const history::NameFilter& only,
-                                      history::SourceLines lines) override;
+                                      history::RunParts parts) override;
     history::History load_runs() override;
     // Series come from the index results_by_name (project, name, run).
     void scan_series(const history::History& h, const history::NameFilter& keep, std::size_t limit,
@@ -75,6 +76,10 @@ class PgHistory final : public history::HistoryBackend {
     // For the batch and the readers.
     Connection& connection() { return c_; }
     std::int64_t project_id() const { return project_id_; }
+    // What the readers select for a result's functions kept apart (NULL before version 3).
+    std::string_view function_list_column() const {
+        return schema_version_ >= 3 ? "function_list" : "NULL";
+    }
 
   private:
     PgHistory(Connection c, std::string project, std::int64_t id, int schema_version)
@@ -87,7 +92,7 @@ class PgHistory final : public history::HistoryBackend {
     std::string project_;
     std::int64_t project_id_;
     // What the database holds (a reader never converts it): before version 2, lines are
-    // inside the documents and there is no cgbench.result_lines.
+    // inside the documents and there is no cgbench.result_lines; before 3, functions too.
     int schema_version_;
 };
 

@@ -12,6 +12,7 @@
 #include "core/result_json.hpp"
 #include "core/result_reader.hpp"
 #include "postgres_store/pg_copy.hpp"
+#include "postgres_store/pg_functions.hpp"
 #include "postgres_store/pg_history.hpp"
 #include "postgres_store/pg_lines.hpp"
 
@@ -115,9 +116,10 @@ class SeriesReader {
     bool wanted_ = false;
 };
 
-// The results at (run, position) pairs given as two arrays, each with its index among them.
+// The results at (run, position) pairs given as two arrays, each with its index among them
+// (formatted with the function list's column).
 constexpr std::string_view kSelectResultsAt = R"sql(
-SELECT w.i, r.data
+SELECT w.i, r.data, {}
 FROM unnest($2::bigint[], $3::integer[]) WITH ORDINALITY AS w (run, position, i)
 JOIN cgbench.results r ON r.run = w.run AND r.position = w.position AND r.project = $1)sql";
 
@@ -144,11 +146,13 @@ class PgResultReader final : public history::StoredResultReader {
                 positions.push_back(wanted[i].position);
             }
             const auto r = h_.connection().exec(
-                kSelectResultsAt,
+                fmt::format(kSelectResultsAt, h_.function_list_column()),
                 {std::to_string(h_.project_id()), int_array(runs), int_array(positions)});
             for (int row = 0; row < r.rows(); ++row) {
                 const auto i = first + static_cast<std::size_t>(r.int64(row, 0) - 1);
                 out[i] = numbers_of(*wanted[i].run, r.text(row, 1));
+                if (!r.null(row, 2))
+                    out[i]->functions = read_function_list(h_.connection(), r.text(row, 2));
             }
         }
         return out;
@@ -180,6 +184,29 @@ class PgResultReader final : public history::StoredResultReader {
     PgHistory& h_;
 };
 
+// The functions of run `handle`'s results at `positions` kept apart (schema version 3) given
+// to `benchmarks[i]`, the result at `positions[i]`; those with none keep what their document
+// held. Asks for the listed positions only when `some` (a name filter chose them).
+void attach_function_lists(Connection& c, std::int64_t handle, std::int64_t project,
+                           const std::vector<std::int64_t>& positions, bool some,
+                           std::vector<BenchmarkResult>& benchmarks) {
+    std::vector<Param> params = {std::to_string(handle), std::to_string(project)};
+    if (some) params.emplace_back(int_array(positions));
+    const auto r = c.exec(fmt::format("SELECT position, function_list FROM cgbench.results "
+                                      "WHERE run = $1 AND project = $2 {} ORDER BY position",
+                                      some ? "AND position = ANY($3::integer[])" : ""),
+                          params);
+    std::size_t i = 0;
+    for (int row = 0; row < r.rows(); ++row) {
+        const auto position = r.int64(row, 0);
+        while (i < positions.size() && positions[i] < position)
+            ++i;
+        if (i == positions.size()) break;
+        if (positions[i] != position || r.null(row, 1)) continue;
+        benchmarks[i].functions = read_function_list(c, r.text(row, 1));
+    }
+}
+
 }  // namespace
 
 std::vector<history::FoundRun> PgHistory::find_runs(const history::RunFilter& filter) {
@@ -209,7 +236,7 @@ std::vector<history::FoundRun> PgHistory::find_runs(const history::RunFilter& fi
 }
 
 std::optional<RunResult> PgHistory::load_run(std::int64_t handle, const history::NameFilter& only,
-                                             history::SourceLines lines) {
+                                             history::RunParts parts) {
     const std::vector<Param> params = {std::to_string(handle), std::to_string(project_id_)};
     const auto run =
         c_.exec("SELECT id, document FROM cgbench.runs WHERE seq = $1 AND project = $2", params);
@@ -234,11 +261,14 @@ std::optional<RunResult> PgHistory::load_run(std::int64_t handle, const history:
         doc["benchmarks"] = json::array({parse_stored(c_, results.text(i, 1), "a result")});
         out.benchmarks.push_back(std::move(read_document(doc, source).benchmarks.front()));
     }
-    if (lines == history::SourceLines::Skip) {
-        history::drop_lines(out.benchmarks);
-    } else if (schema_version_ >= 2 && !positions.empty()) {
-        attach_lines(c_, handle, positions, out.benchmarks);
+    if (parts.functions == history::KeptFunctions::Read && schema_version_ >= 3 &&
+        !positions.empty()) {
+        attach_function_lists(c_, handle, project_id_, positions, static_cast<bool>(only),
+                              out.benchmarks);
     }
+    if (parts.lines == history::SourceLines::Read && schema_version_ >= 2 && !positions.empty())
+        attach_lines(c_, handle, positions, out.benchmarks);
+    history::drop_unread(out.benchmarks, parts);
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.hpp"
+#include "postgres_store/pg_functions.hpp"
 
 namespace cgbench::postgres_store {
 
@@ -134,10 +135,19 @@ DROP FUNCTION pg_temp.cgbench_document(text);
 DROP FUNCTION pg_temp.cgbench_count(jsonb, numeric, numeric);
 )sql";
 
+// Version 3: each result's kept functions leave the document for `function_list`
+// (postgres_store/pg_functions.hpp), moved by move_functions_out: the text of the document
+// and of the array as they were written, which jsonb would reorder. A document it cannot
+// split keeps its functions, and the reader takes them from there.
+constexpr std::string_view kVersion3 = R"sql(
+ALTER TABLE cgbench.results ADD COLUMN function_list text;
+)sql";
+
 }  // namespace
 
 const std::vector<PgMigration>& pg_migrations() {
-    static const std::vector<PgMigration> list = {{1, kVersion1}, {2, kVersion2}};
+    static const std::vector<PgMigration> list = {
+        {1, kVersion1}, {2, kVersion2}, {3, kVersion3, move_functions_out}};
     return list;
 }
 
@@ -176,7 +186,9 @@ void prepare_pg_schema(Connection& c) {
     const int version = pg_schema_version(c);
     if (version >= kPgSchemaVersion) return;
     for (const auto& m : pg_migrations()) {
-        if (m.version > version) c.exec(m.sql);
+        if (m.version <= version) continue;
+        c.exec(m.sql);
+        if (m.convert != nullptr) m.convert(c);
     }
     c.exec(
         "INSERT INTO cgbench.meta (key, value) VALUES ('schema_version', $1) "

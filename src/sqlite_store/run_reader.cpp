@@ -95,7 +95,7 @@ RunColumns read_run_columns(const Statement& s, int first) {
 
 std::optional<RunResult> SqliteHistory::load_run(std::int64_t handle,
                                                  const history::NameFilter& only,
-                                                 history::SourceLines lines) {
+                                                 history::RunParts parts) {
     auto run = db_.prepare(fmt::format(
         "SELECT {}, fingerprint, warnings, shard, shard_balance FROM runs WHERE seq = ?1",
         kRunColumns));
@@ -113,12 +113,11 @@ std::optional<RunResult> SqliteHistory::load_run(std::int64_t handle,
         positions.push_back(results.int64(0));
         out.benchmarks.push_back(read_stored_benchmark(db_, results.text(2), doc, source));
     }
-    if (!positions.empty()) FunctionReader(db_).attach_run(handle, positions, out.benchmarks);
-    if (lines == history::SourceLines::Skip) {
-        history::drop_lines(out.benchmarks);
-    } else if (!positions.empty()) {
+    if (parts.functions == history::KeptFunctions::Read && !positions.empty())
+        FunctionReader(db_).attach_run(handle, positions, out.benchmarks);
+    if (parts.lines == history::SourceLines::Read && !positions.empty())
         attach_lines(db_, handle, positions, out.benchmarks);
-    }
+    history::drop_unread(out.benchmarks, parts);
     return out;
 }
 

@@ -56,7 +56,7 @@ class SqliteHistory final : public history::HistoryBackend {
     // the documents cgbench writes go the fast way (core/result_reader.hpp). Lines come from
     // result_lines in one more query, which Skip leaves out.
     std::optional<RunResult> load_run(std::int64_t handle, const history::NameFilter& only,
-                                      history::SourceLines lines) override;
+                                      history::RunParts parts) override;
     // Reads each distinct fingerprint document once.
     history::History load_runs() override;
     // Series come from the covering index results_by_name in one pass (name, run).

@@ -179,7 +179,7 @@ TYPED_TEST(HistoryBackends, KeepsTheCostliestLinesWithTheirTexts) {
     EXPECT_EQ(only->benchmarks[0].lines, other);
 }
 
-TYPED_TEST(HistoryBackends, ARunReadWithoutLinesIsTheSameRunWithoutThem) {
+TYPED_TEST(HistoryBackends, ARunReadWithoutLinesOrFunctionsIsTheSameRunWithoutThem) {
     auto& store = this->backend();
     auto r = rich_run("20261122T031500Z-00000005");
     r.benchmarks[0].lines = some_lines("src/p.c", 4);
@@ -195,16 +195,32 @@ TYPED_TEST(HistoryBackends, ARunReadWithoutLinesIsTheSameRunWithoutThem) {
     ASSERT_EQ(without->benchmarks.size(), r.benchmarks.size());
     for (const auto& b : without->benchmarks)
         EXPECT_TRUE(b.lines.empty()) << b.name;
-    drop_lines(with->benchmarks);
+    drop_unread(with->benchmarks, SourceLines::Skip);
     expect_same_run(*without, *with);
     // Some results only, as completing a run from its commit reads them.
     const auto handle = read->find_runs({.id = r.id})[0].handle;
-    const auto one = read->load_run(
-        handle, [](std::string_view n) { return n == kHostile; }, SourceLines::Skip);
+    const auto hostile = [](std::string_view n) { return n == kHostile; };
+    const auto one = read->load_run(handle, hostile, SourceLines::Skip);
     ASSERT_EQ(one->benchmarks.size(), 1u);
     EXPECT_EQ(one->benchmarks[0].name, kHostile);
     EXPECT_TRUE(one->benchmarks[0].lines.empty());
+    ASSERT_FALSE(with->benchmarks[1].functions.empty()) << "the functions are stored";
     EXPECT_EQ(one->benchmarks[0].functions, with->benchmarks[1].functions);
+    // Without functions either (what `compare` reads), then one result's functions alone
+    // (what it reads for a benchmark it gates).
+    const RunParts numbers{SourceLines::Skip, KeptFunctions::Skip};
+    const auto bare = read->load_run(handle, {}, numbers);
+    ASSERT_TRUE(bare.has_value());
+    ASSERT_EQ(bare->benchmarks.size(), r.benchmarks.size());
+    for (const auto& b : bare->benchmarks)
+        EXPECT_TRUE(b.functions.empty() && b.lines.empty()) << b.name;
+    auto stripped = *with;
+    drop_unread(stripped.benchmarks, numbers);
+    expect_same_run(*bare, stripped);
+    const auto functions_only =
+        read->load_run(handle, hostile, {SourceLines::Skip, KeptFunctions::Read});
+    ASSERT_EQ(functions_only->benchmarks.size(), 1u);
+    EXPECT_EQ(functions_only->benchmarks[0].functions, with->benchmarks[1].functions);
 }
 
 TYPED_TEST(HistoryBackends, BatchesStoreWholeRunsOnCommitAndEachIdOnce) {
