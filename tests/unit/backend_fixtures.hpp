@@ -31,21 +31,6 @@ inline RunResult rich_run(std::string id) {
     return r;
 }
 
-// What fold_functions keeps: `names` costliest first (cost and Ir), then "(other)".
-inline std::vector<FunctionResult> stored_functions(const std::vector<std::string>& names,
-                                                    std::uint64_t base) {
-    std::vector<FunctionResult> out;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        metrics::EventCounts e;
-        e.set(metrics::Event::Ir, base - i * 10);
-        out.push_back({"src/" + names[i] + ".c", names[i], e, 2 * (base - i * 10)});
-    }
-    metrics::EventCounts other;
-    other.set(metrics::Event::Ir, 7);
-    out.push_back({"", std::string(kOtherFunctions), other, 11});
-    return out;
-}
-
 // A SQLite history in a fresh file: recording opens it as `cgbench run` does, reading as
 // the reading commands do (read-only).
 struct SqliteBackend {

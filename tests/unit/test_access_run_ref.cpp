@@ -186,6 +186,47 @@ TEST(RunResolver, OneRunPerBenchmarkResolvesToAllOfThem) {
     EXPECT_EQ(resolver.resolve("second").run.benchmarks.size(), 1u) << "a run id is one run";
 }
 
+TEST(RunResolver, FunctionsReadLaterComeFromTheRunThatGaveEachResult) {
+    const auto repo = make_repo("cgbench-ref-functions");
+    const auto db = repo.dir / "h.db";
+    {
+        auto store = SqliteHistory::open_for_recording(db);
+        auto older = at("older", repo.a, "2026-11-22T01:00:00Z");
+        older.benchmarks.push_back(bench("y", 500));
+        older.benchmarks[0].functions = stored_functions({"old_x"}, 900);
+        older.benchmarks[1].functions = stored_functions({"y"}, 400);
+        auto newer = at("newer", repo.a, "2026-11-22T02:00:00Z");
+        newer.benchmarks[0].functions = stored_functions({"new_x", "helper"}, 800);
+        record_run(*store, older);
+        record_run(*store, newer);
+    }
+    exec::PosixProcessRunner runner;
+    RunResolver with(history_source(db.string()), repo.dir, exec::current_environment(), runner,
+                     history::SourceLines::Skip);
+    RunResolver without(history_source(db.string()), repo.dir, exec::current_environment(),
+                        runner, {history::SourceLines::Skip, history::KeptFunctions::Skip});
+    const auto full = with.resolve("main");
+    auto bare = without.resolve("main");
+    ASSERT_EQ(bare.run.benchmarks.size(), 2u);
+    ASSERT_EQ(bare.run_ids, (std::vector<std::string>{"newer", "older"}));
+    for (const auto& b : bare.run.benchmarks)
+        EXPECT_TRUE(b.functions.empty()) << b.name;
+    std::vector<BenchmarkResult*> results;
+    for (auto& b : bare.run.benchmarks)
+        results.push_back(&b);
+    without.read_functions(bare, results);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(bare.run.benchmarks[i].functions, full.run.benchmarks[i].functions) << i;
+        EXPECT_FALSE(bare.run.benchmarks[i].functions.empty()) << i;
+    }
+    EXPECT_EQ(bare.run.benchmarks[0].functions[0].name, "new_x") << "x as the newer run gave it";
+    // A resolver that read the functions reads nothing more; nor does a result file.
+    auto again = with.resolve("main");
+    again.run.benchmarks[0].functions.clear();
+    with.read_functions(again, {&again.run.benchmarks[0]});
+    EXPECT_TRUE(again.run.benchmarks[0].functions.empty());
+}
+
 TEST(RunResolver, ADirtyRunIsUsedWithAWarning) {
     const auto repo = make_repo("cgbench-ref-dirty");
     const auto db = repo.dir / "h.db";

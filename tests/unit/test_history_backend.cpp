@@ -184,6 +184,7 @@ TYPED_TEST(HistoryBackends, ARunReadWithoutLinesOrFunctionsIsTheSameRunWithoutTh
     auto r = rich_run("20261122T031500Z-00000005");
     r.benchmarks[0].lines = some_lines("src/p.c", 4);
     r.benchmarks[1].lines = some_lines("src/q.c", 2);
+    r.benchmarks[1].functions = stored_functions({"parse", kHostile}, 900);
     record_run(store, r);
     this->close();
     const auto read = this->reopen_to_read();

@@ -14,6 +14,7 @@
 #include "backend_fixtures.hpp"
 #include "base/errors.hpp"
 #include "core/result_json.hpp"
+#include "core/result_reader.hpp"
 #include "history/stored_runs.hpp"
 #include "postgres_store/pg.hpp"
 #include "postgres_store/pg_copy.hpp"
@@ -354,6 +355,69 @@ TEST_F(PostgresStore, Version1LinesMoveToTheirTableAndReadBackTheSame) {
     EXPECT_EQ(
         c.exec("SELECT COUNT(*) FROM cgbench.results WHERE data LIKE '%\"lines\"%'").int64(0, 0), 1)
         << "only the document that could not be converted keeps its lines";
+}
+
+TEST_F(PostgresStore, FunctionsLeaveTheirDocumentsByteForByteAndReadBackTheSame) {
+    const auto url = fresh_database();
+    auto r = rich_run("20261122T031500Z-00000010");
+    r.benchmarks[0].functions = stored_functions({"parse", kHostile}, 900);
+    r.benchmarks[1].functions = stored_functions({"q\\\"x"}, 500);
+    // Version 2 rewrites a document with lines through jsonb: its functions' keys reordered.
+    for (std::uint32_t i = 0; i < 2; ++i) {
+        LineResult l{"src/q.c", "q", 10 + i, "", {}, 90 - i};
+        l.events.set(metrics::Event::Ir, 50 - i);
+        r.benchmarks[1].lines.push_back(l);
+    }
+    write_pg_version_1(url, r);
+    Connection c(parse_location(url));
+    // A document whose functions come first, as cgbench never writes one: left as it is.
+    auto first_bench = bench("first", 10);
+    first_bench.functions = stored_functions({"f"}, 5);
+    auto as_written = to_json(first_bench);
+    nlohmann::ordered_json reordered{{"functions", as_written["functions"]}};
+    as_written.erase("functions");
+    reordered.update(as_written);
+    const auto first = dump_json(reordered, -1);
+    c.exec("INSERT INTO cgbench.results (run, position, project, name, status, cost, functions, "
+           "data) SELECT seq, 3, 1, 'first', 'ok', 1, 1, $1 FROM cgbench.runs",
+           {first});
+    const std::string before(
+        c.exec("SELECT data FROM cgbench.results WHERE position = 0").text(0, 0));
+    const auto loaded_before = history::run_by_id(
+        *access::open_history(url + "?project=p", Access::Read), r.id);
+    ASSERT_TRUE(loaded_before.has_value());
+    const auto after_migration = access::open_history(url + "?project=p", Access::Record);
+    EXPECT_EQ(pg_schema_version(c), kPgSchemaVersion);
+    const auto loaded = history::run_by_id(*after_migration, r.id);
+    ASSERT_TRUE(loaded.has_value());
+    expect_same_run(*loaded, *loaded_before);
+    EXPECT_EQ(loaded->benchmarks[0].functions, r.benchmarks[0].functions);
+    EXPECT_EQ(loaded->benchmarks[1].functions, r.benchmarks[1].functions);
+    EXPECT_EQ(loaded->benchmarks[3].functions, first_bench.functions) << "from its document";
+    const auto lists = c.exec(
+        "SELECT position, function_list, data FROM cgbench.results ORDER BY position");
+    ASSERT_EQ(lists.rows(), 4);
+    for (int i = 0; i < 2; ++i) {
+        ASSERT_FALSE(lists.null(i, 1)) << i;
+        EXPECT_TRUE(read_known_functions(lists.text(i, 1)).has_value())
+            << "the fast reader reads either order: " << lists.text(i, 1);
+        EXPECT_EQ(lists.text(i, 2).find("\"functions\""), std::string_view::npos) << i;
+    }
+    EXPECT_NE(lists.text(1, 1).find("{\"cost\""), std::string_view::npos) << "jsonb's order";
+    EXPECT_TRUE(lists.null(2, 1)) << "a failed result keeps no functions";
+    EXPECT_TRUE(lists.null(3, 1));
+    EXPECT_EQ(lists.text(3, 2), first);
+    // Nothing but the functions left the writer's document.
+    std::string expected = before;  // NOLINT: a copy to edit
+    const auto at = expected.find(",\"functions\":[");
+    ASSERT_NE(at, std::string::npos);
+    expected.erase(at, expected.find(']', expected.find("\"(other)\"")) + 1 - at);
+    EXPECT_EQ(lists.text(0, 2), expected);
+    // Read without functions: none, from the column or from a document.
+    const auto bare = history::run_by_id(*after_migration, r.id,
+                                         {history::SourceLines::Skip, history::KeptFunctions::Skip});
+    for (const auto& b : bare->benchmarks)
+        EXPECT_TRUE(b.functions.empty()) << b.name;
 }
 
 // Needs no server.
