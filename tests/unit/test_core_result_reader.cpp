@@ -113,3 +113,30 @@ TEST(ResultReader, DeclinesWhatItDoesNotKnow) {
 }
 
 }  // namespace cgbench
+
+namespace cgbench {
+
+TEST(ResultReader, ReadsAFunctionsArrayInAnyKeyOrderLikeTheResultFileReader) {
+    auto b = bench("f", 100);
+    b.functions = stored_functions({"main", "q\"\\x"}, 90);
+    const auto array = to_json(b)["functions"];
+    const auto written = dump_json(array, -1);
+    const auto dom = functions_from_json(nlohmann::json::parse(written), "test");
+    ASSERT_EQ(dom, b.functions);
+    EXPECT_EQ(read_known_functions(written), dom);
+    // PostgreSQL's jsonb writes keys shortest first, with spaces.
+    const auto jsonb = nlohmann::json::parse(written).dump(1);
+    ASSERT_NE(jsonb.find("\"cost\""), std::string::npos);
+    EXPECT_EQ(read_known_functions(jsonb), dom) << jsonb;
+    EXPECT_EQ(read_known_functions("[]"), std::vector<FunctionResult>{});
+    // What the result file reader would refuse or read otherwise, this one declines.
+    for (const std::string bad :
+         {R"([{"file":"a","name":"b","events":{"Ir":1}}])",                       // no cost
+          R"([{"file":"a","name":"b","events":{"Ir":1},"cost":1,"cost":2}])",     // twice
+          R"([{"file":"a","name":"b","events":{"Ir":1},"cost":1,"inline":true}])",  // unknown
+          R"([{"file":"a","name":"b","events":{"Ir":1},"cost":1}] x)", "{}", ""}) {
+        EXPECT_FALSE(read_known_functions(bad).has_value()) << bad;
+    }
+}
+
+}  // namespace cgbench
