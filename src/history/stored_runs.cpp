@@ -63,8 +63,7 @@ std::optional<StoredCosts> latest_costs(HistoryBackend& history,
     return std::nullopt;
 }
 
-std::optional<RunResult> run_by_id(HistoryBackend& history, std::string_view id,
-                                   RunParts parts) {
+std::optional<RunResult> run_by_id(HistoryBackend& history, std::string_view id, RunParts parts) {
     RunFilter filter;
     filter.id = std::string(id);
     filter.limit = 1;

@@ -85,7 +85,8 @@ void move_functions_out(Connection& c) {
             lists.emplace_back(std::move(split->second));
         }
         if (positions.empty()) continue;
-        c.exec(kSetFunctionLists, {run, text_array(positions), text_array(data), text_array(lists)});
+        c.exec(kSetFunctionLists,
+               {run, text_array(positions), text_array(data), text_array(lists)});
     }
 }
 

@@ -203,8 +203,8 @@ TEST(RunResolver, FunctionsReadLaterComeFromTheRunThatGaveEachResult) {
     exec::PosixProcessRunner runner;
     RunResolver with(history_source(db.string()), repo.dir, exec::current_environment(), runner,
                      history::SourceLines::Skip);
-    RunResolver without(history_source(db.string()), repo.dir, exec::current_environment(),
-                        runner, {history::SourceLines::Skip, history::KeptFunctions::Skip});
+    RunResolver without(history_source(db.string()), repo.dir, exec::current_environment(), runner,
+                        {history::SourceLines::Skip, history::KeptFunctions::Skip});
     const auto full = with.resolve("main");
     auto bare = without.resolve("main");
     ASSERT_EQ(bare.run.benchmarks.size(), 2u);

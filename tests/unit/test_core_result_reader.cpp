@@ -131,8 +131,8 @@ TEST(ResultReader, ReadsAFunctionsArrayInAnyKeyOrderLikeTheResultFileReader) {
     EXPECT_EQ(read_known_functions("[]"), std::vector<FunctionResult>{});
     // What the result file reader would refuse or read otherwise, this one declines.
     for (const std::string bad :
-         {R"([{"file":"a","name":"b","events":{"Ir":1}}])",                       // no cost
-          R"([{"file":"a","name":"b","events":{"Ir":1},"cost":1,"cost":2}])",     // twice
+         {R"([{"file":"a","name":"b","events":{"Ir":1}}])",                         // no cost
+          R"([{"file":"a","name":"b","events":{"Ir":1},"cost":1,"cost":2}])",       // twice
           R"([{"file":"a","name":"b","events":{"Ir":1},"cost":1,"inline":true}])",  // unknown
           R"([{"file":"a","name":"b","events":{"Ir":1},"cost":1}] x)", "{}", ""}) {
         EXPECT_FALSE(read_known_functions(bad).has_value()) << bad;

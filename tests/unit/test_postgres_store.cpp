@@ -378,13 +378,14 @@ TEST_F(PostgresStore, FunctionsLeaveTheirDocumentsByteForByteAndReadBackTheSame)
     as_written.erase("functions");
     reordered.update(as_written);
     const auto first = dump_json(reordered, -1);
-    c.exec("INSERT INTO cgbench.results (run, position, project, name, status, cost, functions, "
-           "data) SELECT seq, 3, 1, 'first', 'ok', 1, 1, $1 FROM cgbench.runs",
-           {first});
+    c.exec(
+        "INSERT INTO cgbench.results (run, position, project, name, status, cost, functions, "
+        "data) SELECT seq, 3, 1, 'first', 'ok', 1, 1, $1 FROM cgbench.runs",
+        {first});
     const std::string before(
         c.exec("SELECT data FROM cgbench.results WHERE position = 0").text(0, 0));
-    const auto loaded_before = history::run_by_id(
-        *access::open_history(url + "?project=p", Access::Read), r.id);
+    const auto loaded_before =
+        history::run_by_id(*access::open_history(url + "?project=p", Access::Read), r.id);
     ASSERT_TRUE(loaded_before.has_value());
     const auto after_migration = access::open_history(url + "?project=p", Access::Record);
     EXPECT_EQ(pg_schema_version(c), kPgSchemaVersion);
@@ -394,8 +395,8 @@ TEST_F(PostgresStore, FunctionsLeaveTheirDocumentsByteForByteAndReadBackTheSame)
     EXPECT_EQ(loaded->benchmarks[0].functions, r.benchmarks[0].functions);
     EXPECT_EQ(loaded->benchmarks[1].functions, r.benchmarks[1].functions);
     EXPECT_EQ(loaded->benchmarks[3].functions, first_bench.functions) << "from its document";
-    const auto lists = c.exec(
-        "SELECT position, function_list, data FROM cgbench.results ORDER BY position");
+    const auto lists =
+        c.exec("SELECT position, function_list, data FROM cgbench.results ORDER BY position");
     ASSERT_EQ(lists.rows(), 4);
     for (int i = 0; i < 2; ++i) {
         ASSERT_FALSE(lists.null(i, 1)) << i;
@@ -414,8 +415,8 @@ TEST_F(PostgresStore, FunctionsLeaveTheirDocumentsByteForByteAndReadBackTheSame)
     expected.erase(at, expected.find(']', expected.find("\"(other)\"")) + 1 - at);
     EXPECT_EQ(lists.text(0, 2), expected);
     // Read without functions: none, from the column or from a document.
-    const auto bare = history::run_by_id(*after_migration, r.id,
-                                         {history::SourceLines::Skip, history::KeptFunctions::Skip});
+    const auto bare = history::run_by_id(
+        *after_migration, r.id, {history::SourceLines::Skip, history::KeptFunctions::Skip});
     for (const auto& b : bare->benchmarks)
         EXPECT_TRUE(b.functions.empty()) << b.name;
 }
