@@ -81,8 +81,8 @@ ResolvedRun RunResolver::resolve(const std::string& ref, const std::vector<std::
     if (util::starts_with(ref, kRunPrefix)) return by_id(ref.substr(kRunPrefix.size()));
     std::optional<RunResult> stored;
     if (auto* h = history_if_present()) stored = history::run_by_id(*h, ref, parts_);
-    const auto commit =
-        git_.run({"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"});
+    const auto known = commits_.find(ref);
+    const auto commit = known != commits_.end() ? known->second : git_.commits({ref}).front();
     // An imported run may carry any id, a tag's or a branch's too: which one is meant is
     // never guessed.
     if (stored && commit) {
@@ -102,6 +102,21 @@ ResolvedRun RunResolver::resolve(const std::string& ref, const std::vector<std::
         fmt::format("'{}' is neither a result file, {}, nor a git ref", util::printable(ref), db),
         "list stored runs with `cgbench history`, or pass a file written by "
         "`cgbench run --out`");
+}
+
+void RunResolver::look_up(const std::vector<std::string>& refs) {
+    std::vector<std::string> asked;
+    for (const auto& ref : refs) {
+        std::error_code ec;
+        if (commits_.count(ref) == 0 && !fs::is_regular_file(ref, ec) &&
+            !util::starts_with(ref, kRunPrefix)) {
+            asked.push_back(ref);
+        }
+    }
+    if (asked.empty()) return;
+    const auto found = git_.commits(asked);
+    for (std::size_t i = 0; i < asked.size(); ++i)
+        commits_[asked[i]] = found[i];
 }
 
 ResolvedRun RunResolver::by_id(const std::string& id) {

@@ -5,6 +5,7 @@
 // the history is reached through history/backend.hpp only.
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ class RunResolver {
     // ref (UsageError when it is both); what a git ref resolves to draws on no run in
     // `exclude`. Throws UsageError naming what was tried.
     ResolvedRun resolve(const std::string& ref, const std::vector<std::string>& exclude = {});
+    // Asks git at once what commit each of `refs` names, for resolve() to come (one git
+    // process instead of one per ref; `compare BASE HEAD` calls it first).
+    void look_up(const std::vector<std::string>& refs);
     // The most recently started run in the history, completed from its commit. UsageError
     // when there is none.
     ResolvedRun latest();
@@ -81,6 +85,7 @@ class RunResolver {
     bool opened_ = false;
     exec::Git git_;
     history::RunParts parts_;
+    std::map<std::string, std::optional<std::string>> commits_;  // look_up()'s answers, by ref
 };
 
 }  // namespace cgbench::access

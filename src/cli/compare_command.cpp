@@ -141,6 +141,13 @@ void read_gated_functions(access::RunResolver& resolver, const access::ResolvedR
 
 compare::Comparison build_comparison(access::RunResolver& resolver,
                                      const config::ComparePlan& plan) {
+    std::vector<std::string> refs;
+    for (const auto& ref : {plan.head, plan.base_choice == config::BaseChoice::Named
+                                           ? plan.base
+                                           : std::optional<std::string>()}) {
+        if (ref) refs.push_back(*ref);
+    }
+    resolver.look_up(refs);
     auto head = plan.head ? resolver.resolve(*plan.head) : resolver.latest();
     std::string why;
     auto base = resolve_base(resolver, plan, head, why);

@@ -25,6 +25,10 @@ class Git {
     std::optional<std::string> run(const std::vector<std::string>& args,
                                    std::size_t keep = kKeptOutput) const;
     static constexpr std::size_t kKeptOutput = 64 * 1024;
+    // The commit each of `refs` names, as `rev-parse --verify --quiet REF^{commit}` finds it
+    // (nullopt: none), from one git process (`cat-file --batch-check`, the names written to a
+    // private temporary file as its stdin) rather than one each.
+    std::vector<std::optional<std::string>> commits(const std::vector<std::string>& refs) const;
     // Runs `git -C DIR ARGS...`: its trimmed stdout; EnvironmentError saying what failed
     // (`what`) with git's own message when git is missing, fails or exits non-zero.
     std::string run_or_throw(const std::vector<std::string>& args, std::string_view what) const;
@@ -34,7 +38,11 @@ class Git {
 
   private:
     ProcessOutcome launch(const std::vector<std::string>& args, double timeout,
-                          std::size_t keep = kKeptOutput, bool uninterruptible = false) const;
+                          std::size_t keep = kKeptOutput, bool uninterruptible = false,
+                          const std::string& stdin_path = {}) const;
+    // commits(), one git process for all; nullopt when it could not be asked so.
+    std::optional<std::vector<std::optional<std::string>>> commits_at_once(
+        const std::vector<std::string>& refs) const;
 
     std::filesystem::path dir_;
     std::filesystem::path binary_;

@@ -184,29 +184,6 @@ class PgResultReader final : public history::StoredResultReader {
     PgHistory& h_;
 };
 
-// The functions of run `handle`'s results at `positions` kept apart (schema version 3) given
-// to `benchmarks[i]`, the result at `positions[i]`; those with none keep what their document
-// held. Asks for the listed positions only when `some` (a name filter chose them).
-void attach_function_lists(Connection& c, std::int64_t handle, std::int64_t project,
-                           const std::vector<std::int64_t>& positions, bool some,
-                           std::vector<BenchmarkResult>& benchmarks) {
-    std::vector<Param> params = {std::to_string(handle), std::to_string(project)};
-    if (some) params.emplace_back(int_array(positions));
-    const auto r = c.exec(fmt::format("SELECT position, function_list FROM cgbench.results "
-                                      "WHERE run = $1 AND project = $2 {} ORDER BY position",
-                                      some ? "AND position = ANY($3::integer[])" : ""),
-                          params);
-    std::size_t i = 0;
-    for (int row = 0; row < r.rows(); ++row) {
-        const auto position = r.int64(row, 0);
-        while (i < positions.size() && positions[i] < position)
-            ++i;
-        if (i == positions.size()) break;
-        if (positions[i] != position || r.null(row, 1)) continue;
-        benchmarks[i].functions = read_function_list(c, r.text(row, 1));
-    }
-}
-
 }  // namespace
 
 std::vector<history::FoundRun> PgHistory::find_runs(const history::RunFilter& filter) {
@@ -245,26 +222,41 @@ std::optional<RunResult> PgHistory::load_run(std::int64_t handle, const history:
     doc["benchmarks"] = json::array();
     const std::string source = fmt::format("{} run {}", name(), run.text(0, 0));
     RunResult out = read_document(doc, source);
+    // With a name filter, the names first, then only the results it accepts: `compare`,
+    // reading the functions of the few benchmarks it gates, reads nothing else.
+    std::vector<Param> chosen = params;
+    if (only) {
+        const auto names = c_.exec(
+            "SELECT position, name FROM cgbench.results WHERE run = $1 AND project = $2 "
+            "ORDER BY position",
+            params);
+        std::vector<std::int64_t> accepted;
+        for (int i = 0; i < names.rows(); ++i) {
+            if (only(names.text(i, 1))) accepted.push_back(names.int64(i, 0));
+        }
+        if (accepted.empty()) return out;
+        chosen.emplace_back(int_array(accepted));
+    }
+    const bool functions = parts.functions == history::KeptFunctions::Read;
     const auto results = c_.exec(
-        "SELECT name, data, position FROM cgbench.results WHERE run = $1 AND project = $2 "
-        "ORDER BY position",
-        params);
+        fmt::format("SELECT name, data, position, {} FROM cgbench.results WHERE run = $1 AND "
+                    "project = $2{} ORDER BY position",
+                    functions ? function_list_column() : "NULL",
+                    only ? " AND position = ANY($3::integer[])" : ""),
+        chosen);
     std::vector<std::int64_t> positions;
     for (int i = 0; i < results.rows(); ++i) {
-        if (only && !only(results.text(i, 0))) continue;
         positions.push_back(results.int64(i, 2));
         // The fast reader, or, when it declines, the result file's own on the run document.
         if (auto b = read_known_benchmark(results.text(i, 1))) {
             out.benchmarks.push_back(std::move(*b));
-            continue;
+        } else {
+            doc["benchmarks"] = json::array({parse_stored(c_, results.text(i, 1), "a result")});
+            out.benchmarks.push_back(std::move(read_document(doc, source).benchmarks.front()));
         }
-        doc["benchmarks"] = json::array({parse_stored(c_, results.text(i, 1), "a result")});
-        out.benchmarks.push_back(std::move(read_document(doc, source).benchmarks.front()));
-    }
-    if (parts.functions == history::KeptFunctions::Read && schema_version_ >= 3 &&
-        !positions.empty()) {
-        attach_function_lists(c_, handle, project_id_, positions, static_cast<bool>(only),
-                              out.benchmarks);
+        // Kept apart (schema version 3); else what the document held.
+        if (!results.null(i, 3))
+            out.benchmarks.back().functions = read_function_list(c_, results.text(i, 3));
     }
     if (parts.lines == history::SourceLines::Read && schema_version_ >= 2 && !positions.empty())
         attach_lines(c_, handle, positions, out.benchmarks);

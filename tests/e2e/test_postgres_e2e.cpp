@@ -137,6 +137,41 @@ TEST_F(PostgresE2E, ThirtyTwoRunProcessesAtOnceLoseNothingAndShowNoPassword) {
     EXPECT_EQ(stored, ids) << "every run stored, each once";
 }
 
+// `compare` reads stored runs without their functions, then the functions of what it gates
+// (PostgreSQL keeps them beside each document): the same report as from a SQLite history of
+// the same runs, and the function that moved most as from the result files.
+TEST_F(PostgresE2E, StoredRunsCompareAsTheirResultFilesWithTheFunctionsThatMoved) {
+    const auto dir = scratch("pg-compare");
+    std::vector<std::string> ids;
+    for (const bool slow : {false, true}) {
+        const auto out = (dir / (slow ? "head.json" : "base.json")).string();
+        std::vector<std::string> args = {
+            "run", "-q",     "--db", url_, "--project",         "c",   "--out",
+            out,   "--name", "w",    "--", program("workload"), "2000"};
+        if (slow) args.push_back("slow");
+        const auto r = cgbench(args);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        ids.push_back(read_json(out)["run"]["id"].get<std::string>());
+        const auto sqlite = dir / "history.db";
+        ASSERT_EQ(cgbench({"import", "-q", "--db", sqlite.string(), out}).exit_code, 0);
+    }
+    const auto compare = [&](const std::vector<std::string>& where) {
+        std::vector<std::string> args = {"compare", "--format", "json"};
+        args.insert(args.end(), where.begin(), where.end());
+        const auto r = cgbench(args);
+        EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // a regression
+        return nlohmann::json::parse(r.out);
+    };
+    const auto pg = compare({"--db", url_, "--project", "c", ids[0], ids[1]});
+    const auto sqlite = compare({"--db", (dir / "history.db").string(), ids[0], ids[1]});
+    const auto files = compare({(dir / "base.json").string(), (dir / "head.json").string()});
+    EXPECT_EQ(pg["benchmarks"], sqlite["benchmarks"]);
+    const auto& moved = pg["benchmarks"][0]["functions_moved"];
+    ASSERT_FALSE(moved.empty()) << pg.dump(1);
+    // A history keeps a result's 10 costliest functions: the one that moved most is the same.
+    EXPECT_EQ(moved[0], files["benchmarks"][0]["functions_moved"][0]);
+}
+
 TEST_F(PostgresE2E, EveryWayOfGivingThePasswordWorksAndNoneShowsIt) {
     record_project(url_, "creds", 3, 1000, 99);
     const auto dir = scratch("pg-credentials");
