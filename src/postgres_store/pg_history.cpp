@@ -113,6 +113,18 @@ class PgRunBatch final : public history::RunBatch {
     PgTransaction tx_;
 };
 
+// The names and line texts no stored line uses any more, in any project (projects share
+// them). Under a lock that waits for the writers in flight and holds new ones back: a writer
+// interns a name that exists already without locking its row (ON CONFLICT DO NOTHING), so
+// a name removed between that and its lines' insert would lose those lines.
+constexpr std::string_view kRemoveUnusedNames = R"sql(
+LOCK TABLE cgbench.symbols, cgbench.line_texts IN SHARE ROW EXCLUSIVE MODE;
+DELETE FROM cgbench.symbols s
+    WHERE NOT EXISTS (SELECT 1 FROM cgbench.result_lines l WHERE l.symbol = s.id);
+DELETE FROM cgbench.line_texts t
+    WHERE NOT EXISTS (SELECT 1 FROM cgbench.result_lines l WHERE l.text = t.id);
+)sql";
+
 // The project of `location`, or of the working directory's git remote.
 std::string project_for(const PgLocation& location) {
     return location.project ? *location.project : default_project();
@@ -210,6 +222,7 @@ history::RemovedRows PgHistory::remove_runs(const std::vector<history::Run>& run
     out.runs =
         c_.exec("DELETE FROM cgbench.runs WHERE seq = ANY($1::bigint[]) AND project = $2", params)
             .affected();
+    if (out.runs > 0) c_.exec(kRemoveUnusedNames);
     tx.commit();
     return out;
 }

@@ -138,9 +138,13 @@ DROP FUNCTION pg_temp.cgbench_count(jsonb, numeric, numeric);
 // Version 3: each result's kept functions leave the document for `function_list`
 // (postgres_store/pg_functions.hpp), moved by move_functions_out: the text of the document
 // and of the array as they were written, which jsonb would reorder. A document it cannot
-// split keeps its functions, and the reader takes them from there.
+// split keeps its functions, and the reader takes them from there. The lines are indexed by
+// name and text, so that removing runs finds the names and texts no line uses any more
+// (without, each deleted name's foreign-key check would scan every line).
 constexpr std::string_view kVersion3 = R"sql(
 ALTER TABLE cgbench.results ADD COLUMN function_list text;
+CREATE INDEX result_lines_by_symbol ON cgbench.result_lines (symbol);
+CREATE INDEX result_lines_by_text ON cgbench.result_lines (text);
 )sql";
 
 }  // namespace

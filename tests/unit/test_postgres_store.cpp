@@ -421,6 +421,38 @@ TEST_F(PostgresStore, FunctionsLeaveTheirDocumentsByteForByteAndReadBackTheSame)
         EXPECT_TRUE(b.functions.empty()) << b.name;
 }
 
+// Removing runs takes the names and line texts no other line uses with them, in any project,
+// and leaves those still used.
+TEST_F(PostgresStore, RemovingRunsTakesTheNamesAndTextsOnlyTheyUsed) {
+    const auto url = fresh_database();
+    const auto line = [](const std::string& function, const std::string& text) {
+        LineResult l{"src/p.c", function, 7, text, {}, 9};
+        l.events.set(metrics::Event::Ir, 5);
+        return l;
+    };
+    auto gone = run_at("gone", {bench("x", 1000)}, "2026-11-22T01:00:00Z");
+    gone.benchmarks[0].lines = {line("only_gone", "gone();"), line("shared", "shared();")};
+    auto kept = run_at("kept", {bench("x", 1000)}, "2026-11-22T02:00:00Z");
+    kept.benchmarks[0].lines = {line("shared", "shared();")};
+    {
+        const auto a = access::open_history(url + "?project=a", Access::Record);
+        record_run(*a, gone);
+        const auto b = access::open_history(url + "?project=b", Access::Record);
+        record_run(*b, kept);
+        const auto h = a->load_runs();
+        EXPECT_EQ(a->remove_runs(h.runs).runs, 1u);
+    }
+    Connection c(parse_location(url));
+    const auto names = c.exec("SELECT name FROM cgbench.symbols ORDER BY name");
+    ASSERT_EQ(names.rows(), 1);
+    EXPECT_EQ(names.text(0, 0), "shared");
+    const auto texts = c.exec("SELECT text FROM cgbench.line_texts");
+    ASSERT_EQ(texts.rows(), 1);
+    EXPECT_EQ(texts.text(0, 0), "shared();");
+    const auto b = access::open_history(url + "?project=b", Access::Read);
+    EXPECT_EQ(history::run_by_id(*b, "kept")->benchmarks[0].lines, kept.benchmarks[0].lines);
+}
+
 // Needs no server.
 TEST(PostgresUrl, BadSyntaxIsAUsageErrorThatNeverShowsThePassword) {
     for (const char* bad : {"postgresql://u:s3cret@host:port/db", "postgresql://u:s3cret@h/db?x=1",
