@@ -140,8 +140,7 @@ ResolvedRun RunResolver::latest() {
 // without one the usual "no run at commit" would not say why.
 void RunResolver::refuse_head_on_base_branch(const std::string& commit, const std::string& branch,
                                              const std::vector<std::string>& exclude) {
-    if (history::latest_run_at_commit(history("the merge base"), commit,
-                                      {history::SourceLines::Skip, history::KeptFunctions::Skip},
+    if (history::latest_run_at_commit(history("the merge base"), commit, history::kNumbersOnly,
                                       exclude)) {
         return;
     }

@@ -61,8 +61,7 @@ std::string stored_run(history::HistoryBackend& history, const std::string& comm
     const auto found = history.find_runs(f);
     std::set<std::string> names;
     for (const auto& run : found) {
-        if (const auto r = history.load_run(
-                run.handle, {}, {history::SourceLines::Skip, history::KeptFunctions::Skip})) {
+        if (const auto r = history.load_run(run.handle, {}, history::kNumbersOnly)) {
             for (const auto& b : r->benchmarks)
                 names.insert(b.name);
         }

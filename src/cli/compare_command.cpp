@@ -142,11 +142,8 @@ void read_gated_functions(access::RunResolver& resolver, const access::ResolvedR
 compare::Comparison build_comparison(access::RunResolver& resolver,
                                      const config::ComparePlan& plan) {
     std::vector<std::string> refs;
-    for (const auto& ref : {plan.head, plan.base_choice == config::BaseChoice::Named
-                                           ? plan.base
-                                           : std::optional<std::string>()}) {
-        if (ref) refs.push_back(*ref);
-    }
+    if (plan.head) refs.push_back(*plan.head);
+    if (plan.base_choice == config::BaseChoice::Named && plan.base) refs.push_back(*plan.base);
     resolver.look_up(refs);
     auto head = plan.head ? resolver.resolve(*plan.head) : resolver.latest();
     std::string why;

@@ -101,8 +101,7 @@ std::vector<std::string> compilers_of(history::HistoryBackend& history,
     std::set<std::string> out;
     for (const auto& r : found) {
         if (std::find(used.begin(), used.end(), r.id) == used.end()) continue;
-        const auto run = history.load_run(
-            r.handle, compared, {history::SourceLines::Skip, history::KeptFunctions::Skip});
+        const auto run = history.load_run(r.handle, compared, history::kNumbersOnly);
         if (!run || run->benchmarks.empty()) continue;
         out.insert(run->fingerprint.compilers.begin(), run->fingerprint.compilers.end());
     }
@@ -133,9 +132,7 @@ std::optional<RunResult> stored_run_of(history::HistoryBackend& history, const M
         }
     }
     if (anchor == nullptr && measured_otherwise != nullptr) {
-        const auto other =
-            history.load_run(measured_otherwise->handle, {},
-                             {history::SourceLines::Skip, history::KeptFunctions::Skip});
+        const auto other = history.load_run(measured_otherwise->handle, {}, history::kNumbersOnly);
         const auto diffs =
             other ? other->fingerprint.differences(head.fingerprint) : std::vector<std::string>{};
         why = fmt::format(

@@ -82,6 +82,9 @@ struct RunParts {
     KeptFunctions functions;
 };
 
+// Each result's numbers only: what reads names, costs or fingerprints asks for.
+inline constexpr RunParts kNumbersOnly{SourceLines::Skip, KeptFunctions::Skip};
+
 // Empties what `parts` skips in every one of `benchmarks`: what a backend's load_run does
 // last (a document an old migration could not convert keeps its lines or functions inside).
 void drop_unread(std::vector<BenchmarkResult>& benchmarks, RunParts parts);

@@ -49,8 +49,7 @@ std::optional<StoredCosts> latest_costs(HistoryBackend& history,
         return std::find(names.begin(), names.end(), name) != names.end();
     };
     for (const auto& found : history.find_runs({})) {
-        const auto run =
-            history.load_run(found.handle, wanted, {SourceLines::Skip, KeptFunctions::Skip});
+        const auto run = history.load_run(found.handle, wanted, kNumbersOnly);
         // A shard run measured part of a split: it would change the balance of the shards
         // measured after it.
         if (!run || !run->shard.empty()) continue;

@@ -13,7 +13,7 @@ namespace cgbench::postgres_store {
 
 namespace {
 
-// The results of one run whose documents hold functions, oldest data first.
+// The results of one run whose documents may still hold functions.
 constexpr std::string_view kDocumentsWithFunctions = R"sql(
 SELECT position, data FROM cgbench.results
 WHERE run = $1 AND function_list IS NULL AND data LIKE '%"functions":%')sql";

@@ -44,9 +44,8 @@ class FunctionReader {
     // The functions of the result at (`run`, `position`), in rank order; empty when none.
     std::vector<FunctionResult> result(std::int64_t run, std::int64_t position);
     // Sets the functions of every result of `run` with one query (a lookup each when they
-    // are a few): `benchmarks[i]` is the
-    // result stored at `positions[i]` (ascending). Results without stored functions keep
-    // what they have.
+    // are a few): `benchmarks[i]` is the result stored at `positions[i]` (ascending).
+    // Results without stored functions keep what they have.
     void attach_run(std::int64_t run, const std::vector<std::int64_t>& positions,
                     std::vector<BenchmarkResult>& benchmarks);
 

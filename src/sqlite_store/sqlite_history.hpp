@@ -54,7 +54,8 @@ class SqliteHistory final : public history::HistoryBackend {
     std::vector<history::FoundRun> find_runs(const history::RunFilter& filter) override;
     // Through the result file's own reader (run_from_json), so a stored run equals its file;
     // the documents cgbench writes go the fast way (core/result_reader.hpp). Lines come from
-    // result_lines in one more query, which Skip leaves out.
+    // result_lines in one more query, functions from result_functions in another; RunParts
+    // leaves either out.
     std::optional<RunResult> load_run(std::int64_t handle, const history::NameFilter& only,
                                       history::RunParts parts) override;
     // Reads each distinct fingerprint document once.
